@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import path from 'node:path';
+import type { CommandResult, CommandSpec } from './types.js';
+
+const tailBytes = 8192;
+
+/** Keeps the last few kilobytes of a stream: tracebacks end there, and memory stays bounded. */
+export class Tail {
+  private text = '';
+  push(chunk: Buffer | string): void {
+    this.text = (this.text + chunk.toString()).slice(-tailBytes);
+  }
+  toString(): string {
+    return this.text;
+  }
+}
+
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A long-running cluster process in its own process group, so stopping it stops its children too. */
+export class ManagedProcess {
+  readonly exited: Promise<ProcessExit>;
+  exit?: ProcessExit;
+  private readonly stderr = new Tail();
+  private readonly child: ChildProcess;
+
+  constructor(
+    readonly name: string,
+    argv: string[],
+    options: { env: Record<string, string>; cwd?: string; logDir: string },
+  ) {
+    mkdirSync(options.logDir, { recursive: true });
+    const logFile = createWriteStream(path.join(options.logDir, `${name}.log`));
+    this.child = spawn(argv[0]!, argv.slice(1), {
+      env: { ...process.env, ...options.env },
+      cwd: options.cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [this.child.stdout!, this.child.stderr!]) {
+      stream.on('data', (chunk: Buffer) => {
+        this.stderr.push(chunk);
+        logFile.write(chunk);
+      });
+    }
+    this.exited = new Promise((resolve) => {
+      this.child.on('error', (error) => {
+        this.stderr.push(`${error.message}\n`);
+        this.exit = { code: 127, signal: null };
+        resolve(this.exit);
+      });
+      this.child.on('exit', (code, signal) => {
+        this.exit = { code, signal };
+        logFile.end();
+        resolve(this.exit);
+      });
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  get output(): string {
+    return this.stderr.toString();
+  }
+
+  /** SIGTERM to the whole group, SIGKILL after the grace period; resolves once it is gone. */
+  async stop(graceMs = 5000): Promise<void> {
+    if (this.exit) return killGroup(this.pid, 'SIGKILL');
+    killGroup(this.pid, 'SIGTERM');
+    const timer = setTimeout(() => killGroup(this.pid, 'SIGKILL'), graceMs);
+    await this.exited;
+    clearTimeout(timer);
+    // Children that ignored the TERM (or were re-parented) still belong to the group.
+    killGroup(this.pid, 'SIGKILL');
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  if (pid <= 0) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/** Runs a command to completion with a time limit; on timeout its whole process group is killed. */
+export function runCommand(spec: CommandSpec): Promise<CommandResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(spec.argv[0]!, spec.argv.slice(1), {
+      env: { ...process.env, ...spec.env },
+      cwd: spec.cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const stderr = new Tail();
+    let stdout = '';
+    let timedOut = false;
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid ?? -1, 'SIGKILL');
+    }, spec.timeoutMs);
+    const finish = (exitCode: number | null, signal: NodeJS.Signals | null) => {
+      clearTimeout(timer);
+      killGroup(child.pid ?? -1, 'SIGKILL');
+      resolve({ exitCode, signal, timedOut, durationMs: Date.now() - started, stdout, stderrTail: stderr.toString() });
+    };
+    child.on('error', (error) => {
+      stderr.push(`${error.message}\n`);
+      finish(127, null);
+    });
+    child.on('close', finish);
+  });
+}
+
+/** A TCP port that was free a moment ago (the OS picks it). */
+export function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Waits until something accepts connections on host:port, or the deadline or `gaveUp` comes first. */
+export async function waitForPort(host: string, port: number, deadline: number, gaveUp: () => string | undefined): Promise<void> {
+  while (Date.now() < deadline) {
+    const reason = gaveUp();
+    if (reason) throw new Error(reason);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host, port });
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`nothing listened on ${host}:${port} in time`);
+}

@@ -1,0 +1,102 @@
+import type { z } from 'zod';
+import type { Log } from '../log.js';
+
+/** The size of a cluster: the one setting that scales a whole suite. */
+export interface ClusterShape {
+  workers: number;
+  threadsPerWorker: number;
+  memoryPerWorker: number;
+}
+
+/** A process the suite wants on the cluster, as argv with {placeholders}. */
+export interface ProcessTemplate {
+  command: string[];
+  /** The address clients use, for the scheduler, e.g. tcp://{host}:{port}. */
+  address?: string;
+}
+
+/** What a suite asks a provider to start: one scheduler and `shape.workers` workers. */
+export interface ClusterRequest {
+  shape: ClusterShape;
+  scheduler: ProcessTemplate;
+  worker: ProcessTemplate;
+  /** Placeholder values the suite and target add ({python}, {suite_dir}, ...). */
+  placeholders: Record<string, string>;
+  /** Environment of every cluster process (target setup, the A/B environment's variables). */
+  env: Record<string, string>;
+  /** A scratch folder this cluster may use and leave behind. */
+  workdir: string;
+  startTimeoutSeconds: number;
+  /** The provider's own options, already validated by its schema. */
+  options: unknown;
+  /** A label that ties the cluster's resources to one run (tags, namespace names). */
+  runId: string;
+}
+
+export interface CommandSpec {
+  argv: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  timeoutMs: number;
+}
+
+export interface CommandResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  durationMs: number;
+  stdout: string;
+  /** The last few kilobytes of stderr: enough for a traceback, bounded for the history. */
+  stderrTail: string;
+}
+
+/** A cluster process whose process tree this machine can sample through /proc. */
+export interface SampleTarget {
+  name: string;
+  host: string;
+  pid: number;
+}
+
+export interface Cluster {
+  readonly provider: string;
+  readonly schedulerAddress: string;
+  /** Runs a client command (ready, reset, a workload) where it can reach the scheduler. */
+  runCommand(spec: CommandSpec): Promise<CommandResult>;
+  /** Processes to sample; empty where they run on other machines (EC2). */
+  sampleTargets(): SampleTarget[];
+  /** Processes that exited since the last call, e.g. "worker-2 exited with code 137". */
+  takeExits(): string[];
+  /** Values the provider measures per repeat (network counters); called before and after. */
+  counters?(): Promise<Record<string, number>>;
+  /** Facts for the run record: start-up seconds, instance types, estimated cost. */
+  info(): ClusterInfo;
+  /** Stops everything it started; safe to call twice, never throws. */
+  stop(): Promise<void>;
+}
+
+export interface ClusterInfo {
+  startupSeconds: number;
+  instanceType?: string;
+  region?: string;
+  costUsd?: number;
+  [key: string]: unknown;
+}
+
+export interface ClusterProvider {
+  readonly name: string;
+  readonly description: string;
+  /** Validates `cluster.options` for this provider; errors name the key at fault. */
+  readonly optionsSchema: z.ZodType;
+  start(request: ClusterRequest, log: Log): Promise<Cluster>;
+}
+
+/** Replaces {name} in each argument; an unknown placeholder is a suite error, not a silent blank. */
+export function fillTemplate(argv: readonly string[], values: Record<string, string>): string[] {
+  return argv.map((arg) =>
+    arg.replace(/\{([a-z_:.-]+)\}/gi, (match, key: string) => {
+      const value = values[key];
+      if (value === undefined) throw new Error(`unknown placeholder ${match} in "${arg}"; known: ${Object.keys(values).join(', ')}`);
+      return value;
+    }),
+  );
+}

@@ -1,0 +1,47 @@
+import { InvalidArgumentError, type Command } from 'commander';
+
+/**
+ * A CLI verb: it adds itself to the program and reports its exit code through `setExitCode`
+ * (commander's action handlers return nothing the CLI can use).
+ */
+export interface CliCommand {
+  register(program: Command, setExitCode: (code: number) => void): void;
+}
+
+/** Options shared by every command that reads the config. */
+export interface CommonOptions {
+  config?: string;
+  db?: string;
+  json?: boolean;
+  verbose?: boolean;
+  quiet?: boolean;
+}
+
+export function addCommonOptions(command: Command): Command {
+  return command
+    .option('-c, --config <file>', 'config file (default: nightbench.config.json if present, else the built-in defaults)')
+    .option('--db <file>', 'history database (default: history.path of the config)')
+    .option('-v, --verbose', 'more progress output on stderr')
+    .option('-q, --quiet', 'no progress output');
+}
+
+/** commander collects repeatable options through a reducer like this one. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').filter(Boolean)];
+}
+
+export function parseIntegerOption(name: string) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed)) throw new InvalidArgumentError(`${name} must be a whole number, got "${value}"`);
+    return parsed;
+  };
+}
+
+export function parseNumberOption(name: string) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed)) throw new InvalidArgumentError(`${name} must be a number, got "${value}"`);
+    return parsed;
+  };
+}

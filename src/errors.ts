@@ -1,0 +1,44 @@
+/**
+ * One base error for everything a user can fix or must know about. The CLI prints its message
+ * as one line and exits with its kind's code; any other error is a bug and keeps its stack.
+ */
+export type ErrorKind = 'usage' | 'config' | 'store' | 'suite' | 'cluster' | 'target' | 'git' | 'github' | 'aws';
+
+/** Exit codes mean something to scripts and workflows: 2 for bad input, 3 for environment trouble. */
+export const exitCodes: Record<ErrorKind, number> = {
+  usage: 2,
+  config: 2,
+  suite: 2,
+  target: 3,
+  git: 3,
+  store: 4,
+  cluster: 5,
+  github: 6,
+  aws: 5,
+};
+
+export class NightbenchError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'NightbenchError';
+  }
+
+  get exitCode(): number {
+    return exitCodes[this.kind];
+  }
+}
+
+export const configError = (message: string) => new NightbenchError('config', message);
+export const storeError = (message: string, cause?: unknown) => new NightbenchError('store', message, { cause });
+export const suiteError = (message: string, cause?: unknown) => new NightbenchError('suite', message, { cause });
+export const clusterError = (message: string, cause?: unknown) => new NightbenchError('cluster', message, { cause });
+
+/** The first line of an error's message, for one-line reports of errors from libraries. */
+export function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n', 1)[0] ?? text;
+}

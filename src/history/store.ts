@@ -1,0 +1,146 @@
+import { hostname } from 'node:os';
+import type { Db } from './database.js';
+import { describeSqliteError } from './database.js';
+import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome } from './types.js';
+
+/**
+ * Writes and reads the history. Each write is one transaction, so a crash leaves what was
+ * recorded before it intact; a run still marked running after its process died is incomplete.
+ */
+export class HistoryStore {
+  constructor(
+    readonly db: Db,
+    readonly file: string,
+  ) {}
+
+  /** Fails early, before any cluster starts, when another writer holds the database. */
+  assertWritable(): void {
+    // An empty IMMEDIATE transaction takes the write lock and gives it back at once.
+    this.write(() => undefined);
+  }
+
+  beginRun(run: NewRun): void {
+    this.write(() => {
+      this.db
+        .prepare(
+          `INSERT INTO runs (id, kind, suite, night, started_at, status, target, environment_name, environment_fingerprint, environment,
+             provider, cluster_shape, workers, threads_per_worker, memory_per_worker, instance_type, region, scale, harness_version,
+             host, pid, shard, config)
+           VALUES (@id, @kind, @suite, @night, @startedAt, 'running', @target, @environmentName, @environmentFingerprint, @environment,
+             @provider, @clusterShape, @workers, @threadsPerWorker, @memoryPerWorker, @instanceType, @region, @scale, @harnessVersion,
+             @host, @pid, @shard, @config)`,
+        )
+        .run({
+          ...run,
+          instanceType: run.instanceType ?? null,
+          region: run.region ?? null,
+          shard: run.shard ?? null,
+          target: JSON.stringify(run.target),
+          environment: JSON.stringify(run.environment),
+          config: JSON.stringify(run.config),
+        });
+      for (const commit of run.commits) {
+        this.upsertCommit(commit);
+        this.db.prepare('INSERT INTO run_commits (run_id, repo, sha) VALUES (?, ?, ?)').run(run.id, commit.repo, commit.sha);
+      }
+    });
+  }
+
+  recordRepeat(record: RepeatRecord): void {
+    this.write(() => {
+      this.db
+        .prepare(
+          `INSERT INTO repeats (run_id, workload, repeat, workload_version, status, started_at, finished_at, error, disturbance)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(record.runId, record.workload, record.repeat, record.workloadVersion, record.status, record.startedAt, record.finishedAt, record.error ?? null, record.disturbance ?? null);
+      if (record.status === 'ok' || record.status === 'disturbed') {
+        const insert = this.db.prepare('INSERT INTO results (run_id, workload, repeat, metric, value, unit) VALUES (?, ?, ?, ?, ?, ?)');
+        for (const m of record.metrics) insert.run(record.runId, record.workload, record.repeat, m.metric, m.value, m.unit);
+      }
+      const sample = this.db.prepare('INSERT INTO samples (run_id, workload, repeat, process, host, t, rss, cpu) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      for (const s of record.samples) {
+        sample.run(record.runId, record.workload, record.repeat, s.process, s.host, JSON.stringify(s.t), JSON.stringify(s.rss), JSON.stringify(s.cpu));
+      }
+    });
+  }
+
+  finishRun(runId: string, outcome: RunOutcome): void {
+    this.write(() =>
+      this.db
+        .prepare('UPDATE runs SET status = ?, finished_at = ?, error = ?, cost_usd = ?, cluster_info = ? WHERE id = ?')
+        .run(outcome.status, outcome.finishedAt, outcome.error ?? null, outcome.costUsd ?? null, JSON.stringify(outcome.clusterInfo ?? {}), runId),
+    );
+  }
+
+  upsertCommit(commit: CommitInfo): void {
+    this.db
+      .prepare(
+        `INSERT INTO commits (repo, sha, parents, author_name, author_email, authored_at, committed_at, subject)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (repo, sha) DO NOTHING`,
+      )
+      .run(commit.repo, commit.sha, commit.parents.join(' '), commit.authorName, commit.authorEmail, commit.authoredAt, commit.committedAt, commit.subject);
+  }
+
+  /**
+   * Runs left 'running' by a process of this host that no longer exists crashed mid-run: what
+   * they recorded stays, and they are marked incomplete so nobody mistakes them for whole nights.
+   */
+  markAbandonedRuns(isAlive: (pid: number) => boolean = processIsAlive): string[] {
+    const stale = this.db
+      .prepare("SELECT id, pid FROM runs WHERE status = 'running' AND host = ?")
+      .all(hostname()) as { id: string; pid: number | null }[];
+    const abandoned = stale.filter((run) => run.pid === null || !isAlive(run.pid)).map((run) => run.id);
+    if (abandoned.length > 0) {
+      this.write(() => {
+        const update = this.db.prepare("UPDATE runs SET status = 'incomplete', error = 'the run stopped before it finished' WHERE id = ?");
+        for (const id of abandoned) update.run(id);
+      });
+    }
+    return abandoned;
+  }
+
+  /** Every repeat (and its values) of the matching runs, oldest first. */
+  resultRows(filter: { kind?: RunKind; suite?: string; runIds?: string[]; sinceNight?: string } = {}): ResultRow[] {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.kind) (where.push('r.kind = ?'), params.push(filter.kind));
+    if (filter.suite) (where.push('r.suite = ?'), params.push(filter.suite));
+    if (filter.sinceNight) (where.push('r.night >= ?'), params.push(filter.sinceNight));
+    if (filter.runIds) (where.push(`r.id IN (${filter.runIds.map(() => '?').join(',')})`), params.push(...filter.runIds));
+    const rows = this.db
+      .prepare(
+        `SELECT r.id AS runId, r.kind, r.suite, r.night, r.started_at AS startedAt, r.environment_name AS environmentName,
+                r.environment_fingerprint AS environmentFingerprint, r.provider, r.cluster_shape AS clusterShape,
+                r.instance_type AS instanceType, p.workload, p.workload_version AS workloadVersion, p.repeat, p.status,
+                v.metric, v.value, v.unit, p.error, p.disturbance,
+                (SELECT json_group_object(c.repo, c.sha) FROM run_commits c WHERE c.run_id = r.id) AS commits
+         FROM runs r JOIN repeats p ON p.run_id = r.id LEFT JOIN results v ON v.run_id = p.run_id AND v.workload = p.workload AND v.repeat = p.repeat
+         ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY r.night, r.started_at, p.workload, p.repeat, v.metric`,
+      )
+      .all(...params) as (Omit<ResultRow, 'commits' | 'instanceType'> & { commits: string; instanceType: string | null })[];
+    return rows.map((row) => ({ ...row, instanceType: row.instanceType ?? undefined, commits: JSON.parse(row.commits) as Record<string, string> }));
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private write<T>(body: () => T): T {
+    try {
+      return this.db.transaction(body).immediate();
+    } catch (error) {
+      throw describeSqliteError(error, this.file);
+    }
+  }
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,103 @@
+/** The shapes the history stores; the SQL lives in db/migrations. */
+
+export type RunKind = 'nightly' | 'run' | 'ab';
+export type RunStatus = 'running' | 'complete' | 'partial' | 'failed' | 'incomplete';
+export type RepeatStatus = 'ok' | 'failed' | 'timeout' | 'disturbed';
+
+export interface CommitInfo {
+  repo: string;
+  sha: string;
+  parents: string[];
+  authorName: string;
+  authorEmail: string;
+  authoredAt: string;
+  committedAt: string;
+  subject: string;
+}
+
+/** What makes two values comparable: never compare across these. */
+export interface Comparability {
+  environmentName: string;
+  environmentFingerprint: string;
+  provider: string;
+  clusterShape: string;
+  instanceType?: string;
+}
+
+export interface NewRun extends Comparability {
+  id: string;
+  kind: RunKind;
+  suite: string;
+  night: string;
+  startedAt: string;
+  target: unknown;
+  environment: unknown;
+  commits: CommitInfo[];
+  workers: number;
+  threadsPerWorker: number;
+  memoryPerWorker: number;
+  region?: string;
+  scale: number;
+  harnessVersion: string;
+  host: string;
+  pid: number;
+  shard?: string;
+  config: unknown;
+}
+
+export interface MetricValue {
+  metric: string;
+  value: number;
+  unit: string;
+}
+
+export interface ProcessSamples {
+  process: string;
+  host: string;
+  t: number[];
+  rss: number[];
+  cpu: number[];
+}
+
+export interface RepeatRecord {
+  runId: string;
+  workload: string;
+  repeat: number;
+  workloadVersion: string;
+  status: RepeatStatus;
+  startedAt: string;
+  finishedAt: string;
+  error?: string;
+  disturbance?: string;
+  /** Values of a failed or timed-out repeat are never stored: a failure is not a fast result. */
+  metrics: MetricValue[];
+  samples: ProcessSamples[];
+}
+
+export interface RunOutcome {
+  status: RunStatus;
+  finishedAt: string;
+  error?: string;
+  costUsd?: number;
+  clusterInfo?: unknown;
+}
+
+/** One measured value (or one failed repeat) with everything needed to place it in a series. */
+export interface ResultRow extends Comparability {
+  runId: string;
+  kind: RunKind;
+  suite: string;
+  night: string;
+  startedAt: string;
+  workload: string;
+  workloadVersion: string;
+  repeat: number;
+  status: RepeatStatus;
+  metric: string | null;
+  value: number | null;
+  unit: string | null;
+  error: string | null;
+  disturbance: string | null;
+  /** repo -> sha */
+  commits: Record<string, string>;
+}

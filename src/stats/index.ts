@@ -1,0 +1,19 @@
+/**
+ * nightbench statistics: pure functions (no I/O, no clock, randomness only
+ * from an explicit seeded source) used by regression detection and A/B tests.
+ *
+ * @module
+ */
+export { createRandom, type RandomSource } from './random.js';
+export { summarize, type Summary } from './descriptive.js';
+export {
+  mannWhitneyU,
+  MANN_WHITNEY_EXACT_MAX_N,
+  type Alternative,
+  type MannWhitneyMethod,
+  type MannWhitneyOptions,
+  type MannWhitneyResult,
+} from './mann-whitney.js';
+export { bootstrapRatioOfMedians, type BootstrapOptions, type RatioInterval } from './bootstrap.js';
+export { benjaminiHochberg, type BenjaminiHochbergResult } from './multiple-comparisons.js';
+export { relativeSpread, MAD_TO_SIGMA } from './noise.js';

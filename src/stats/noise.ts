@@ -1,0 +1,45 @@
+/**
+ * Night-to-night noise of a benchmark.
+ *
+ * Why: regression detection compares tonight against the trailing week, and
+ * a 3% change means nothing for a benchmark whose nightly median wanders by
+ * 5%. A robust relative spread of the recent nightly medians is the yardstick
+ * for "how big a change is unusual here", and it must not be inflated by the
+ * one bad night it is supposed to catch, hence MAD rather than standard
+ * deviation.
+ *
+ * @module
+ */
+import { median, medianAbsoluteDeviation } from 'simple-statistics';
+import { assertFiniteSample } from './validate.js';
+
+/**
+ * Factor that makes the MAD a consistent estimator of the standard
+ * deviation for normal data: 1 / Phi^-1(3/4).
+ */
+export const MAD_TO_SIGMA = 1.4826;
+
+/**
+ * Robust relative spread of a series (e.g. the nightly medians of one
+ * benchmark over the trailing week): `1.4826 * MAD / median`, a
+ * coefficient of variation that one outlying night barely moves. For
+ * normal data it estimates `sd / mean`.
+ *
+ * @param values - The series; must be finite.
+ * @returns The relative spread (>= 0); 0 for fewer than 2 values or a
+ *   constant series.
+ * @throws RangeError on a non-finite value, or if the median is not > 0
+ *   while the values vary (a relative spread needs a positive center).
+ */
+export function relativeSpread(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  assertFiniteSample(values, 'relativeSpread: values');
+  if (values.length < 2) return 0;
+  const mad = medianAbsoluteDeviation(values);
+  if (mad === 0) return 0;
+  const center = median(values);
+  if (!(center > 0)) {
+    throw new RangeError(`relativeSpread: median must be > 0, got ${center}`);
+  }
+  return (MAD_TO_SIGMA * mad) / center;
+}
