@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { relativeSpread } from '../../src/stats/noise.js';
+import { createRandom } from '../../src/stats/random.js';
+import { normalSample } from './helpers.js';
+
+describe('relativeSpread', () => {
+  it.each([
+    { name: 'empty', values: [] as number[], expected: 0 },
+    { name: 'one value', values: [5], expected: 0 },
+    { name: 'constant', values: [3, 3, 3, 3], expected: 0 },
+    // median 10, |x - 10| = 1, 0, 1, 20, 0 -> MAD 1
+    { name: 'outlier barely matters', values: [9, 10, 11, 30, 10], expected: 0.14826 },
+    // median 100, |x - 100| = 2, 2 -> MAD 2
+    { name: 'two values', values: [98, 102], expected: 0.029652 },
+  ])('$name', ({ values, expected }) => {
+    expect(relativeSpread(values)).toBeCloseTo(expected, 12);
+  });
+
+  it('estimates the CV of normal data', () => {
+    const random = createRandom(31);
+    const values = normalSample(random, 20_000, 100, 0.05);
+    expect(relativeSpread(values)).toBeGreaterThan(0.048);
+    expect(relativeSpread(values)).toBeLessThan(0.052);
+  });
+
+  it('throws on non-finite values and on a non-positive center', () => {
+    expect(() => relativeSpread([1, Number.NaN])).toThrow(RangeError);
+    expect(() => relativeSpread([Number.NaN])).toThrow(RangeError);
+    expect(() => relativeSpread([-1, 0, 1])).toThrow(RangeError);
+  });
+});
