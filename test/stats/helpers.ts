@@ -73,3 +73,50 @@ export function brutePermutationP(
 export function binomialSe(p: number, n: number): number {
   return Math.sqrt((p * (1 - p)) / n);
 }
+
+/**
+ * Null distribution of U without ties, P(U = k) for k = 0..n1*n2, by the
+ * classic recurrence f(m, n, k) = f(m - 1, n, k - n) + f(m, n - 1, k)
+ * (the largest pooled value is either in the first sample, where it beats
+ * all n values of the second, or in the second). Independent of the
+ * q-binomial product used in src/stats.
+ */
+export function uNullDistribution(n1: number, n2: number): number[] {
+  const memo = new Map<string, number[]>();
+  const f = (m: number, n: number): number[] => {
+    const key = `${m},${n}`;
+    const hit = memo.get(key);
+    if (hit) return hit;
+    let out: number[];
+    if (m === 0 || n === 0) out = [1];
+    else {
+      const left = f(m - 1, n);
+      const right = f(m, n - 1);
+      out = new Array<number>(m * n + 1).fill(0);
+      left.forEach((c, k) => (out[k + n]! += c));
+      right.forEach((c, k) => (out[k]! += c));
+    }
+    memo.set(key, out);
+    return out;
+  };
+  const counts = f(n1, n2);
+  const total = counts.reduce((s, c) => s + c, 0);
+  return counts.map((c) => c / total);
+}
+
+/**
+ * Actual size of the exact two-sided Mann-Whitney test that rejects when
+ * p <= alpha: the null probability of all U values whose p-value is <= alpha.
+ */
+export function exactTwoSidedSize(n1: number, n2: number, alpha: number): number {
+  const pmf = uNullDistribution(n1, n2);
+  const cdf: number[] = [];
+  pmf.reduce((s, x, k) => (cdf[k] = s + x), 0);
+  const max = n1 * n2;
+  let size = 0;
+  for (let u = 0; u <= max; u++) {
+    const p = Math.min(1, 2 * Math.min(cdf[u]!, cdf[max - u]!));
+    if (p <= alpha) size += pmf[u]!;
+  }
+  return size;
+}
