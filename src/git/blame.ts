@@ -1,0 +1,48 @@
+import { git } from './git.js';
+import { clipRanges, type TouchedLines } from './diff.js';
+
+/** Someone who wrote lines around the range's changes, before the range. */
+export interface BlameAuthor {
+  name: string;
+  email: string;
+  lines: number;
+}
+
+/** Who wrote the code a range touched, for one file, most lines first. */
+export interface FileBlame {
+  path: string;
+  authors: BlameAuthor[];
+}
+
+/** Counts lines per author in `git blame --line-porcelain` output. */
+export function parseBlameAuthors(porcelain: string): BlameAuthor[] {
+  const byEmail = new Map<string, BlameAuthor>();
+  let name = '';
+  for (const line of porcelain.split('\n')) {
+    if (line.startsWith('author ')) name = line.slice('author '.length);
+    else if (line.startsWith('author-mail ')) {
+      const email = line.slice('author-mail '.length).replace(/^<|>$/g, '');
+      const known = byEmail.get(email);
+      if (known) known.lines += 1;
+      else byEmail.set(email, { name, email, lines: 1 });
+    }
+  }
+  return [...byEmail.values()].sort((a, b) => b.lines - a.lines || a.name.localeCompare(b.name));
+}
+
+/**
+ * Blames the touched lines of one file at `revision` (the last good commit: the code as it was
+ * before the range), so the issue can name who knows that code.
+ */
+export async function blameTouchedLines(dir: string, revision: string, touched: TouchedLines): Promise<FileBlame> {
+  const lineCount = countLines(await git(['show', `${revision}:${touched.path}`], dir));
+  const ranges = clipRanges(touched.ranges, lineCount);
+  if (ranges.length === 0) return { path: touched.path, authors: [] };
+  const porcelain = await git(['blame', '--line-porcelain', ...ranges.flatMap((r) => ['-L', `${r.start},${r.end}`]), revision, '--', touched.path], dir);
+  return { path: touched.path, authors: parseBlameAuthors(porcelain) };
+}
+
+function countLines(text: string): number {
+  if (text === '') return 0;
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
