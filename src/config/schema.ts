@@ -68,6 +68,8 @@ export const configSchema = z.strictObject({
   target: targetSchema.default({ kind: 'installed', name: 'dask', packages: ['dask', 'distributed'] }),
   /** Folders under workloads/ (or paths) of the suites to run. */
   suites: z.array(z.string().min(1)).min(1).default(['dask']),
+  /** The interpreter of Python suites and of the installed target; default: the suite's own. */
+  python: z.string().min(1).optional(),
   /** Only these workloads (exact names); empty means all. */
   workloads: z.array(z.string().min(1)).default([]),
   cluster: clusterSchema.default(() => clusterSchema.parse({})),

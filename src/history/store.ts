@@ -68,8 +68,11 @@ export class HistoryStore {
   finishRun(runId: string, outcome: RunOutcome): void {
     this.write(() =>
       this.db
-        .prepare('UPDATE runs SET status = ?, finished_at = ?, error = ?, cost_usd = ?, cluster_info = ? WHERE id = ?')
-        .run(outcome.status, outcome.finishedAt, outcome.error ?? null, outcome.costUsd ?? null, JSON.stringify(outcome.clusterInfo ?? {}), runId),
+        .prepare(
+          `UPDATE runs SET status = ?, finished_at = ?, error = ?, cost_usd = ?, cluster_info = ?,
+             instance_type = COALESCE(?, instance_type), region = COALESCE(?, region) WHERE id = ?`,
+        )
+        .run(outcome.status, outcome.finishedAt, outcome.error ?? null, outcome.costUsd ?? null, JSON.stringify(outcome.clusterInfo ?? {}), outcome.instanceType ?? null, outcome.region ?? null, runId),
     );
   }
 

@@ -80,6 +80,9 @@ export interface RunOutcome {
   error?: string;
   costUsd?: number;
   clusterInfo?: unknown;
+  /** Known only once a cluster started (EC2 falls back across types); part of comparability. */
+  instanceType?: string;
+  region?: string;
 }
 
 /** One measured value (or one failed repeat) with everything needed to place it in a series. */

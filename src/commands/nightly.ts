@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { executeRuns } from '../runner/execute.js';
+import type { CliCommand } from './command.js';
+import { commandContext, openContextHistory } from './context.js';
+import { abortOnSignals, addRunOptions, exitCodeOf, printReports, runOverrides, type RunFlags } from './run-options.js';
+
+interface NightlyFlags extends RunFlags {
+  commit?: string;
+  detect: boolean;
+}
+
+/**
+ * `nightbench nightly`: the main job. The target at its tip, every suite on a cluster, recorded
+ * in the history; then detection and issues, unless --no-detect.
+ */
+export const nightlyCommand: CliCommand = {
+  register(program: Command, setExitCode) {
+    addRunOptions(program.command('nightly').description('run the nightly: target at its git tip, every suite on the cluster, results into the history, then detection and issues'))
+      .option('--commit <sha>', 'test this commit of the target\'s primary repository instead of its branch tip (backfills, bisects)')
+      .option('--no-detect', 'record only: skip regression detection and issues')
+      .action(async (flags: NightlyFlags) => {
+        const context = commandContext(flags, runOverrides(flags));
+        const store = openContextHistory(context);
+        const signals = abortOnSignals();
+        try {
+          const reports = await executeRuns(context.loaded, store, context.log, { kind: 'nightly', night: flags.night, commit: flags.commit, signal: signals.signal });
+          const interrupted = signals.received() !== undefined;
+          // After recording: detection and issues (wired by src/detect and src/github).
+          printReports(reports, flags.json);
+          setExitCode(exitCodeOf(reports, interrupted));
+        } finally {
+          signals.dispose();
+          store.close();
+        }
+      });
+  },
+};

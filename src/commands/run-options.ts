@@ -1,0 +1,93 @@
+import type { Command } from 'commander';
+import type { ConfigOverrides } from '../config/load.js';
+import { NightbenchError } from '../errors.js';
+import type { RunReport } from '../runner/execute.js';
+import { addCommonOptions, collect, parseIntegerOption, parseNumberOption, type CommonOptions } from './command.js';
+
+/** The flags `nightly`, `run` and `ab` share: they override the config, key for key. */
+export interface RunFlags extends CommonOptions {
+  provider?: string;
+  workers?: number;
+  threads?: number;
+  memory?: string;
+  repeats?: number;
+  scale?: number;
+  timeLimit?: number;
+  workload?: string[];
+  suite?: string[];
+  night?: string;
+}
+
+export function addRunOptions(command: Command): Command {
+  return addCommonOptions(command)
+    .option('--provider <name>', 'cluster provider (local, netns, ec2)')
+    .option('--workers <n>', 'number of workers', parseIntegerOption('--workers'))
+    .option('--threads <n>', 'threads per worker', parseIntegerOption('--threads'))
+    .option('--memory <size>', 'memory limit per worker, e.g. 2GiB')
+    .option('--repeats <n>', 'repeats per workload', parseIntegerOption('--repeats'))
+    .option('--scale <x>', 'multiplier on every workload\'s data size', parseNumberOption('--scale'))
+    .option('--time-limit <seconds>', 'time limit of one repeat', parseNumberOption('--time-limit'))
+    .option('--workload <name>', 'run only this workload (repeatable, or comma-separated)', collect)
+    .option('--suite <name>', 'run only this suite (repeatable)', collect)
+    .option('--night <YYYY-MM-DD>', 'the night the results count for (default: today, UTC)')
+    .option('--json', 'print the run report as JSON on stdout');
+}
+
+export function runOverrides(flags: RunFlags): ConfigOverrides {
+  if (flags.night !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(flags.night)) {
+    throw new NightbenchError('usage', `--night must be a date such as 2026-12-01, got "${flags.night}"`);
+  }
+  return {
+    'cluster.provider': flags.provider,
+    'cluster.workers': flags.workers,
+    'cluster.threadsPerWorker': flags.threads,
+    'cluster.memoryPerWorker': flags.memory,
+    repeats: flags.repeats,
+    scale: flags.scale,
+    timeLimitSeconds: flags.timeLimit,
+    workloads: flags.workload,
+    suites: flags.suite,
+  };
+}
+
+/**
+ * Ctrl-C and SIGTERM abort the run: the current workload is killed, every cluster process stopped,
+ * and the run is recorded as incomplete with all it measured so far.
+ */
+export function abortOnSignals(): { signal: AbortSignal; received: () => NodeJS.Signals | undefined; dispose: () => void } {
+  const controller = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  const handler = (signal: NodeJS.Signals) => {
+    received = signal;
+    process.stderr.write(`\nnightbench: ${signal}: stopping the cluster and recording what was measured\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    signal: controller.signal,
+    received: () => received,
+    dispose: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}
+
+/** 0 when every run recorded results (even with some failed repeats), 1 when a run failed, 130 when interrupted. */
+export function exitCodeOf(reports: RunReport[], interrupted: boolean): number {
+  if (interrupted) return 130;
+  return reports.some((r) => r.status === 'failed') ? 1 : 0;
+}
+
+export function printReports(reports: RunReport[], json: boolean | undefined, extra: Record<string, unknown> = {}): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ runs: reports, ...extra }, null, 2)}\n`);
+    return;
+  }
+  for (const r of reports) {
+    const counts = Object.entries(r.repeats).filter(([, n]) => n > 0).map(([status, n]) => `${n} ${status}`).join(', ');
+    const cost = r.costUsd !== undefined ? `, cost $${r.costUsd.toFixed(2)}` : '';
+    process.stdout.write(`${r.suite} ${r.night} on ${r.clusterShape}: ${r.status} (${counts || 'no repeats'}${cost}) run ${r.runId}\n`);
+  }
+}

@@ -1,0 +1,196 @@
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { Cluster, ClusterProvider, ClusterRequest } from '../cluster/types.js';
+import { fillTemplate } from '../cluster/types.js';
+import { firstLine } from '../errors.js';
+import type { MetricValue, RepeatRecord, RepeatStatus } from '../history/types.js';
+import type { Log } from '../log.js';
+import { workloadMetricsSchema, type Workload } from '../suite/schema.js';
+import type { Suite } from '../suite/suite.js';
+import { summarizeUsage } from './sample-summary.js';
+import { Sampler } from './sampler.js';
+
+/** Where each repeat's record goes: the history store, or anything else in tests. */
+export interface RepeatSink {
+  recordRepeat(record: RepeatRecord): void;
+}
+
+export interface RunPlan {
+  runId: string;
+  suite: Suite;
+  workloads: Workload[];
+  repeats: number;
+  timeLimitSeconds: number;
+  scale: number;
+  sampleIntervalSeconds: number;
+  /** The cluster every workload gets (a fresh one each). */
+  cluster: Omit<ClusterRequest, 'workdir'>;
+  workdir: string;
+}
+
+export interface RunSummary {
+  repeats: Record<RepeatStatus, number>;
+  /** What the clusters said about themselves: start-up time, cost. */
+  clusters: ReturnType<Cluster['info']>[];
+}
+
+const clientTimeoutMs = 120_000;
+
+/**
+ * Runs every workload R times. Each workload gets a fresh cluster (isolation between workloads)
+ * and a worker restart before every repeat after the first (isolation between repeats). One
+ * workload failing never stops the others; a failed repeat is recorded as failed, never as a value.
+ */
+export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider; sink: RepeatSink; log: Log; signal?: AbortSignal }): Promise<RunSummary> {
+  const summary: RunSummary = { repeats: { ok: 0, failed: 0, timeout: 0, disturbed: 0 }, clusters: [] };
+  const record = (r: RepeatRecord) => {
+    deps.sink.recordRepeat(r);
+    summary.repeats[r.status]++;
+  };
+  const suiteName = plan.suite.file.name;
+  for (const [index, workload] of plan.workloads.entries()) {
+    if (deps.signal?.aborted) break;
+    const label = `[${suiteName}] ${index + 1}/${plan.workloads.length} ${workload.name}`;
+    const workdir = path.join(plan.workdir, plan.runId, workload.name);
+    mkdirSync(workdir, { recursive: true });
+    let cluster: Cluster | undefined;
+    const stopOnAbort = () => void cluster?.stop();
+    deps.signal?.addEventListener('abort', stopOnAbort);
+    try {
+      for (let repeat = 1; repeat <= plan.repeats && !deps.signal?.aborted; repeat++) {
+        const startedAt = new Date().toISOString();
+        const base = { runId: plan.runId, workload: workload.name, repeat, workloadVersion: workload.version, startedAt };
+        try {
+          if (!cluster) {
+            deps.log.info(`${label}: starting a ${plan.cluster.shape.workers}-worker ${deps.provider.name} cluster`);
+            cluster = await deps.provider.start({ ...plan.cluster, workdir }, deps.log);
+            summary.clusters.push(cluster.info());
+            await clientStep(cluster, plan, 'ready', workload, repeat, workdir);
+          } else {
+            await clientStep(cluster, plan, 'reset', workload, repeat, workdir);
+          }
+        } catch (error) {
+          // Without a working cluster this repeat cannot run; the next one gets a new cluster.
+          await cluster?.stop();
+          cluster = undefined;
+          record({ ...base, status: 'failed', finishedAt: new Date().toISOString(), error: `cluster: ${firstLine(error)}`, metrics: [], samples: [] });
+          deps.log.warn(`${label} repeat ${repeat}/${plan.repeats}: cluster failed: ${firstLine(error)}`);
+          continue;
+        }
+        const result = await runRepeat(cluster, plan, workload, repeat, workdir, deps.signal);
+        record({ ...base, ...result });
+        deps.log.info(`${label} repeat ${repeat}/${plan.repeats}: ${result.status}${result.wall ? ` in ${result.wall.toFixed(1)}s` : ''}${result.error ? `: ${firstLine(result.error.trim().split('\n').at(-1) ?? '')}` : ''}${result.disturbance ? ` (${result.disturbance})` : ''}`);
+        if (result.status !== 'ok') {
+          // A failed or disturbed repeat may leave a broken cluster: start the next one clean.
+          await cluster.stop();
+          cluster = undefined;
+        }
+      }
+    } finally {
+      deps.signal?.removeEventListener('abort', stopOnAbort);
+      await cluster?.stop();
+    }
+  }
+  return summary;
+}
+
+function commandEnv(plan: RunPlan, cluster: Cluster, repeat: number, workdir: string, metricsFile: string): Record<string, string> {
+  const shape = plan.cluster.shape;
+  return {
+    ...plan.cluster.env,
+    NIGHTBENCH_SCHEDULER_ADDRESS: cluster.schedulerAddress,
+    NIGHTBENCH_WORKERS: String(shape.workers),
+    NIGHTBENCH_THREADS_PER_WORKER: String(shape.threadsPerWorker),
+    NIGHTBENCH_MEMORY_PER_WORKER: String(shape.memoryPerWorker),
+    NIGHTBENCH_TOTAL_MEMORY: String(shape.memoryPerWorker * shape.workers),
+    NIGHTBENCH_SCALE: String(plan.scale),
+    NIGHTBENCH_TIME_LIMIT: String(plan.timeLimitSeconds),
+    NIGHTBENCH_METRICS_FILE: metricsFile,
+    NIGHTBENCH_WORKDIR: workdir,
+    NIGHTBENCH_REPEAT: String(repeat),
+  };
+}
+
+/** ready (after start) or reset (between repeats): the suite's own view of a healthy cluster. */
+async function clientStep(cluster: Cluster, plan: RunPlan, step: 'ready' | 'reset', workload: Workload, repeat: number, workdir: string): Promise<void> {
+  const argv = plan.suite.file[step];
+  if (!argv) return;
+  const result = await cluster.runCommand({
+    argv: fillTemplate(argv, { ...plan.suite.placeholders, workload: workload.name }),
+    env: commandEnv(plan, cluster, repeat, workdir, path.join(workdir, 'unused.json')),
+    cwd: plan.suite.dir,
+    timeoutMs: Math.max(clientTimeoutMs, plan.cluster.startTimeoutSeconds * 1000),
+  });
+  if (result.exitCode !== 0) {
+    const why = result.timedOut ? 'timed out' : `exit ${result.exitCode ?? result.signal}`;
+    throw new Error(`${step} ${why}: ${result.stderrTail.trim().split('\n').at(-1) ?? ''}`);
+  }
+}
+
+interface RepeatResult {
+  status: RepeatStatus;
+  finishedAt: string;
+  error?: string;
+  disturbance?: string;
+  metrics: MetricValue[];
+  samples: RepeatRecord['samples'];
+  wall?: number;
+}
+
+async function runRepeat(cluster: Cluster, plan: RunPlan, workload: Workload, repeat: number, workdir: string, signal?: AbortSignal): Promise<RepeatResult> {
+  const metricsFile = path.join(workdir, `metrics-${repeat}.json`);
+  rmSync(metricsFile, { force: true });
+  cluster.takeExits();
+  const countersBefore = (await cluster.counters?.()) ?? {};
+  const sampler = new Sampler(() => cluster.sampleTargets(), plan.sampleIntervalSeconds * 1000);
+  sampler.start();
+  const command = cluster.runCommand({
+    argv: fillTemplate(plan.suite.file.run, { ...plan.suite.placeholders, workload: workload.name }),
+    env: commandEnv(plan, cluster, repeat, workdir, metricsFile),
+    cwd: plan.suite.dir,
+    timeoutMs: plan.timeLimitSeconds * 1000,
+  });
+  const result = await command;
+  const sampled = sampler.stop();
+  const finishedAt = new Date().toISOString();
+  const exits = cluster.takeExits();
+  if (signal?.aborted) return { status: 'failed', finishedAt, error: 'interrupted', metrics: [], samples: sampled.processes };
+  if (result.timedOut) {
+    return { status: 'timeout', finishedAt, error: `exceeded the time limit of ${plan.timeLimitSeconds}s\n${result.stderrTail}`, metrics: [], samples: sampled.processes };
+  }
+  if (result.exitCode !== 0) {
+    const disturbance = [...exits, ...sampled.disappeared].join('; ') || undefined;
+    return { status: 'failed', finishedAt, error: `exit ${result.exitCode ?? result.signal}\n${result.stderrTail}`, disturbance, metrics: [], samples: sampled.processes };
+  }
+  let reported;
+  try {
+    reported = workloadMetricsSchema.parse(JSON.parse(readFileSync(metricsFile, 'utf8')));
+  } catch (error) {
+    return { status: 'failed', finishedAt, error: `the workload wrote no valid metrics file (${metricsFile}): ${firstLine(error)}`, metrics: [], samples: sampled.processes };
+  }
+  const wall = result.durationMs / 1000;
+  const metrics: MetricValue[] = [{ metric: 'wall_time', value: wall, unit: 's' }];
+  if (sampled.processes.length > 0) {
+    const usage = summarizeUsage(sampled.processes);
+    metrics.push(
+      { metric: 'cpu_time', value: usage.cpuSeconds, unit: 's' },
+      { metric: 'peak_memory', value: usage.peakMemory, unit: 'bytes' },
+      { metric: 'average_memory', value: usage.averageMemory, unit: 'bytes' },
+    );
+  }
+  const countersAfter = (await cluster.counters?.()) ?? {};
+  for (const [name, after] of Object.entries(countersAfter)) {
+    metrics.push({ metric: name, value: after - (countersBefore[name] ?? 0), unit: 'bytes' });
+  }
+  const taken = new Set(metrics.map((m) => m.metric));
+  for (const [name, m] of Object.entries(reported.metrics)) if (!taken.has(name)) metrics.push({ metric: name, value: m.value, unit: m.unit });
+  const disturbances = [...exits, ...sampled.disappeared, ...reported.disturbances];
+  return {
+    status: disturbances.length > 0 ? 'disturbed' : 'ok',
+    finishedAt,
+    disturbance: disturbances.length > 0 ? disturbances.join('; ') : undefined,
+    metrics,
+    samples: sampled.processes,
+    wall,
+  };
+}
