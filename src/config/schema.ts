@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { parseSize, sizePattern } from './units.js';
+import { parseSize } from './units.js';
 
 /** A byte count: a positive integer, or a string such as "2GiB" or "512 MB". */
-export const byteSize = z.union([
-  z.number().int().positive(),
-  z
-    .string()
-    .regex(sizePattern, 'must be a size such as "2GiB", "512MiB" or a number of bytes')
-    .transform((text) => parseSize(text)!),
-]);
+export const byteSize = z.union([z.number(), z.string()]).transform((value, context) => {
+  const bytes = typeof value === 'number' ? value : parseSize(value);
+  if (bytes === undefined || !Number.isInteger(bytes) || bytes <= 0) {
+    context.addIssue({ code: 'custom', message: `must be a size such as "2GiB", "512MiB" or a positive number of bytes, got ${JSON.stringify(value)}` });
+    return z.NEVER;
+  }
+  return bytes;
+});
 
 const repositoryName = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be a short name of letters, digits, "-", "_" or "."');
 

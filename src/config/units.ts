@@ -11,7 +11,7 @@ const multipliers: Record<string, number> = {
   tib: 2 ** 40,
 };
 
-export const sizePattern = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)\s*$/i;
+const sizePattern = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)\s*$/i;
 
 /** Parses "2GiB" into bytes; returns undefined for anything else so the schema can say why. */
 export function parseSize(text: string): number | undefined {

@@ -1,0 +1,130 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listMigrations, openDatabase, schemaVersion } from '../../src/history/database.js';
+import { mergeDatabase } from '../../src/history/merge.js';
+import { openHistory } from '../../src/history/open.js';
+import { commit, newRun, okRepeat } from './fixtures.js';
+
+const tempFile = (name = 'history.sqlite') => path.join(mkdtempSync(path.join(tmpdir(), 'nb-history-')), name);
+
+describe('history database', () => {
+  it('is created in WAL mode at the newest schema version', () => {
+    const file = tempFile();
+    const db = openDatabase(file);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(schemaVersion(db)).toBe(listMigrations().at(-1)!.version);
+    db.close();
+  });
+
+  it('refuses a database from a newer nightbench', () => {
+    const file = tempFile();
+    const raw = new Database(file);
+    raw.pragma('user_version = 999');
+    raw.close();
+    expect(() => openDatabase(file)).toThrow(/schema version 999, newer than this nightbench knows/);
+  });
+
+  it('names a corrupt file as such', () => {
+    const file = tempFile();
+    writeFileSync(file, 'this is not a database, just some bytes that are long enough to have a header....');
+    expect(() => openDatabase(file)).toThrow(/is corrupt or not a SQLite database/);
+  });
+
+  it('reports a writer holding the lock in one line, and keeps what was there', () => {
+    const file = tempFile();
+    const store = openHistory(file, { busyTimeoutMs: 50 });
+    const run = newRun();
+    store.beginRun(run);
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    expect(() => store.assertWritable()).toThrow(/is locked by another writer/);
+    other.exec('ROLLBACK');
+    other.close();
+    expect(store.resultRows()).toHaveLength(0);
+    expect(store.db.prepare('SELECT count(*) AS n FROM runs').get()).toEqual({ n: 1 });
+    store.close();
+  });
+});
+
+describe('HistoryStore', () => {
+  it('records a run, its repeats, values, samples and commits, and reads them back as rows', () => {
+    const store = openHistory(tempFile());
+    const run = newRun({ commits: [commit('a'.repeat(40))] });
+    store.beginRun(run);
+    store.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
+    store.recordRepeat({ ...okRepeat(run.id, 'array_sum', 2, 0.1), status: 'failed', error: 'Traceback ...' });
+    store.finishRun(run.id, { status: 'partial', finishedAt: '2026-12-01T03:00:00.000Z' });
+    const rows = store.resultRows({ kind: 'nightly' });
+    // The failed repeat has no values: a failure is never a fast result.
+    expect(rows.map((r) => [r.repeat, r.status, r.metric, r.value])).toEqual([
+      [1, 'ok', 'peak_memory', 1e9],
+      [1, 'ok', 'wall_time', 10],
+      [2, 'failed', null, null],
+    ]);
+    expect(rows[0]!.commits).toEqual({ dask: 'a'.repeat(40) });
+    expect(store.db.prepare('SELECT status FROM runs').get()).toEqual({ status: 'partial' });
+    expect(store.db.prepare('SELECT process, t, rss FROM samples').get()).toEqual({ process: 'worker-1', t: '[0,0.25]', rss: '[100000000,200000000]' });
+    store.close();
+  });
+
+  it('keeps every repeat recorded before a crash, and marks the dead run incomplete', () => {
+    const file = tempFile();
+    const store = openHistory(file);
+    const run = newRun({ pid: 2 ** 22 + 12345 });
+    store.beginRun(run);
+    store.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
+    store.close();
+    const reopened = openHistory(file);
+    expect(reopened.markAbandonedRuns()).toEqual([run.id]);
+    expect(reopened.db.prepare('SELECT status FROM runs').get()).toEqual({ status: 'incomplete' });
+    expect(reopened.resultRows()).toHaveLength(2);
+    reopened.close();
+  });
+
+  it('leaves a run of a live process alone', () => {
+    const store = openHistory(tempFile());
+    store.beginRun(newRun());
+    expect(store.markAbandonedRuns()).toEqual([]);
+    store.close();
+  });
+});
+
+describe('mergeDatabase', () => {
+  it('merges shards idempotently: merging twice adds nothing', () => {
+    const [a, b, main] = [tempFile('a.sqlite'), tempFile('b.sqlite'), tempFile('main.sqlite')];
+    for (const [file, workload] of [[a, 'array_sum'], [b, 'shuffle']] as const) {
+      const shard = openHistory(file);
+      const run = newRun({ commits: [commit('b'.repeat(40))], shard: workload });
+      shard.beginRun(run);
+      shard.recordRepeat(okRepeat(run.id, workload, 1, 5));
+      shard.finishRun(run.id, { status: 'complete', finishedAt: '2026-12-01T03:00:00.000Z' });
+      shard.close();
+    }
+    const target = openHistory(main);
+    const first = mergeDatabase(target.db, a);
+    expect(first.added).toMatchObject({ runs: 1, repeats: 1, results: 2, samples: 1, commits: 1 });
+    mergeDatabase(target.db, b);
+    const again = [mergeDatabase(target.db, a), mergeDatabase(target.db, b)];
+    for (const counts of again) expect(Object.values(counts.added).every((n) => n === 0)).toBe(true);
+    expect(target.resultRows().map((r) => r.workload).sort()).toEqual(['array_sum', 'array_sum', 'shuffle', 'shuffle']);
+    expect(target.db.prepare('SELECT count(*) AS n FROM commits').get()).toEqual({ n: 1 });
+    target.close();
+  });
+
+  it('takes a shard run that finished after an earlier merge copied it running', () => {
+    const [shardFile, main] = [tempFile('s.sqlite'), tempFile('m.sqlite')];
+    const shard = openHistory(shardFile);
+    const run = newRun();
+    shard.beginRun(run);
+    const target = openHistory(main);
+    mergeDatabase(target.db, shardFile);
+    shard.finishRun(run.id, { status: 'complete', finishedAt: '2026-12-01T03:00:00.000Z' });
+    shard.close();
+    mergeDatabase(target.db, shardFile);
+    expect(target.db.prepare('SELECT status FROM runs').get()).toEqual({ status: 'complete' });
+    target.close();
+  });
+});
