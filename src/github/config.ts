@@ -1,0 +1,50 @@
+/**
+ * The `github` section of the config: where issues go, how people are mentioned, how the
+ * client paces itself. Without `repository` (or without a token) issues are Markdown files.
+ *
+ * @module
+ */
+import { z } from 'zod';
+
+const fullName = z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must be "owner/name"');
+
+export const mentionSchema = z.enum(['authors', 'authors-and-blame', 'none']);
+
+export const githubSchema = z.strictObject({
+  /** "owner/name" of the repository issues are opened in; without it issues are files only. */
+  repository: fullName.optional(),
+  /** The REST API root (GitHub Enterprise, or a local fake in tests). */
+  apiUrl: z.url().default('https://api.github.com'),
+  /** The web root, for compare, commit and pull request links. */
+  webUrl: z.url().default('https://github.com'),
+  /** The environment variable holding the token; its value is never logged. */
+  tokenEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').default('GITHUB_TOKEN'),
+  /** Labels of every issue, besides the suite's name. */
+  labels: z.array(z.string().min(1)).default(['performance', 'regression']),
+  /**
+   * Who is @-mentioned, once, in the opening body: the range's commit authors (default), also
+   * the authors of the code around the change, or nobody (names are still listed, unlinked).
+   */
+  mention: mentionSchema.default('authors'),
+  /** A target repository's name (as in target.repositories) -> its "owner/name" on GitHub, for links and logins. */
+  targetRepositories: z.record(z.string(), fullName).default({}),
+  /** Link to a series' history page; {suite}, {workload}, {metric} are filled in. */
+  historyUrl: z.string().min(1).optional(),
+  /** Retries of a failed request (5xx, network) with growing waits; rate limits are waited out too. */
+  retries: z.number().int().min(0).max(10).default(3),
+  /**
+   * Milliseconds per "second" of waiting: the unit of the retry backoff and of a rate limit's
+   * Retry-After. 1000 is real time; tests shrink it.
+   */
+  waitUnitMs: z.number().int().min(0).max(1000).default(1000),
+  /** Least time between writes; GitHub asks for one second, three for writes that notify people. */
+  writeSpacingMs: z.number().int().min(0).default(1000),
+  notifySpacingMs: z.number().int().min(0).default(3000),
+});
+
+/** The validated `github` section. */
+export type GitHubConfig = z.output<typeof githubSchema>;
+export type MentionPolicy = z.output<typeof mentionSchema>;
+
+/** The built-in settings (an empty `github` section). */
+export const defaultGitHubConfig: GitHubConfig = githubSchema.parse({});

@@ -1,0 +1,272 @@
+/**
+ * A small stateful GitHub on node:http that speaks the REST shapes nightbench uses: issues
+ * (list with label/state filters and Link pagination, create, get, update), comments, labels,
+ * commits/{sha} (author login) and commits/{sha}/pulls. It records every request and can be
+ * told to answer 502 or a rate limit to the next N requests. Tests point Octokit's baseUrl at it.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  state_reason: string | null;
+  labels: string[];
+  comments: FakeComment[];
+  closedBy?: string;
+}
+
+export interface FakeComment {
+  id: number;
+  body: string;
+}
+
+export interface FakeCommit {
+  login?: string;
+  pulls?: { number: number; title: string; login: string }[];
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  authorization?: string;
+}
+
+interface FakeRepository {
+  issues: FakeIssue[];
+  labels: Set<string>;
+  commits: Map<string, FakeCommit>;
+}
+
+type Failure = 'bad-gateway' | 'rate-limit' | 'secondary-rate-limit';
+
+/** Status, JSON body and extra headers of an answer. */
+type Answer = [number, unknown, Record<string, string>?];
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  handle(repo: FakeRepository, match: RegExpExecArray, request: RecordedRequest, url: string): Answer;
+}
+
+const perPageDefault = 30;
+
+export class FakeGitHub {
+  readonly requests: RecordedRequest[] = [];
+  private readonly repositories = new Map<string, FakeRepository>();
+  private readonly failures: Failure[] = [];
+  private server?: Server;
+  private nextId = 1;
+  baseUrl = '';
+
+  /** Starts listening on a free port of 127.0.0.1. */
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.serve(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve, reject) => (this.server ? this.server.close((e) => (e ? reject(e) : resolve())) : resolve()));
+  }
+
+  /** A repository that exists; any other answers 404 as GitHub does. */
+  addRepository(fullName: string): this {
+    this.repositories.set(fullName, { issues: [], labels: new Set(), commits: new Map() });
+    return this;
+  }
+
+  /** What commits/{sha} and commits/{sha}/pulls answer for a commit of `fullName`. */
+  addCommit(fullName: string, sha: string, commit: FakeCommit): this {
+    this.repository(fullName).commits.set(sha, commit);
+    return this;
+  }
+
+  /** The next `count` requests fail this way, then the server answers normally again. */
+  failNext(count: number, failure: Failure = 'bad-gateway'): this {
+    for (let i = 0; i < count; i++) this.failures.push(failure);
+    return this;
+  }
+
+  issues(fullName: string): FakeIssue[] {
+    return this.repository(fullName).issues;
+  }
+
+  labels(fullName: string): string[] {
+    return [...this.repository(fullName).labels].sort();
+  }
+
+  /** What a maintainer does by hand: close the issue (not through nightbench). */
+  closeByMaintainer(fullName: string, issueNumber: number): void {
+    const issue = this.issues(fullName).find((i) => i.number === issueNumber);
+    if (!issue) throw new Error(`no issue #${issueNumber} in ${fullName}`);
+    Object.assign(issue, { state: 'closed', state_reason: 'not_planned', closedBy: 'maintainer' });
+  }
+
+  /** Requests that changed something (not GETs). */
+  writes(): RecordedRequest[] {
+    return this.requests.filter((r) => r.method !== 'GET');
+  }
+
+  private repository(fullName: string): FakeRepository {
+    const repo = this.repositories.get(fullName);
+    if (!repo) throw new Error(`fake GitHub has no repository ${fullName}`);
+    return repo;
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.baseUrl);
+    const text = await readBody(req);
+    const request: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      body: text ? (JSON.parse(text) as unknown) : undefined,
+      ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+    };
+    this.requests.push(request);
+    const failure = this.failures.shift();
+    if (failure) return failureResponse(res, failure);
+    const repoMatch = /^\/repos\/([^/]+\/[^/]+)(\/.*)$/.exec(url.pathname);
+    const repo = repoMatch ? this.repositories.get(repoMatch[1]!) : undefined;
+    if (!repoMatch || !repo) return send(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
+    for (const route of this.routes) {
+      const match = route.method === request.method ? route.pattern.exec(repoMatch[2]!) : null;
+      if (!match) continue;
+      const [status, body, headers] = route.handle(repo, match, request, `${this.baseUrl}${url.pathname}`);
+      return send(res, status, body, headers);
+    }
+    send(res, 404, { message: `fake GitHub does not speak ${request.method} ${url.pathname}` });
+  }
+
+  private readonly routes: Route[] = [
+    {
+      method: 'GET',
+      pattern: /^\/issues$/,
+      handle: (repo, _match, request, url) => {
+        const state = request.query.state ?? 'open';
+        const wanted = (request.query.labels ?? '').split(',').filter(Boolean);
+        const matching = repo.issues
+          .filter((i) => state === 'all' || i.state === state)
+          .filter((i) => wanted.every((label) => i.labels.includes(label)))
+          .sort((a, b) => b.number - a.number);
+        return paginate(matching.map(issueJson), request, url);
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/issues$/,
+      handle: (repo, _match, request) => {
+        const body = request.body as { title?: string; body?: string; labels?: string[] };
+        if (!body.title) return [422, { message: 'Validation Failed', errors: [{ field: 'title', code: 'missing_field' }] }];
+        const issue: FakeIssue = { number: repo.issues.length + 1, title: body.title, body: body.body ?? '', state: 'open', state_reason: null, labels: body.labels ?? [], comments: [] };
+        for (const label of issue.labels) repo.labels.add(label);
+        repo.issues.push(issue);
+        return [201, issueJson(issue)];
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/issues\/(\d+)$/,
+      handle: (repo, match) => withIssue(repo, match, (issue) => [200, issueJson(issue)]),
+    },
+    {
+      method: 'PATCH',
+      pattern: /^\/issues\/(\d+)$/,
+      handle: (repo, match, request) =>
+        withIssue(repo, match, (issue) => {
+          const body = request.body as Partial<Pick<FakeIssue, 'title' | 'body' | 'state' | 'state_reason' | 'labels'>>;
+          Object.assign(issue, body);
+          return [200, issueJson(issue)];
+        }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/issues\/(\d+)\/comments$/,
+      handle: (repo, match, request, url) => withIssue(repo, match, (issue) => paginate(issue.comments, request, url)),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/issues\/(\d+)\/comments$/,
+      handle: (repo, match, request) =>
+        withIssue(repo, match, (issue) => {
+          const comment = { id: this.nextId++, body: (request.body as { body: string }).body };
+          issue.comments.push(comment);
+          return [201, comment];
+        }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/labels$/,
+      handle: (repo, _match, request, url) => paginate([...repo.labels].map((name) => ({ name })), request, url),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/labels$/,
+      handle: (repo, _match, request) => {
+        const { name } = request.body as { name: string };
+        if (repo.labels.has(name)) return [422, { message: 'Validation Failed', errors: [{ resource: 'Label', code: 'already_exists' }] }];
+        repo.labels.add(name);
+        return [201, { name }];
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/commits\/([0-9a-f]+)$/,
+      handle: (repo, match) => {
+        const commit = repo.commits.get(match[1]!);
+        if (!commit) return [422, { message: `No commit found for SHA: ${match[1]}` }];
+        return [200, { sha: match[1], author: commit.login ? { login: commit.login } : null }];
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/commits\/([0-9a-f]+)\/pulls$/,
+      handle: (repo, match) => [200, (repo.commits.get(match[1]!)?.pulls ?? []).map((p) => ({ number: p.number, title: p.title, user: { login: p.login }, html_url: `https://github.example/pull/${p.number}` }))],
+    },
+  ];
+}
+
+function issueJson(issue: FakeIssue) {
+  return { number: issue.number, title: issue.title, body: issue.body, state: issue.state, state_reason: issue.state_reason, labels: issue.labels.map((name) => ({ name })), comments: issue.comments.length, html_url: `https://github.example/issues/${issue.number}` };
+}
+
+function withIssue(repo: FakeRepository, match: RegExpExecArray, handle: (issue: FakeIssue) => Answer): Answer {
+  const issue = repo.issues.find((i) => i.number === Number(match[1]));
+  return issue ? handle(issue) : [404, { message: 'Not Found' }];
+}
+
+/** GitHub's page/per_page with a Link header, so Octokit's paginate walks every page. */
+function paginate(items: unknown[], request: RecordedRequest, url: string): Answer {
+  const perPage = Number(request.query.per_page ?? perPageDefault);
+  const page = Number(request.query.page ?? 1);
+  const pages = Math.max(1, Math.ceil(items.length / perPage));
+  const link = (p: number) => `<${url}?${new URLSearchParams({ ...request.query, page: String(p) })}>`;
+  const links = [...(page < pages ? [`${link(page + 1)}; rel="next"`, `${link(pages)}; rel="last"`] : [])];
+  return [200, items.slice((page - 1) * perPage, page * perPage), links.length ? { link: links.join(', ') } : {}];
+}
+
+function failureResponse(res: ServerResponse, failure: Failure): void {
+  if (failure === 'bad-gateway') return send(res, 502, { message: 'Server Error' });
+  if (failure === 'secondary-rate-limit') return send(res, 403, { message: 'You have exceeded a secondary rate limit.' }, { 'retry-after': '1' });
+  send(res, 403, { message: 'API rate limit exceeded' }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000)) });
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
