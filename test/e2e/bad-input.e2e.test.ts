@@ -1,0 +1,120 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot, runCli } from '../helpers/cli.js';
+import { leftoverClusterProcesses } from '../helpers/processes.js';
+
+const tinySuite = path.join(repoRoot, 'test/fixtures/suites/tiny');
+let dir: string;
+let db: string;
+
+function writeConfig(name: string, config: Record<string, unknown>): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, JSON.stringify({ suites: [tinySuite], repeats: 1, cluster: { workers: 2, memoryPerWorker: '1GiB' }, workdir: 'work', ...config }));
+  return file;
+}
+
+function counts() {
+  const raw = new Database(db, { readonly: true });
+  const result = Object.fromEntries(['runs', 'repeats', 'results'].map((t) => [t, (raw.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
+  raw.close();
+  return result;
+}
+
+function oneLineError(stderr: string): string {
+  const lines = stderr.trim().split('\n').filter((l) => l.startsWith('nightbench:'));
+  expect(lines).toHaveLength(1);
+  expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
+  return lines[0]!;
+}
+
+describe('bad input on the CLI', () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'nb-bad-'));
+    db = path.join(dir, 'history.sqlite');
+    // A good night first: everything below must leave it intact.
+    const good = await runCli(['run', '--config', writeConfig('good.json', { workloads: ['quick_sum'] }), '--db', db], { cwd: dir });
+    expect(good.code, good.stderr).toBe(0);
+  });
+
+  it('a malformed config: one line naming the file, exit 2', async () => {
+    const file = path.join(dir, 'broken.json');
+    writeFileSync(file, '{ "repeats": 3, }');
+    const result = await runCli(['nightly', '--config', file, '--db', db], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(oneLineError(result.stderr)).toMatch(/broken\.json: not valid JSON/);
+  });
+
+  it('an invalid value: names the key and what is allowed, exit 2', async () => {
+    const result = await runCli(['nightly', '--config', writeConfig('bad-value.json', { repeats: 0 }), '--db', db], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(oneLineError(result.stderr)).toMatch(/repeats: .*>=1/);
+  });
+
+  it('an unknown workload: lists the known ones, exit 2, before any cluster starts', async () => {
+    const result = await runCli(['run', '--config', writeConfig('unknown.json', {}), '--db', db, '--workload', 'no_such_thing'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(oneLineError(result.stderr)).toMatch(/unknown workload "no_such_thing" in suite tiny; known: target_work, quick_sum, fails/);
+    expect(result.stderr).not.toMatch(/starting a .* cluster/);
+  });
+
+  it('a workload that raises: failed repeats with the error tail, exit 1, nothing else lost', async () => {
+    const before = counts();
+    const result = await runCli(['run', '--config', writeConfig('fails.json', { workloads: ['fails'] }), '--db', db, '--json'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).runs[0]).toMatchObject({ status: 'failed', repeats: { failed: 1 } });
+    const raw = new Database(db, { readonly: true });
+    const repeat = raw.prepare("SELECT status, error FROM repeats WHERE workload = 'fails'").get() as { status: string; error: string };
+    raw.close();
+    expect(repeat.status).toBe('failed');
+    expect(repeat.error).toMatch(/RuntimeError: planted failure/);
+    expect(counts()).toEqual({ runs: before.runs + 1, repeats: before.repeats + 1, results: before.results });
+  });
+
+  it('a workload that hangs past its limit: a timeout row, and the cluster is gone', async () => {
+    const started = Date.now();
+    const result = await runCli(['run', '--config', writeConfig('hangs.json', { workloads: ['hangs'], timeLimitSeconds: 4 }), '--db', db], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(60_000);
+    const raw = new Database(db, { readonly: true });
+    expect(raw.prepare("SELECT status, error FROM repeats WHERE workload = 'hangs'").get()).toMatchObject({ status: 'timeout', error: expect.stringMatching(/exceeded the time limit of 4s/) });
+    raw.close();
+    expect(leftoverClusterProcesses(dir)).toEqual([]);
+  });
+
+  it('a worker that dies during a repeat: recorded as disturbed, with what happened', async () => {
+    const result = await runCli(['run', '--config', writeConfig('dies.json', { workloads: ['loses_worker'] }), '--db', db], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    const raw = new Database(db, { readonly: true });
+    const repeat = raw.prepare("SELECT status, disturbance FROM repeats WHERE workload = 'loses_worker'").get() as { status: string; disturbance: string };
+    raw.close();
+    expect(repeat.status).toBe('disturbed');
+    expect(repeat.disturbance).toMatch(/worker-\d: process \d+ ended during the repeat/);
+  });
+
+  it('a database locked by another writer: one line, exit 4, no cluster started, nothing lost', async () => {
+    const before = counts();
+    const holder = new Database(db);
+    holder.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await runCli(['run', '--config', writeConfig('locked.json', { workloads: ['quick_sum'], history: { path: db, busyTimeoutMs: 200 } })], { cwd: dir });
+      expect(result.code).toBe(4);
+      expect(oneLineError(result.stderr)).toMatch(/is locked by another writer/);
+      expect(result.stderr).not.toMatch(/starting a .* cluster/);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect(counts()).toEqual(before);
+  });
+
+  it('a corrupt database: one line, exit 4', async () => {
+    const corrupt = path.join(dir, 'corrupt.sqlite');
+    writeFileSync(corrupt, 'not a database '.repeat(40));
+    const result = await runCli(['run', '--config', writeConfig('corrupt.json', {}), '--db', corrupt], { cwd: dir });
+    expect(result.code).toBe(4);
+    expect(oneLineError(result.stderr)).toMatch(/corrupt or not a SQLite database/);
+  });
+});
