@@ -1,7 +1,8 @@
 import type { CliCommand } from './command.js';
 import { dbCommand } from './db.js';
+import { historyCommand } from './history.js';
 import { nightlyCommand } from './nightly.js';
 import { runCommand } from './run.js';
 
 /** Every CLI verb, in the order `--help` lists them. A new command is one file and one line here. */
-export const commands: CliCommand[] = [nightlyCommand, runCommand, dbCommand];
+export const commands: CliCommand[] = [nightlyCommand, runCommand, dbCommand, historyCommand];

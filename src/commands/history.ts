@@ -1,0 +1,111 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { NightbenchError } from '../errors.js';
+import { openDatabase } from '../history/database.js';
+import { archiveCopy, compact, pruneSamples } from '../store/prune.js';
+import { backendNames, backendSummaries, createBackend } from '../store/registry.js';
+import { fileBytes } from '../store/sqlite-file.js';
+import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
+import { commandContext, type CommandContext } from './context.js';
+
+interface StoreOptions extends CommonOptions {
+  store: string;
+  repo?: string;
+  branch?: string;
+  path?: string;
+  squash?: boolean;
+  attempts?: number;
+  retryDelay?: number;
+}
+
+function addStoreOptions(command: Command): Command {
+  return addCommonOptions(command)
+    .option('--store <name>', `where the history is kept (${backendSummaries()})`, 'git')
+    .option('--repo <url>', 'git: the repository (URL or path) holding the history branch')
+    .option('--branch <name>', 'git: the history branch (default nightbench-history)')
+    .option('--path <file>', 'git: the file inside the branch (default history.sqlite); file: the stored file')
+    .option('--json', 'machine-readable output');
+}
+
+/** The flags the user gave, under the names the backends' schemas use; unset ones are left out. */
+function backendOptions(options: StoreOptions): Record<string, unknown> {
+  const raw: Record<string, unknown> = {
+    repo: options.repo,
+    branch: options.branch,
+    path: options.path,
+    squash: options.squash,
+    attempts: options.attempts,
+    retryDelayMs: options.retryDelay,
+  };
+  return Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined));
+}
+
+function print(json: boolean | undefined, data: unknown, text: string): void {
+  process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${text}\n`);
+}
+
+function localFile(context: CommandContext, given: string | undefined): string {
+  return given ? context.resolve(given) : context.historyPath;
+}
+
+/** `nightbench history fetch|save|prune`: the history kept between workflow runs. */
+export const historyCommand: CliCommand = {
+  register(program: Command, setExitCode) {
+    const history = program.command('history').description(`the history between runs: fetch it from its store, save a night back, prune old samples (stores: ${backendNames().join(', ')})`);
+
+    addStoreOptions(history.command('fetch').description('copy the stored history to a local file (a first night finds none and says so)'))
+      .option('--to <file>', 'where to write it (default: --db or the config\'s history path)')
+      .action(async (options: StoreOptions & { to?: string }) => {
+        const context = commandContext(options);
+        const to = localFile(context, options.to);
+        const backend = await createBackend(options.store, backendOptions(options), { log: context.log });
+        const outcome = await backend.fetch(to);
+        context.log.info(outcome.found ? `fetched ${backend.description} (${outcome.bytes} bytes) to ${to}` : `no history yet in ${backend.description}: starting a new one`);
+        print(options.json, { store: backend.description, file: to, ...outcome }, outcome.found ? `fetched ${backend.description} to ${to}` : `no history stored yet in ${backend.description}`);
+        setExitCode(0);
+      });
+
+    addStoreOptions(history.command('save').description('merge a local history into the stored one and store it; retries when another writer moved it meanwhile'))
+      .option('--from <file>', 'the local history to save (default: --db or the config\'s history path)')
+      .option('--squash', 'git: keep one commit on the branch (force-pushed with a lease) instead of one per save')
+      .option('--attempts <n>', 'tries before giving up when the stored history keeps moving (default 6)', parseIntegerOption('--attempts'))
+      .option('--retry-delay <ms>', 'first wait between tries, doubled each time, with jitter (default 2000)', parseIntegerOption('--retry-delay'))
+      .action(async (options: StoreOptions & { from?: string }) => {
+        const context = commandContext(options);
+        const from = localFile(context, options.from);
+        if (!existsSync(from)) throw new NightbenchError('store', `history save: ${from} does not exist`);
+        const backend = await createBackend(options.store, backendOptions(options), { log: context.log });
+        const outcome = await backend.save(from);
+        const summary = outcome.changed
+          ? `saved ${from} to ${backend.description} (${outcome.bytes} bytes${outcome.attempts > 1 ? `, after ${outcome.attempts} tries` : ''})`
+          : `${backend.description} already held every run of ${from}: nothing to save`;
+        context.log.info(summary);
+        print(options.json, { store: backend.description, file: from, ...outcome }, summary);
+        setExitCode(0);
+      });
+
+    addCommonOptions(history.command('prune').description('delete the per-process samples of nights before a date (results stay), then compact the file'))
+      .requiredOption('--before <date>', 'YYYY-MM-DD: samples of earlier nights are deleted')
+      .option('--archive <file>', 'first write a full copy of the history to this file, for cold storage')
+      .option('--dry-run', 'count what would be deleted, change nothing')
+      .option('--json', 'machine-readable output')
+      .action((options: CommonOptions & { before: string; archive?: string; dryRun?: boolean }) => {
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(options.before)) throw new NightbenchError('usage', `--before: expected a date YYYY-MM-DD, got "${options.before}"`);
+        const context = commandContext(options);
+        if (!existsSync(context.historyPath)) throw new NightbenchError('store', `history prune: ${context.historyPath} does not exist`);
+        const bytesBefore = fileBytes(context.historyPath);
+        const db = openDatabase(context.historyPath);
+        try {
+          if (options.archive && !options.dryRun) archiveCopy(db, context.resolve(options.archive));
+          const outcome = pruneSamples(db, options.before, { dryRun: options.dryRun });
+          if (!options.dryRun && outcome.samples > 0) compact(db);
+          const bytesAfter = fileBytes(context.historyPath);
+          print(options.json, { file: context.historyPath, ...outcome, archive: options.archive, bytesBefore, bytesAfter },
+            `${options.dryRun ? 'would delete' : 'deleted'} ${outcome.samples} sample rows of ${outcome.runs} runs before ${options.before}; ${context.historyPath}: ${bytesBefore} -> ${bytesAfter} bytes`);
+        } finally {
+          db.close();
+        }
+        setExitCode(0);
+      });
+  },
+};

@@ -1,0 +1,47 @@
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { openDatabase } from '../history/database.js';
+import { backendFactory, type FetchOutcome, type HistoryBackend, type SaveOutcome } from './backend.js';
+import { addedRows, fileBytes, mergeRunsInto } from './sqlite-file.js';
+
+export const fileOptionsSchema = z.strictObject({
+  /** A path on a disk every run sees: a self-hosted runner's volume, a network share. */
+  path: z.string().min(1),
+});
+export type FileOptions = z.output<typeof fileOptionsSchema>;
+
+/**
+ * The history as a SQLite file at a fixed path. SQLite's own locking serialises concurrent
+ * saves, so a save merges straight into the stored file and never needs to retry.
+ */
+export class FileBackend implements HistoryBackend {
+  readonly description: string;
+
+  constructor(private readonly options: FileOptions) {
+    this.description = `file ${options.path}`;
+  }
+
+  async fetch(file: string): Promise<FetchOutcome> {
+    if (!existsSync(this.options.path)) return { found: false };
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    for (const stale of [`${file}-wal`, `${file}-shm`]) rmSync(stale, { force: true });
+    // VACUUM INTO gives a consistent copy even while another process writes the stored file.
+    const db = openDatabase(this.options.path, { readonly: true });
+    try {
+      rmSync(file, { force: true });
+      db.prepare('VACUUM INTO ?').run(file);
+    } finally {
+      db.close();
+    }
+    return { found: true, bytes: fileBytes(file) };
+  }
+
+  async save(file: string): Promise<SaveOutcome> {
+    mkdirSync(path.dirname(path.resolve(this.options.path)), { recursive: true });
+    const merged = mergeRunsInto(this.options.path, file);
+    return { changed: addedRows(merged) > 0, attempts: 1, merged, bytes: fileBytes(this.options.path) };
+  }
+}
+
+export const fileBackend = backendFactory('file', fileOptionsSchema, (options) => new FileBackend(options));

@@ -1,0 +1,34 @@
+import type { Db } from '../history/database.js';
+
+export interface PruneOutcome {
+  before: string;
+  /** Runs (of nights before `before`) whose samples were, or with dry-run would be, deleted. */
+  runs: number;
+  samples: number;
+  dryRun: boolean;
+}
+
+/**
+ * Deletes the per-process time series (samples: the bulk of the history) of every run of a
+ * night before `before`. Results, repeats and runs stay: the series detection and the pages
+ * read are untouched; only the memory and CPU curves of old repeats go.
+ */
+export function pruneSamples(db: Db, before: string, options: { dryRun?: boolean } = {}): PruneOutcome {
+  const old = "run_id IN (SELECT id FROM runs WHERE night < ?)";
+  const counted = db.prepare(`SELECT count(*) AS samples, count(DISTINCT run_id) AS runs FROM samples WHERE ${old}`).get(before) as { samples: number; runs: number };
+  if (!options.dryRun && counted.samples > 0) {
+    db.transaction(() => db.prepare(`DELETE FROM samples WHERE ${old}`).run(before)).immediate();
+  }
+  return { before, runs: counted.runs, samples: counted.samples, dryRun: options.dryRun ?? false };
+}
+
+/** A full, consistent copy of the history at `file` (VACUUM INTO), to keep before pruning. */
+export function archiveCopy(db: Db, file: string): void {
+  db.prepare('VACUUM INTO ?').run(file);
+}
+
+/** Gives the pages freed by a prune back to the file system, so the stored file shrinks. */
+export function compact(db: Db): void {
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.exec('VACUUM');
+}

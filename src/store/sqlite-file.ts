@@ -1,0 +1,27 @@
+import { statSync } from 'node:fs';
+import { openDatabase } from '../history/database.js';
+import { mergeDatabase, type MergeCounts } from '../history/merge.js';
+
+/**
+ * Merges the runs of `ourFile` into `storedFile` (created when absent) and leaves the stored
+ * file self-contained: journal mode DELETE, so no -wal file has to travel with it.
+ */
+export function mergeRunsInto(storedFile: string, ourFile: string): MergeCounts {
+  const db = openDatabase(storedFile);
+  try {
+    const counts = mergeDatabase(db, ourFile);
+    db.pragma('journal_mode = DELETE');
+    return counts;
+  } finally {
+    db.close();
+  }
+}
+
+/** Rows a merge added, over every table. */
+export function addedRows(counts: MergeCounts): number {
+  return Object.values(counts.added).reduce((sum, n) => sum + n, 0);
+}
+
+export function fileBytes(file: string): number {
+  return statSync(file).size;
+}

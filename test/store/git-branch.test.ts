@@ -1,0 +1,119 @@
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLog } from '../../src/log.js';
+import { gitBranchBackend } from '../../src/store/git-branch.js';
+import { createBareRepo, git, loseNextPushRace, nightsIn, scratchDir, writeNight } from './helpers.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function setup(options: Record<string, unknown> = {}) {
+  const dir = scratchDir();
+  dirs.push(dir);
+  const repo = createBareRepo(dir);
+  const backend = gitBranchBackend({ repo, retryDelayMs: 1, ...options }, { log: silentLog });
+  return { dir, repo, backend, file: (name: string) => path.join(dir, name) };
+}
+
+describe('git branch history store', () => {
+  it('finds nothing on a first night and creates nothing', async () => {
+    const { backend, file } = setup();
+    expect(await backend.fetch(file('fetched.sqlite'))).toEqual({ found: false, revision: undefined });
+    expect(existsSync(file('fetched.sqlite'))).toBe(false);
+  });
+
+  it('saves a night to an orphan branch and fetches it back', async () => {
+    const { backend, repo, file } = setup();
+    writeNight(file('night1.sqlite'), '2026-12-01');
+    const saved = await backend.save(file('night1.sqlite'));
+    expect(saved).toMatchObject({ changed: true, attempts: 1 });
+    expect(saved.merged.added).toMatchObject({ runs: 1, repeats: 3 });
+    expect(git(repo, 'ls-tree', '--name-only', 'nightbench-history')).toBe('history.sqlite');
+    expect(git(repo, 'rev-list', '--count', 'nightbench-history')).toBe('1');
+
+    const fetched = await backend.fetch(file('fetched.sqlite'));
+    expect(fetched).toMatchObject({ found: true, revision: saved.revision });
+    expect(nightsIn(file('fetched.sqlite'))).toEqual(['2026-12-01']);
+  });
+
+  it('adds each night on top of the last and writes nothing when nothing is new', async () => {
+    const { backend, repo, file } = setup();
+    writeNight(file('night1.sqlite'), '2026-12-01');
+    await backend.save(file('night1.sqlite'));
+    writeNight(file('night2.sqlite'), '2026-12-02');
+    await backend.save(file('night2.sqlite'));
+    expect(await backend.save(file('night2.sqlite'))).toMatchObject({ changed: false });
+    expect(git(repo, 'rev-list', '--count', 'nightbench-history')).toBe('2');
+    await backend.fetch(file('fetched.sqlite'));
+    expect(nightsIn(file('fetched.sqlite'))).toEqual(['2026-12-01', '2026-12-02']);
+  });
+
+  it('keeps both nights when another writer moved the branch between our fetch and our push', async () => {
+    const { backend, repo, file } = setup();
+    writeNight(file('night1.sqlite'), '2026-12-01');
+    await backend.save(file('night1.sqlite'));
+    // The other writer: night 1 plus its own night 2, pushed to a side branch, then moved in.
+    const other = gitBranchBackend({ repo, branch: 'other-writer' }, { log: silentLog });
+    await other.save(file('night1.sqlite'));
+    writeNight(file('night2.sqlite'), '2026-12-02');
+    await other.save(file('night2.sqlite'));
+    loseNextPushRace(repo, 'nightbench-history', 'refs/heads/other-writer');
+
+    writeNight(file('night3.sqlite'), '2026-12-03');
+    const saved = await backend.save(file('night3.sqlite'));
+    expect(existsSync(path.join(repo, 'race-done'))).toBe(true);
+    expect(saved.attempts).toBe(2);
+    await backend.fetch(file('fetched.sqlite'));
+    expect(nightsIn(file('fetched.sqlite'))).toEqual(['2026-12-01', '2026-12-02', '2026-12-03']);
+    // Our commit sits on top of the other writer's: nothing was force-pushed away.
+    expect(git(repo, 'merge-base', '--is-ancestor', 'other-writer', 'nightbench-history')).toBe('');
+  });
+
+  it('with squash keeps one commit and still loses no night to a race', async () => {
+    const { backend, repo, file } = setup({ squash: true });
+    writeNight(file('night1.sqlite'), '2026-12-01');
+    await backend.save(file('night1.sqlite'));
+    const other = gitBranchBackend({ repo, branch: 'other-writer', squash: true }, { log: silentLog });
+    await other.save(file('night1.sqlite'));
+    writeNight(file('night2.sqlite'), '2026-12-02');
+    await other.save(file('night2.sqlite'));
+    loseNextPushRace(repo, 'nightbench-history', 'refs/heads/other-writer');
+
+    writeNight(file('night3.sqlite'), '2026-12-03');
+    expect((await backend.save(file('night3.sqlite'))).attempts).toBe(2);
+    expect(git(repo, 'rev-list', '--count', 'nightbench-history')).toBe('1');
+    await backend.fetch(file('fetched.sqlite'));
+    expect(nightsIn(file('fetched.sqlite'))).toEqual(['2026-12-01', '2026-12-02', '2026-12-03']);
+  });
+
+  it('gives up after the allowed tries when the branch keeps moving', async () => {
+    const { repo, file } = setup();
+    const backend = gitBranchBackend({ repo, attempts: 1, retryDelayMs: 1 }, { log: silentLog });
+    writeNight(file('night1.sqlite'), '2026-12-01');
+    await backend.save(file('night1.sqlite'));
+    const other = gitBranchBackend({ repo, branch: 'other-writer' }, { log: silentLog });
+    writeNight(file('night2.sqlite'), '2026-12-02');
+    await other.save(file('night2.sqlite'));
+    loseNextPushRace(repo, 'nightbench-history', 'refs/heads/other-writer');
+    writeNight(file('night3.sqlite'), '2026-12-03');
+    await expect(backend.save(file('night3.sqlite'))).rejects.toThrow(/gave up after 1 tries.*moved from/);
+  });
+
+  it('reports a push refused for another reason at once, without credentials', async () => {
+    const { dir, file } = setup();
+    const backend = gitBranchBackend({ repo: `file://user:s3cret@${path.join(dir, 'missing.git')}` }, { log: silentLog });
+    writeNight(file('night1.sqlite'), '2026-12-01');
+    const error = await backend.save(file('night1.sqlite')).catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toMatch(/^history store \(history\.sqlite on branch nightbench-history of file:\/\/\*\*\*@/);
+    expect(error.message).not.toContain('s3cret');
+  });
+
+  it('rejects options the git store does not take, naming them', () => {
+    expect(() => gitBranchBackend({ repo: 'x', bucket: 'b' }, { log: silentLog })).toThrow(/history store git: .*unknown key "bucket"/);
+    expect(() => gitBranchBackend({}, { log: silentLog })).toThrow(/history store git: repo:/);
+  });
+});

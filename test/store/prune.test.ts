@@ -1,0 +1,67 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mergeDatabase } from '../../src/history/merge.js';
+import { openDatabase } from '../../src/history/database.js';
+import { archiveCopy, compact, pruneSamples } from '../../src/store/prune.js';
+import { scratchDir, writeNight } from './helpers.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function history(): { dir: string; file: string } {
+  const dir = scratchDir();
+  dirs.push(dir);
+  const file = path.join(dir, 'history.sqlite');
+  const db = openDatabase(file);
+  try {
+    for (const night of ['2026-11-28', '2026-11-29', '2026-11-30']) {
+      writeNight(path.join(dir, `${night}.sqlite`), night);
+      mergeDatabase(db, path.join(dir, `${night}.sqlite`));
+    }
+  } finally {
+    db.close();
+  }
+  return { dir, file };
+}
+
+const count = (file: string, sql: string) => {
+  const db = openDatabase(file, { readonly: true });
+  try {
+    return (db.prepare(sql).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+};
+
+describe('pruneSamples', () => {
+  it('deletes the samples of nights before the date and keeps every result', () => {
+    const { file } = history();
+    const db = openDatabase(file);
+    try {
+      expect(pruneSamples(db, '2026-11-30', { dryRun: true })).toEqual({ before: '2026-11-30', runs: 2, samples: 6, dryRun: true });
+      expect(pruneSamples(db, '2026-11-30')).toEqual({ before: '2026-11-30', runs: 2, samples: 6, dryRun: false });
+      compact(db);
+    } finally {
+      db.close();
+    }
+    expect(count(file, 'SELECT count(*) AS n FROM samples')).toBe(3);
+    expect(count(file, "SELECT count(*) AS n FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.night = '2026-11-30'")).toBe(3);
+    expect(count(file, 'SELECT count(*) AS n FROM results')).toBe(18);
+  });
+
+  it('archives a full copy before pruning', () => {
+    const { dir, file } = history();
+    const db = openDatabase(file);
+    try {
+      archiveCopy(db, path.join(dir, 'archive.sqlite'));
+      pruneSamples(db, '2026-12-01');
+    } finally {
+      db.close();
+    }
+    expect(count(file, 'SELECT count(*) AS n FROM samples')).toBe(0);
+    expect(count(path.join(dir, 'archive.sqlite'), 'SELECT count(*) AS n FROM samples')).toBe(9);
+  });
+});
