@@ -2,7 +2,8 @@ import type { CliCommand } from './command.js';
 import { dbCommand } from './db.js';
 import { historyCommand } from './history.js';
 import { nightlyCommand } from './nightly.js';
+import { reapCommand } from './reap.js';
 import { runCommand } from './run.js';
 
 /** Every CLI verb, in the order `--help` lists them. A new command is one file and one line here. */
-export const commands: CliCommand[] = [nightlyCommand, runCommand, dbCommand, historyCommand];
+export const commands: CliCommand[] = [nightlyCommand, runCommand, dbCommand, historyCommand, reapCommand];

@@ -1,0 +1,31 @@
+import { EC2Client } from '@aws-sdk/client-ec2';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ManagedProcess, freePort, waitForPort } from '../../../src/cluster/processes.js';
+
+/** Dummy credentials: moto accepts any, and no real ones are ever near a test. */
+export const motoCredentials = { accessKeyId: 'testing', secretAccessKey: 'testing' };
+
+export interface Moto {
+  endpoint: string;
+  client(): EC2Client;
+  stop(): Promise<void>;
+}
+
+/**
+ * moto's server as a local EC2-compatible endpoint on 127.0.0.1 (the `python3` first on PATH has
+ * it). The addresses it gives instances are data only: tests never send traffic to them.
+ */
+export async function startMoto(): Promise<Moto> {
+  const port = await freePort();
+  const logDir = mkdtempSync(path.join(tmpdir(), 'nb-moto-'));
+  const server = new ManagedProcess('moto', ['python3', '-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], { env: {}, logDir });
+  await waitForPort('127.0.0.1', port, Date.now() + 30_000, () => (server.exit ? `moto exited: ${server.output}` : undefined));
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    client: () => new EC2Client({ region: 'us-east-1', endpoint, credentials: motoCredentials }),
+    stop: () => server.stop(),
+  };
+}
