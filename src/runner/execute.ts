@@ -6,14 +6,15 @@ import type { LoadedConfig } from '../config/load.js';
 import { getProvider } from '../cluster/registry.js';
 import { suiteError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
-import type { RunKind, RunStatus } from '../history/types.js';
+import type { RepeatStatus, RunKind, RunStatus } from '../history/types.js';
 import type { Log } from '../log.js';
 import { listWorkloads, loadSuite, selectWorkloads, type Suite } from '../suite/suite.js';
 import type { Workload } from '../suite/schema.js';
-import { prepareTarget } from '../target/target.js';
+import { prepareTarget, type PreparedTarget } from '../target/target.js';
 import { harnessVersion } from '../version.js';
-import { clusterShapeKey, identifyEnvironment } from './environment.js';
-import { runSuite, type RunSummary } from './runner.js';
+import type { ClusterProvider, ClusterShape } from '../cluster/types.js';
+import { clusterShapeKey, identifyEnvironment, type EnvironmentIdentity } from './environment.js';
+import { runSuite, type RunPlan, type RunSummary } from './runner.js';
 
 export interface ExecuteOptions {
   kind: RunKind;
@@ -37,15 +38,27 @@ export interface RunReport {
   costUsd?: number;
 }
 
-/**
- * One night (or ad-hoc run) of every configured suite: the target at its commit, a cluster per
- * workload, every repeat recorded as it finishes. Input errors surface before any cluster starts.
- */
-export async function executeRuns(loaded: LoadedConfig, store: HistoryStore, log: Log, options: ExecuteOptions): Promise<RunReport[]> {
-  const { config } = loaded;
-  for (const id of store.markAbandonedRuns()) log.warn(`run ${id} had stopped before it finished; marked incomplete`);
-  store.assertWritable();
+/** Everything a run needs that does not depend on which workload or repeat runs next. */
+export interface PreparedExecution {
+  loaded: LoadedConfig;
+  provider: ClusterProvider;
+  providerOptions: unknown;
+  workdir: string;
+  target: PreparedTarget;
+  /** The target's variables plus the environment's: every cluster and workload process gets them. */
+  env: Record<string, string>;
+  selected: { suite: Suite; workloads: Workload[] }[];
+  environment: EnvironmentIdentity;
+  shape: ClusterShape;
+  clusterShape: string;
+}
 
+/**
+ * The provider, suites, target and workloads of a config, made ready without starting a cluster,
+ * so that every input error surfaces before anything runs.
+ */
+export async function prepareExecution(loaded: LoadedConfig, log: Log, options: Pick<ExecuteOptions, 'commit' | 'pick'> = {}): Promise<PreparedExecution> {
+  const { config } = loaded;
   const provider = await getProvider(config.cluster.provider);
   const providerOptions = validate(provider.optionsSchema, config.cluster.options, 'cluster.options');
   const suites = config.suites.map((name) => loadSuite(name, { baseDir: loaded.baseDir, python: config.python }));
@@ -53,83 +66,117 @@ export async function executeRuns(loaded: LoadedConfig, store: HistoryStore, log
   const workdir = path.resolve(loaded.baseDir, config.workdir);
   const target = await prepareTarget(config, { workdir, baseDir: loaded.baseDir, python, commit: options.commit, log });
   const env = { ...target.env, ...config.environment.variables };
-
   const selected = await selectAcrossSuites(suites, env, config.workloads, options.pick);
   const environment = await identifyEnvironment({ ...config.environment, python, scale: config.scale });
   const shape = { workers: config.cluster.workers, threadsPerWorker: config.cluster.threadsPerWorker, memoryPerWorker: config.cluster.memoryPerWorker };
+  return { loaded, provider, providerOptions, workdir, target, env, selected, environment, shape, clusterShape: clusterShapeKey(provider.name, shape) };
+}
+
+/** Records the start of one suite's run (status running) and returns its id. */
+export function beginSuiteRun(store: HistoryStore, prepared: PreparedExecution, suite: Suite, options: { kind: RunKind; night: string; shard?: string }): string {
+  const { config } = prepared.loaded;
+  const runId = randomUUID();
+  store.beginRun({
+    id: runId,
+    kind: options.kind,
+    suite: suite.file.name,
+    night: options.night,
+    startedAt: new Date().toISOString(),
+    target: prepared.target.description,
+    environment: prepared.environment.facts,
+    commits: prepared.target.commits,
+    environmentName: prepared.environment.name,
+    environmentFingerprint: prepared.environment.fingerprint,
+    provider: prepared.provider.name,
+    clusterShape: prepared.clusterShape,
+    ...prepared.shape,
+    scale: config.scale,
+    harnessVersion,
+    host: hostname(),
+    pid: process.pid,
+    shard: options.shard,
+    config,
+  });
+  return runId;
+}
+
+/** What `runSuite` needs to run `workloads` of `suite` for the run `runId`, repeats `firstRepeat`.. on. */
+export function suiteRunPlan(prepared: PreparedExecution, suite: Suite, workloads: Workload[], runId: string, repeats: { first?: number; count: number }): RunPlan {
+  const { config } = prepared.loaded;
+  return {
+    runId,
+    suite,
+    workloads,
+    repeats: repeats.count,
+    firstRepeat: repeats.first,
+    timeLimitSeconds: config.timeLimitSeconds,
+    scale: config.scale,
+    sampleIntervalSeconds: config.sampleIntervalSeconds,
+    workdir: path.join(prepared.workdir, 'runs'),
+    cluster: {
+      shape: prepared.shape,
+      scheduler: suite.file.processes.scheduler,
+      worker: suite.file.processes.worker,
+      placeholders: suite.placeholders,
+      env: prepared.env,
+      startTimeoutSeconds: config.cluster.startTimeoutSeconds,
+      options: prepared.providerOptions,
+      runId,
+    },
+  };
+}
+
+/** Records how a run ended, from what its `runSuite` calls summarised (one, or one per slot). */
+export function finishSuiteRun(store: HistoryStore, runId: string, summaries: RunSummary[], outcome: { error?: string; aborted: boolean }): { status: RunStatus; repeats: RunSummary['repeats']; costUsd?: number } {
+  const summary = summaries.length > 0 ? mergeSummaries(summaries) : undefined;
+  const status = outcome.aborted ? 'incomplete' : runStatus(summary, outcome.error);
+  const costs = (summary?.clusters ?? []).flatMap((c) => (c.costUsd === undefined ? [] : [c.costUsd]));
+  const costUsd = costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : undefined;
+  const first = summary?.clusters[0];
+  store.finishRun(runId, {
+    status,
+    finishedAt: new Date().toISOString(),
+    error: outcome.aborted ? 'interrupted' : outcome.error,
+    costUsd,
+    clusterInfo: { clusters: summary?.clusters ?? [] },
+    instanceType: first?.instanceType,
+    region: first?.region,
+  });
+  return { status, repeats: summary?.repeats ?? { ok: 0, failed: 0, timeout: 0, disturbed: 0 }, costUsd };
+}
+
+function mergeSummaries(summaries: RunSummary[]): RunSummary {
+  const repeats = { ok: 0, failed: 0, timeout: 0, disturbed: 0 };
+  for (const s of summaries) for (const status of Object.keys(repeats) as RepeatStatus[]) repeats[status] += s.repeats[status];
+  return { repeats, clusters: summaries.flatMap((s) => s.clusters) };
+}
+
+/**
+ * One night (or ad-hoc run) of every configured suite: the target at its commit, a cluster per
+ * workload, every repeat recorded as it finishes. Input errors surface before any cluster starts.
+ */
+export async function executeRuns(loaded: LoadedConfig, store: HistoryStore, log: Log, options: ExecuteOptions): Promise<RunReport[]> {
+  for (const id of store.markAbandonedRuns()) log.warn(`run ${id} had stopped before it finished; marked incomplete`);
+  store.assertWritable();
+  const prepared = await prepareExecution(loaded, log, options);
   const night = options.night ?? new Date().toISOString().slice(0, 10);
+  const repeats = loaded.config.repeats;
 
   const reports: RunReport[] = [];
-  for (const { suite, workloads } of selected) {
+  for (const { suite, workloads } of prepared.selected) {
     if (options.signal?.aborted) break;
-    const runId = randomUUID();
-    const clusterShape = clusterShapeKey(provider.name, shape);
-    store.beginRun({
-      id: runId,
-      kind: options.kind,
-      suite: suite.file.name,
-      night,
-      startedAt: new Date().toISOString(),
-      target: target.description,
-      environment: environment.facts,
-      commits: target.commits,
-      environmentName: environment.name,
-      environmentFingerprint: environment.fingerprint,
-      provider: provider.name,
-      clusterShape,
-      ...shape,
-      scale: config.scale,
-      harnessVersion,
-      host: hostname(),
-      pid: process.pid,
-      shard: options.shard,
-      config,
-    });
-    log.info(`run ${runId}: ${workloads.length} workloads x ${config.repeats} repeats of suite ${suite.file.name} on ${clusterShape}`);
+    const runId = beginSuiteRun(store, prepared, suite, { kind: options.kind, night, shard: options.shard });
+    log.info(`run ${runId}: ${workloads.length} workloads x ${repeats} repeats of suite ${suite.file.name} on ${prepared.clusterShape}`);
     let summary: RunSummary | undefined;
     let error: string | undefined;
     try {
-      summary = await runSuite(
-        {
-          runId,
-          suite,
-          workloads,
-          repeats: config.repeats,
-          timeLimitSeconds: config.timeLimitSeconds,
-          scale: config.scale,
-          sampleIntervalSeconds: config.sampleIntervalSeconds,
-          workdir: path.join(workdir, 'runs'),
-          cluster: {
-            shape,
-            scheduler: suite.file.processes.scheduler,
-            worker: suite.file.processes.worker,
-            placeholders: suite.placeholders,
-            env,
-            startTimeoutSeconds: config.cluster.startTimeoutSeconds,
-            options: providerOptions,
-            runId,
-          },
-        },
-        { provider, sink: store, log, signal: options.signal },
-      );
+      summary = await runSuite(suiteRunPlan(prepared, suite, workloads, runId, { count: repeats }), { provider: prepared.provider, sink: store, log, signal: options.signal });
     } catch (caught) {
       error = caught instanceof Error ? caught.message : String(caught);
     }
-    const status = options.signal?.aborted ? 'incomplete' : runStatus(summary, error);
-    const costs = (summary?.clusters ?? []).flatMap((c) => (c.costUsd === undefined ? [] : [c.costUsd]));
-    const costUsd = costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : undefined;
-    const first = summary?.clusters[0];
-    store.finishRun(runId, {
-      status,
-      finishedAt: new Date().toISOString(),
-      error: options.signal?.aborted ? 'interrupted' : error,
-      costUsd,
-      clusterInfo: { clusters: summary?.clusters ?? [] },
-      instanceType: first?.instanceType,
-      region: first?.region,
-    });
-    reports.push({ runId, suite: suite.file.name, night, status, repeats: summary?.repeats ?? { ok: 0, failed: 0, timeout: 0, disturbed: 0 }, clusterShape, costUsd });
-    log.info(`run ${runId}: ${status}`);
+    const finished = finishSuiteRun(store, runId, summary ? [summary] : [], { error, aborted: options.signal?.aborted ?? false });
+    reports.push({ runId, suite: suite.file.name, night, clusterShape: prepared.clusterShape, ...finished });
+    log.info(`run ${runId}: ${finished.status}`);
   }
   return reports;
 }

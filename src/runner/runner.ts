@@ -20,6 +20,8 @@ export interface RunPlan {
   suite: Suite;
   workloads: Workload[];
   repeats: number;
+  /** Number of the first repeat (default 1): an A/B runs one slot of repeats at a time, interleaved. */
+  firstRepeat?: number;
   timeLimitSeconds: number;
   scale: number;
   sampleIntervalSeconds: number;
@@ -56,8 +58,10 @@ export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider;
     let cluster: Cluster | undefined;
     const stopOnAbort = () => void cluster?.stop();
     deps.signal?.addEventListener('abort', stopOnAbort);
+    const first = plan.firstRepeat ?? 1;
+    const last = first + plan.repeats - 1;
     try {
-      for (let repeat = 1; repeat <= plan.repeats && !deps.signal?.aborted; repeat++) {
+      for (let repeat = first; repeat <= last && !deps.signal?.aborted; repeat++) {
         const startedAt = new Date().toISOString();
         const base = { runId: plan.runId, workload: workload.name, repeat, workloadVersion: workload.version, startedAt };
         try {
@@ -74,12 +78,12 @@ export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider;
           await cluster?.stop();
           cluster = undefined;
           record({ ...base, status: 'failed', finishedAt: new Date().toISOString(), error: `cluster: ${firstLine(error)}`, metrics: [], samples: [] });
-          deps.log.warn(`${label} repeat ${repeat}/${plan.repeats}: cluster failed: ${firstLine(error)}`);
+          deps.log.warn(`${label} repeat ${repeat}/${last}: cluster failed: ${firstLine(error)}`);
           continue;
         }
         const result = await runRepeat(cluster, plan, workload, repeat, workdir, deps.signal);
         record({ ...base, ...result });
-        deps.log.info(`${label} repeat ${repeat}/${plan.repeats}: ${result.status}${result.wall ? ` in ${result.wall.toFixed(1)}s` : ''}${result.error ? `: ${firstLine(result.error.trim().split('\n').at(-1) ?? '')}` : ''}${result.disturbance ? ` (${result.disturbance})` : ''}`);
+        deps.log.info(`${label} repeat ${repeat}/${last}: ${result.status}${result.wall ? ` in ${result.wall.toFixed(1)}s` : ''}${result.error ? `: ${firstLine(result.error.trim().split('\n').at(-1) ?? '')}` : ''}${result.disturbance ? ` (${result.disturbance})` : ''}`);
         if (result.status !== 'ok') {
           // A failed or disturbed repeat may leave a broken cluster: start the next one clean.
           await cluster.stop();
