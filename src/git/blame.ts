@@ -6,6 +6,8 @@ export interface BlameAuthor {
   name: string;
   email: string;
   lines: number;
+  /** One commit of theirs among those lines: enough to look up their GitHub login. */
+  sha: string;
 }
 
 /** Who wrote the code a range touched, for one file, most lines first. */
@@ -18,13 +20,16 @@ export interface FileBlame {
 export function parseBlameAuthors(porcelain: string): BlameAuthor[] {
   const byEmail = new Map<string, BlameAuthor>();
   let name = '';
+  let sha = '';
   for (const line of porcelain.split('\n')) {
-    if (line.startsWith('author ')) name = line.slice('author '.length);
+    const header = /^([0-9a-f]{40}) \d+ \d+/.exec(line);
+    if (header) sha = header[1]!;
+    else if (line.startsWith('author ')) name = line.slice('author '.length);
     else if (line.startsWith('author-mail ')) {
       const email = line.slice('author-mail '.length).replace(/^<|>$/g, '');
       const known = byEmail.get(email);
       if (known) known.lines += 1;
-      else byEmail.set(email, { name, email, lines: 1 });
+      else byEmail.set(email, { name, email, lines: 1, sha });
     }
   }
   return [...byEmail.values()].sort((a, b) => b.lines - a.lines || a.name.localeCompare(b.name));

@@ -52,12 +52,12 @@ describe('collectRangeContext', () => {
   it('blames the code around the touched lines as it was before the range', async () => {
     const context = await collectRangeContext(repo.dir, 'pkg', good, bad, { contextLines: 2 });
     // Line 15 +-2 = 13..17 at the last good commit: all Grace's lines.
-    expect(context.blame).toEqual([{ path: 'pkg/core.py', authors: [{ name: 'Grace Hopper', email: 'grace@example.org', lines: 5 }] }]);
+    expect(context.blame).toEqual([{ path: 'pkg/core.py', authors: [{ name: 'Grace Hopper', email: 'grace@example.org', lines: 5, sha: good }] }]);
     const wide = await collectRangeContext(repo.dir, 'pkg', good, bad, { contextLines: 6 });
     // 9..21 clipped to the 20-line file: lines 9 and 10 are Ada's.
     expect(wide.blame[0]?.authors).toEqual([
-      { name: 'Grace Hopper', email: 'grace@example.org', lines: 10 },
-      { name: 'Ada Lovelace', email: 'ada@example.org', lines: 2 },
+      { name: 'Grace Hopper', email: 'grace@example.org', lines: 10, sha: good },
+      { name: 'Ada Lovelace', email: 'ada@example.org', lines: 2, sha: repo.git('rev-parse', `${good}~1`) },
     ]);
   });
 

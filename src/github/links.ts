@@ -1,0 +1,43 @@
+/**
+ * Web links of an issue: commits, compare views, pull requests, profiles and history pages.
+ * Pure: built from the config, with no request made.
+ *
+ * @module
+ */
+import type { GitHubConfig } from './config.js';
+
+export interface Links {
+  commit(repo: string, sha: string): string | undefined;
+  compare(repo: string, from: string, to: string): string | undefined;
+  pull(repo: string, number: number): string | undefined;
+  history(suite: string, workload: string, metric: string): string | undefined;
+}
+
+/**
+ * Links for target repositories mapped to GitHub in `github.targetRepositories`; a repository's
+ * own `commitUrl` template ({sha}) serves for commits of one that is not on GitHub.
+ */
+export function buildLinks(github: Pick<GitHubConfig, 'webUrl' | 'targetRepositories' | 'historyUrl'>, commitUrls: Record<string, string | undefined> = {}): Links {
+  const web = github.webUrl.replace(/\/$/, '');
+  const onGitHub = (repo: string) => github.targetRepositories[repo];
+  return {
+    commit: (repo, sha) => {
+      const fullName = onGitHub(repo);
+      if (fullName) return `${web}/${fullName}/commit/${sha}`;
+      return commitUrls[repo]?.replaceAll('{sha}', sha);
+    },
+    compare: (repo, from, to) => {
+      const fullName = onGitHub(repo);
+      return fullName ? `${web}/${fullName}/compare/${from}...${to}` : undefined;
+    },
+    pull: (repo, number) => {
+      const fullName = onGitHub(repo);
+      return fullName ? `${web}/${fullName}/pull/${number}` : undefined;
+    },
+    history: (suite, workload, metric) =>
+      github.historyUrl
+        ?.replaceAll('{suite}', encodeURIComponent(suite))
+        .replaceAll('{workload}', encodeURIComponent(workload))
+        .replaceAll('{metric}', encodeURIComponent(metric)),
+  };
+}

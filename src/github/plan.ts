@@ -1,0 +1,53 @@
+/**
+ * What to do about each issue group tonight, decided from the groups and the issues found by
+ * fingerprint: open, comment, close, accept (a maintainer closed it) or skip. Pure: the text is
+ * rendered when the plan is carried out.
+ *
+ * @module
+ */
+import type { IssueGroup } from './group.js';
+import type { TrackedIssue } from './tracker.js';
+
+export type IssueAction =
+  | { kind: 'open'; group: IssueGroup }
+  | { kind: 'comment'; group: IssueGroup; issue: TrackedIssue }
+  | { kind: 'close'; group: IssueGroup; issue: TrackedIssue }
+  /** A maintainer closed the issue: its episodes are accepted and the issue left alone. */
+  | { kind: 'accept'; group: IssueGroup; issue: TrackedIssue }
+  | { kind: 'skip'; group: IssueGroup; issue?: TrackedIssue; reason: string };
+
+/**
+ * One action per group, for the report of `night`. Rules, in order: an issue a maintainer
+ * closed is never reopened (accept); one nightbench closed stays closed; a night already
+ * reported adds nothing (reruns, retries); every series recovered closes an open issue; any
+ * other still-regressed series comments on it; a group without an issue opens one unless it
+ * has already recovered.
+ */
+export function planIssues(groups: readonly IssueGroup[], existing: readonly TrackedIssue[], night: string): IssueAction[] {
+  const byFingerprint = new Map(existing.map((issue) => [issue.fingerprint, issue]));
+  return groups.map((group): IssueAction => {
+    const issue = byFingerprint.get(group.fingerprint);
+    const active = group.series.filter((s) => s.state === 'open' || s.state === 'still-regressed');
+    const allRecovered = group.series.every((s) => s.state === 'recovered');
+    if (!issue) {
+      if (active.length > 0) return { kind: 'open', group };
+      return { kind: 'skip', group, reason: allRecovered ? 'recovered before an issue was opened' : 'nothing regressed' };
+    }
+    if (issue.state === 'closed') {
+      if (issue.closedByNightbench) return { kind: 'skip', group, issue, reason: 'closed by nightbench after recovering' };
+      if (active.length > 0) return { kind: 'accept', group, issue };
+      return { kind: 'skip', group, issue, reason: 'closed by a maintainer' };
+    }
+    if (issue.reportedNights.includes(night)) return { kind: 'skip', group, issue, reason: `${night} already reported` };
+    if (allRecovered) return { kind: 'close', group, issue };
+    if (active.length > 0) return { kind: 'comment', group, issue };
+    return { kind: 'skip', group, issue, reason: 'nothing still regressed' };
+  });
+}
+
+/** One line per action, for --dry-run and the summary. */
+export function describeAction(action: IssueAction): string {
+  const target = action.kind === 'open' ? 'new issue' : action.issue?.ref ?? 'no issue';
+  const what = `${action.group.suite} ${action.group.ranges.map((r) => `${r.repo}@${r.from.slice(0, 7)}..${r.to.slice(0, 7)}`).join(' ')} (${action.group.series.length} series)`;
+  return `${action.kind.padEnd(7)} ${target}: ${what}${action.kind === 'skip' ? `: ${action.reason}` : ''}`;
+}

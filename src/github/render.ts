@@ -1,0 +1,193 @@
+/**
+ * Issue text: the title, the opening body and the comments of later nights, as Markdown with
+ * hidden markers. Pure: everything comes in as data (no clock, no I/O), so a golden file pins it.
+ *
+ * @module
+ */
+import { formatChange, formatP } from '../detect/judge.js';
+import type { RangeCommit, RangeContext } from '../git/range.js';
+import type { MentionPolicy } from './config.js';
+import type { IssueGroup, IssueSeries } from './group.js';
+import type { Links } from './links.js';
+import { markers } from './markers.js';
+import type { GitHubPeople } from './people.js';
+
+/** Everything besides the group that the text needs. */
+export interface RenderContext {
+  /** The night being reported (the first bad night when the issue opens). */
+  night: string;
+  /** Per repository, what git found in its suspect range; a repository git could not read has an error instead. */
+  ranges: Record<string, RangeContext | { error: string }>;
+  people: GitHubPeople;
+  links: Links;
+  mention: MentionPolicy;
+  /** The CLI as the reproduce section should call it, e.g. "npx nightbench". */
+  cli: string;
+}
+
+export interface RenderedIssue {
+  title: string;
+  body: string;
+}
+
+const shortSha = (sha: string) => sha.slice(0, 7);
+const link = (text: string, url: string | undefined) => (url ? `[${text}](${url})` : text);
+const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+
+/** "Performance regression: 3 workloads slower since abc1234 (2026-12-01)". */
+export function renderTitle(group: IssueGroup): string {
+  const workloads = new Set(group.series.map((s) => s.workload)).size;
+  const allTimes = group.series.every((s) => s.unit === 's');
+  // The first repository that changed is the one to name; the primary when none did.
+  const named = group.ranges.find((r) => r.from !== r.to) ?? group.ranges[0];
+  const since = named ? ` since ${shortSha(named.to)}` : '';
+  return `Performance regression: ${plural(workloads, 'workload')} ${allTimes ? 'slower' : 'worse'}${since} (${group.firstBadNight})`;
+}
+
+/** The opening issue: figures, range, commits, files, blame, environment, how to reproduce. */
+export function renderIssue(group: IssueGroup, context: RenderContext): RenderedIssue {
+  const sections = [
+    [markers.fingerprint(group.fingerprint), markers.night(context.night)].join('\n'),
+    `nightbench found ${plural(group.series.length, 'regressed series', 'regressed series')} of suite \`${group.suite}\` on ${group.firstBadNight}, compared with the nights before it (last good night: ${group.lastGoodNight}).`,
+    renderTable(group, context.links),
+    renderRanges(group, context),
+    renderEnvironment(group),
+    renderReproduce(group, context.cli),
+    renderMentions(group, context),
+  ];
+  return { title: renderTitle(group), body: `${sections.filter(Boolean).join('\n\n')}\n` };
+}
+
+/** A later night on which some series are still regressed. */
+export function renderPersistComment(group: IssueGroup, context: Pick<RenderContext, 'night' | 'links'>): string {
+  const still = group.series.filter((s) => s.state !== 'recovered').length;
+  return `${markers.night(context.night)}\nStill regressed on ${context.night}: ${plural(still, 'series', 'series')} of ${group.series.length}.\n\n${renderTable(group, context.links)}\n`;
+}
+
+/** The night every series is back: the issue is closed with this comment. */
+export function renderRecoveryComment(group: IssueGroup, context: Pick<RenderContext, 'night' | 'links'>): string {
+  return `${markers.night(context.night)}\n${markers.recovered}\nRecovered on ${context.night}: every series is back within noise of its baseline. Closing; nightbench opens a new issue if it regresses again.\n\n${renderTable(group, context.links)}\n`;
+}
+
+function renderTable(group: IssueGroup, links: Links): string {
+  const rows = group.series.map((s) => {
+    const name = link(`\`${s.workload}\``, links.history(group.suite, s.workload, s.metric));
+    return `| ${name} | ${s.metric} | ${formatValue(s.baselineMedian, s.unit)} | ${formatValue(s.newMedian, s.unit)} | ${formatChange(s.change)} | ${s.pValue === undefined ? '–' : formatP(s.pValue)} | ${s.noise === undefined ? '–' : `±${(s.noise * 100).toFixed(1)}%`} | ${stateText(s)} |`;
+  });
+  return ['| Workload | Metric | Baseline median | New median | Change | p-value | Noise | State |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |', ...rows].join('\n');
+}
+
+function stateText(series: IssueSeries): string {
+  return { open: 'new', 'still-regressed': 'still regressed', recovered: 'recovered', accepted: 'accepted' }[series.state];
+}
+
+/** Values in their unit, with three significant digits: enough to see a 10% change. */
+export function formatValue(value: number, unit: string | null): string {
+  if (unit === 'bytes' || unit === 'B') return formatBytes(value);
+  const digits = Math.abs(value) >= 1000 ? value.toFixed(0) : Number(value.toPrecision(3)).toString();
+  return unit ? `${digits} ${unit}` : digits;
+}
+
+function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Number(value.toPrecision(3))} ${units[unit]}`;
+}
+
+function renderRanges(group: IssueGroup, context: RenderContext): string {
+  const parts = ['## Suspect range'];
+  for (const range of group.ranges) {
+    if (range.from === range.to) {
+      parts.push(`**${range.repo}**: unchanged at ${link(`\`${shortSha(range.to)}\``, context.links.commit(range.repo, range.to))}.`);
+      continue;
+    }
+    const git = context.ranges[range.repo];
+    const compare = link(`\`${shortSha(range.from)}..${shortSha(range.to)}\``, context.links.compare(range.repo, range.from, range.to));
+    if (!git || 'error' in git) {
+      parts.push(`**${range.repo}**: ${compare} (git context unavailable: ${git ? git.error : 'not collected'}).`);
+      continue;
+    }
+    parts.push(`**${range.repo}**: ${compare}, ${plural(git.commitCount, 'commit')}.`);
+    parts.push(renderCommits(range.repo, git, context));
+    parts.push(renderFiles(git));
+    const blame = renderBlame(git, context);
+    if (blame) parts.push(blame);
+  }
+  return parts.join('\n\n');
+}
+
+function pullOf(repo: string, commit: RangeCommit, context: RenderContext): string {
+  const number = commit.pullRequest ?? context.people.pulls[commit.sha];
+  return number === undefined ? '' : ` ${link(`#${number}`, context.links.pull(repo, number))}`;
+}
+
+function renderCommits(repo: string, git: RangeContext, context: RenderContext): string {
+  // Logins are written without "@" here: only the mentions section notifies anyone.
+  const lines = git.commits.map((c) => {
+    const login = context.people.logins[c.sha];
+    // A squash merge's "(#42)" becomes the link to #42 rather than being said twice.
+    const subject = c.pullRequest === undefined ? c.subject : c.subject.replace(/\s*\(#\d+\)\s*$/, '');
+    return `- ${link(`\`${shortSha(c.sha)}\``, context.links.commit(repo, c.sha))} ${escapeMarkdown(subject)}${pullOf(repo, c, context)} — ${c.authorName}${login ? ` (${login})` : ''}, ${c.authoredAt.slice(0, 10)}`;
+  });
+  const more = git.commitCount > git.commits.length ? [`- … and ${git.commitCount - git.commits.length} more`] : [];
+  return ['### Commits', ...lines, ...more].join('\n');
+}
+
+function renderFiles(git: RangeContext): string {
+  const rows = git.files.map((f) => `| \`${f.path}\` | ${f.added ?? 'binary'} | ${f.removed ?? 'binary'} |`);
+  return ['### Files touched', '| File | Added | Removed |', '| --- | ---: | ---: |', ...rows].join('\n');
+}
+
+function renderBlame(git: RangeContext, context: RenderContext): string | undefined {
+  const files = git.blame.filter((f) => f.authors.length > 0);
+  if (files.length === 0) return undefined;
+  const lines = files.map((f) => `- \`${f.path}\`: ${f.authors.map((a) => `${a.name}${context.people.logins[a.sha] ? ` (${context.people.logins[a.sha]})` : ''}, ${plural(a.lines, 'line')}`).join('; ')}`);
+  return ['### Who wrote the code around the changes', 'From `git blame` of the touched lines and their surroundings at the last good commit:', ...lines].join('\n');
+}
+
+function renderEnvironment(group: IssueGroup): string {
+  const environments = new Map(group.series.map((s) => [JSON.stringify(s.environment), s.environment]));
+  const lines = [
+    '## Environment',
+    ...[...environments.values()].map(
+      (e) => `- Cluster: provider \`${e.provider}\`, shape \`${e.clusterShape}\`${e.instanceType ? `, instance type \`${e.instanceType}\`` : ''}; environment \`${e.environmentName}\` (fingerprint \`${e.environmentFingerprint}\`)`,
+    ),
+    `- Last good night ${group.lastGoodNight}: ${commitList(group, 'from')}`,
+    `- First bad night ${group.firstBadNight}: ${commitList(group, 'to')}`,
+  ];
+  return lines.join('\n');
+}
+
+function commitList(group: IssueGroup, side: 'from' | 'to'): string {
+  return group.ranges.map((r) => `${r.repo}@\`${shortSha(r[side])}\``).join(', ');
+}
+
+function renderReproduce(group: IssueGroup, cli: string): string {
+  const primary = group.ranges[0];
+  const provider = group.series[0]?.environment.provider;
+  if (!primary || !provider) return '';
+  const workloads = [...new Set(group.series.map((s) => s.workload))].map((w) => `--workload ${w}`).join(' ');
+  const run = (sha: string, night: string) => `${cli} nightly --no-detect --db reproduce.sqlite --suite ${group.suite} ${workloads} --provider ${provider} --commit ${sha} --night ${night} --json`;
+  return ['## Reproduce', 'Run the last good and the first bad commit on the same cluster shape and compare the figures they print:', '```sh', run(primary.from, group.lastGoodNight), run(primary.to, group.firstBadNight), '```'].join('\n');
+}
+
+function renderMentions(group: IssueGroup, context: RenderContext): string {
+  if (context.mention === 'none') return '';
+  const logins = new Set<string>();
+  for (const git of Object.values(context.ranges)) {
+    if ('error' in git) continue;
+    for (const c of git.commits) if (context.people.logins[c.sha]) logins.add(context.people.logins[c.sha]!);
+    if (context.mention === 'authors-and-blame') for (const f of git.blame) for (const a of f.authors) if (context.people.logins[a.sha]) logins.add(context.people.logins[a.sha]!);
+  }
+  if (logins.size === 0) return '';
+  return `cc ${[...logins].sort().map((l) => `@${l}`).join(' ')}`;
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/([\\`*_[\]<>|])/g, '\\$1');
+}

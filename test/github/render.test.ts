@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { RangeContext } from '../../src/git/range.js';
+import { githubSchema } from '../../src/github/config.js';
+import { buildLinks } from '../../src/github/links.js';
+import { readFingerprint, readNights, closedByNightbench } from '../../src/github/markers.js';
+import { formatValue, renderIssue, renderPersistComment, renderRecoveryComment, renderTitle, type RenderContext } from '../../src/github/render.js';
+import { badSha, goodSha, group, otherSha, series } from './builders.js';
+
+const range: RangeContext = {
+  repo: 'pkg',
+  from: goodSha,
+  to: badSha,
+  commitCount: 2,
+  commits: [
+    { sha: badSha, subject: 'Add a sleep to `compute` (#42)', authorName: 'Linus Slow', authorEmail: 'linus@example.org', authoredAt: '2026-12-02T21:00:00+00:00', pullRequest: 42 },
+    { sha: otherSha, subject: 'Tidy up', authorName: 'Grace Hopper', authorEmail: 'grace@example.org', authoredAt: '2026-12-02T20:00:00+00:00' },
+  ],
+  files: [
+    { path: 'pkg/core.py', added: 1, removed: 1 },
+    { path: 'logo.bin' },
+  ],
+  blame: [{ path: 'pkg/core.py', authors: [{ name: 'Ada Lovelace', email: 'ada@example.org', lines: 5, sha: goodSha }] }],
+};
+
+function context(overrides: Partial<RenderContext> = {}): RenderContext {
+  const github = githubSchema.parse({ repository: 'acme/perf', targetRepositories: { pkg: 'acme/pkg' }, historyUrl: 'https://acme.example/nightbench/{suite}/{workload}.html#{metric}' });
+  return {
+    night: '2026-12-03',
+    ranges: { pkg: range },
+    people: { logins: { [badSha]: 'linus', [goodSha]: 'ada' }, pulls: { [otherSha]: 41 } },
+    links: buildLinks(github),
+    mention: 'authors',
+    cli: 'npx nightbench',
+    ...overrides,
+  };
+}
+
+/** Golden files keep the shape of the text; the ids and dates the fixture invents are scrubbed. */
+function scrub(text: string): string {
+  return text
+    .replace(/[0-9a-f]{40}/g, '<sha>')
+    .replace(/\b[0-9a-f]{7}\b/g, '<short-sha>')
+    .replace(/fingerprint=[0-9a-f]{16}/g, 'fingerprint=<fingerprint>')
+    .replace(/\d{4}-\d{2}-\d{2}/g, '<date>');
+}
+
+describe('renderIssue', () => {
+  const regressed = group([series('sum'), series('shuffle'), series('shuffle', 'open', { metric: 'peak_memory', unit: 'bytes', baselineMedian: 2 ** 30, newMedian: 1.5 * 2 ** 30, change: 0.5, pValue: 0.004 })]);
+
+  it('matches the golden issue', async () => {
+    const issue = renderIssue(regressed, context());
+    await expect(scrub(`# ${issue.title}\n\n${issue.body}`)).toMatchFileSnapshot('fixtures/issue.md');
+  });
+
+  it('carries the fingerprint and night markers that find it again', () => {
+    const { body } = renderIssue(regressed, context());
+    expect(readFingerprint(body)).toBe(regressed.fingerprint);
+    expect(readNights([body])).toEqual(['2026-12-03']);
+    expect(closedByNightbench([body])).toBe(false);
+  });
+
+  it('names workloads and the first changed repository in the title', () => {
+    expect(renderTitle(regressed)).toBe('Performance regression: 2 workloads worse since f00dfac (2026-12-03)');
+    expect(renderTitle(group([series('sum')], [{ repo: 'a', from: goodSha, to: goodSha }, { repo: 'b', from: goodSha, to: badSha }]))).toBe('Performance regression: 1 workload slower since f00dfac (2026-12-03)');
+  });
+
+  it.each([
+    ['authors', 'cc @linus'],
+    ['authors-and-blame', 'cc @ada @linus'],
+    ['none', undefined],
+  ] as const)('mentions by policy %s', (mention, line) => {
+    const { body } = renderIssue(regressed, context({ mention }));
+    const cc = body.split('\n').filter((l) => l.startsWith('cc '));
+    expect(cc).toEqual(line ? [line] : []);
+    // Nobody else is @-mentioned anywhere in the body.
+    expect(body.match(/@[a-z]+\b/g) ?? []).toEqual(line ? line.split(' ').slice(1) : []);
+  });
+
+  it('says when git could not read a range and still renders the rest', () => {
+    const { body } = renderIssue(regressed, context({ ranges: { pkg: { error: 'pkg: commit a1b2c3d4e5f6 no longer exists' } } }));
+    expect(body).toContain('git context unavailable: pkg: commit a1b2c3d4e5f6 no longer exists');
+    expect(body).not.toContain('### Commits');
+    expect(body).toContain('## Reproduce');
+  });
+});
+
+describe('comments', () => {
+  it('a persist comment carries its night and the table', () => {
+    const text = renderPersistComment(group([series('sum', 'still-regressed'), series('shuffle', 'recovered')]), { night: '2026-12-04', links: context().links });
+    expect(readNights([text])).toEqual(['2026-12-04']);
+    expect(text).toContain('Still regressed on 2026-12-04: 1 series of 2.');
+    expect(text).toContain('| recovered |');
+  });
+
+  it('a recovery comment marks nightbench as the closer', () => {
+    const text = renderRecoveryComment(group([series('sum', 'recovered')]), { night: '2026-12-06', links: context().links });
+    expect(closedByNightbench([text])).toBe(true);
+    expect(text).toContain('Recovered on 2026-12-06');
+  });
+});
+
+describe('formatValue', () => {
+  it.each([
+    [1.23456, 's', '1.23 s'],
+    [1234.5, 's', '1235 s'],
+    [1.5 * 2 ** 30, 'bytes', '1.5 GiB'],
+    [512, 'bytes', '512 B'],
+    [0.5, null, '0.5'],
+  ])('%s %s -> %s', (value, unit, text) => {
+    expect(formatValue(value, unit)).toBe(text);
+  });
+});
