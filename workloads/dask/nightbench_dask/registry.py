@@ -1,0 +1,83 @@
+"""Finding the suite's workloads and what a workload gets to run with.
+
+A workload is one module in the ``workloads`` package next to this one. Its file name
+is the workload's name; it defines ``DESCRIPTION`` (one line), ``TAGS`` (a tuple of
+strings) and ``run(ctx: WorkloadContext) -> dict`` (the returned dict is free-form
+info about the data, recorded with the run). Its version is a hash of its source, so
+that changing a workload starts a new history instead of looking like a regression.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import pkgutil
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from distributed import Client
+
+from .sizing import DataSizing
+
+WORKLOADS_PACKAGE = "workloads"
+
+#: Same data on every run and repeat, so that runs compare.
+SEED = 20221201
+
+
+@dataclass(frozen=True)
+class WorkloadContext:
+    """What a workload's ``run`` gets: the client, the sizes, the seed."""
+
+    name: str
+    client: Client
+    sizing: DataSizing
+    seed: int = SEED
+
+    def log(self, message: str) -> None:
+        """Progress for humans, on stderr (stdout is reserved for the protocol)."""
+        print(f"[dask/{self.name}] {message}", file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class Workload:
+    name: str
+    description: str
+    tags: tuple[str, ...]
+    version: str
+    run: Callable[[WorkloadContext], dict[str, Any]]
+
+    def listing(self) -> dict[str, Any]:
+        """This workload's entry in ``list`` output, without the metrics."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "version": self.version,
+            "tags": list(self.tags),
+        }
+
+
+def load_workloads() -> dict[str, Workload]:
+    """All workloads of the suite by name, in name order."""
+    package = importlib.import_module(WORKLOADS_PACKAGE)
+    found = {}
+    for module_info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if module_info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{WORKLOADS_PACKAGE}.{module_info.name}")
+        found[module_info.name] = Workload(
+            name=module_info.name,
+            description=module.DESCRIPTION,
+            tags=tuple(module.TAGS),
+            version=source_hash(Path(module.__file__)),
+            run=module.run,
+        )
+    return found
+
+
+def source_hash(path: Path) -> str:
+    """Short, stable hash of a workload's source file."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]

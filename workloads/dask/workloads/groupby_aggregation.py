@@ -1,0 +1,59 @@
+"""Groupby-aggregations of a large frame, at low and at high cardinality.
+
+Low cardinality (1,000 stations) is a tree reduction with tiny partial results;
+high cardinality (about 50 rows per sensor) has partial results as big as the input
+and uses split_out, hashing groups into several output partitions.
+"""
+
+import functools
+
+import dask
+import numpy as np
+import pandas as pd
+
+from nightbench_dask.data import generated_frame
+
+DESCRIPTION = "groupby-agg of a random frame of a quarter of cluster memory: 1k stations (mean/std/sum) and ~rows/50 sensors (sum, split_out)"
+TAGS = ("dataframe", "groupby")
+MEMORY_FRACTION = 0.25
+STATIONS = 1_000
+ROWS_PER_SENSOR = 50
+#: Bytes of a row of make_readings (five 8-byte columns and the index), used to
+#: pick the number of sensors before the frame exists.
+APPROX_ROW_BYTES = 48
+
+
+def make_readings(rng, nrows, sensors):
+    return pd.DataFrame(
+        {
+            "station": rng.integers(0, STATIONS, nrows),
+            "sensor": rng.integers(0, sensors, nrows),
+            "temperature": rng.normal(15.0, 10.0, nrows),
+            "rainfall": rng.exponential(2.0, nrows),
+            "value": rng.random(nrows),
+        }
+    )
+
+
+def run(ctx):
+    nbytes = ctx.sizing.data_bytes(MEMORY_FRACTION)
+    sensors = max(nbytes // (APPROX_ROW_BYTES * ROWS_PER_SENSOR), 1)
+    generated = generated_frame(
+        functools.partial(make_readings, sensors=sensors), nbytes, ctx.sizing, ctx.seed
+    )
+    readings = generated.frame
+    ctx.log(f"{generated.rows} rows in {readings.npartitions} partitions, {sensors} sensors")
+    by_station = readings.groupby("station").agg(
+        {"temperature": ["mean", "std"], "rainfall": "sum"}
+    )
+    by_sensor = readings.groupby("sensor").value.sum(
+        split_out=max(readings.npartitions // 4, 1)
+    )
+    stations, sensor_total, sensor_groups, value_total = dask.compute(
+        by_station, by_sensor.sum(), by_sensor.size, readings.value.sum()
+    )
+    if len(stations) != min(STATIONS, generated.rows):
+        raise AssertionError(f"{len(stations)} station groups, expected {STATIONS}")
+    if not np.isclose(sensor_total, value_total):
+        raise AssertionError(f"sensor sums add up to {sensor_total}, not {value_total}")
+    return {**generated.describe(), "station_groups": len(stations), "sensor_groups": int(sensor_groups)}

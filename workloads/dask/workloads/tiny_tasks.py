@@ -1,0 +1,34 @@
+"""Many tiny tasks: what the scheduler costs per task when tasks do nothing.
+
+Tens of thousands of delayed increments feed a tree of sums (fan-in 100), so the
+run time is almost all scheduling, messaging and bookkeeping overhead.
+"""
+
+import dask
+
+DESCRIPTION = "25k tiny delayed tasks per GiB of cluster memory, summed in a fan-in-100 tree"
+TAGS = ("scheduler", "overhead", "delayed")
+TASKS_PER_GIB = 25_000
+FAN_IN = 100
+
+
+def increment(i):
+    return i + 1
+
+
+def run(ctx):
+    count = ctx.sizing.item_count(TASKS_PER_GIB)
+    level = [dask.delayed(increment, pure=True)(i) for i in range(count)]
+    graph_tasks = len(level)
+    while len(level) > 1:
+        level = [
+            dask.delayed(sum, pure=True)(level[i : i + FAN_IN])
+            for i in range(0, len(level), FAN_IN)
+        ]
+        graph_tasks += len(level)
+    ctx.log(f"{count} increments, {graph_tasks} tasks in all")
+    (total,) = dask.compute(level[0])
+    expected = count * (count + 1) // 2
+    if total != expected:
+        raise AssertionError(f"sum is {total}, expected {expected}")
+    return {"increments": count, "graph_tasks": graph_tasks}
