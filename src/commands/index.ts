@@ -4,6 +4,7 @@ import { historyCommand } from './history.js';
 import { nightlyCommand } from './nightly.js';
 import { reapCommand } from './reap.js';
 import { runCommand } from './run.js';
+import { shardCommand } from './shard.js';
 
 /** Every CLI verb, in the order `--help` lists them. A new command is one file and one line here. */
 export const commands: CliCommand[] = [nightlyCommand, runCommand, dbCommand, historyCommand, reapCommand];

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { executeRuns } from '../runner/execute.js';
+import { shardSelection } from '../shard/plan-file.js';
 import type { CliCommand } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
 import { abortOnSignals, addRunOptions, exitCodeOf, printReports, runOverrides, type RunFlags } from './run-options.js';
@@ -7,6 +8,8 @@ import { abortOnSignals, addRunOptions, exitCodeOf, printReports, runOverrides, 
 interface NightlyFlags extends RunFlags {
   commit?: string;
   detect: boolean;
+  shard?: string;
+  shardPlan?: string;
 }
 
 /**
@@ -18,12 +21,14 @@ export const nightlyCommand: CliCommand = {
     addRunOptions(program.command('nightly').description('run the nightly: target at its git tip, every suite on the cluster, results into the history, then detection and issues'))
       .option('--commit <sha>', 'test this commit of the target\'s primary repository instead of its branch tip (backfills, bisects)')
       .option('--no-detect', 'record only: skip regression detection and issues')
+      .option('--shard <i/N>', 'run only shard i of N of the plan given by --shard-plan (a workflow matrix job)')
+      .option('--shard-plan <file>', 'the plan `nightbench shard plan --out` wrote')
       .action(async (flags: NightlyFlags) => {
         const context = commandContext(flags, runOverrides(flags));
         const store = openContextHistory(context);
         const signals = abortOnSignals();
         try {
-          const reports = await executeRuns(context.loaded, store, context.log, { kind: 'nightly', night: flags.night, commit: flags.commit, signal: signals.signal });
+          const reports = await executeRuns(context.loaded, store, context.log, { kind: 'nightly', night: flags.night, commit: flags.commit, signal: signals.signal, ...(flags.shard ? shardSelection(flags.shard, flags.shardPlan && context.resolve(flags.shardPlan)) : {}) });
           const interrupted = signals.received() !== undefined;
           // After recording: detection and issues (wired by src/detect and src/github).
           printReports(reports, flags.json);
