@@ -7,4 +7,4 @@ import { runCommand } from './run.js';
 import { shardCommand } from './shard.js';
 
 /** Every CLI verb, in the order `--help` lists them. A new command is one file and one line here. */
-export const commands: CliCommand[] = [nightlyCommand, runCommand, dbCommand, historyCommand, reapCommand];
+export const commands: CliCommand[] = [nightlyCommand, runCommand, dbCommand, historyCommand, shardCommand, reapCommand];
