@@ -18,7 +18,7 @@ export function commandContext(options: CommonOptions, overrides: ConfigOverride
   return {
     loaded,
     historyPath: options.db ? resolve(options.db) : resolve(loaded.config.history.path),
-    log: stderrLog({ verbose: options.verbose, quiet: options.quiet || options.json }),
+    log: stderrLog({ verbose: options.verbose, quiet: options.quiet }),
     resolve,
   };
 }
