@@ -1,0 +1,158 @@
+/**
+ * Stage 2 of detection: one night of a series against the trailing window of nights before it.
+ * Pure: no I/O, no clock (the night is a parameter), no randomness.
+ *
+ * @module
+ */
+import { median } from 'simple-statistics';
+import { mannWhitneyU, relativeSpread } from '../stats/index.js';
+import type { NightPoint, Series } from './series.js';
+
+export interface CompareOptions {
+  /** The judged night, YYYY-MM-DD. */
+  night: string;
+  /** Nights before `night` that form the baseline. */
+  windowDays: number;
+  /**
+   * No baseline night before this one (YYYY-MM-DD): set to the first bad night of an accepted
+   * episode, so that the level a maintainer accepted is what later nights are compared with.
+   */
+  baselineStart?: string;
+}
+
+/** The numbers of a comparison; present only when both sides have values and they are positive. */
+export interface ComparisonStats {
+  /** Median of every baseline value (all repeats of all baseline nights pooled). */
+  baselineMedian: number;
+  newMedian: number;
+  /** `newMedian / baselineMedian`. */
+  ratio: number;
+  /**
+   * One-sided Mann-Whitney U p-value of tonight's repeats against the pooled baseline repeats,
+   * in the direction of the observed change of medians.
+   */
+  pValue: number;
+  /** Relative noise of one nightly median: the larger of {@link nightSpread} and what {@link repeatSpread} implies. */
+  noise: number;
+  /** Robust night-to-night spread of the baseline's nightly medians (1.4826 MAD / median). */
+  nightSpread: number;
+  /** Pooled within-night standard deviation of the baseline's log values (about the repeats' CV). */
+  repeatSpread: number;
+  /**
+   * Standard deviation of `ln(ratio)` under no change: `noise * sqrt(1 + 1/baselineNights)`,
+   * tonight's median counting once and the baseline's as the average of its nights.
+   */
+  changeNoise: number;
+}
+
+export interface Comparison {
+  night: string;
+  /** The series' point of the judged night, if the workload ran that night. */
+  latest?: NightPoint;
+  /** Ok nights of the window, oldest first. */
+  baseline: NightPoint[];
+  /** Nights of the window that are not ok (failed, disturbed, missing): left out, never judged. */
+  skipped: NightPoint[];
+  /** The latest ok night before the judged one, however old: the good end of a suspect range. */
+  lastGood?: NightPoint;
+  /** Median of tonight's values, when tonight is ok. */
+  newMedian?: number;
+  stats?: ComparisonStats;
+}
+
+const dayMs = 86_400_000;
+
+/** The night `days` days before `night` (both YYYY-MM-DD). */
+export function nightsBefore(night: string, days: number): string {
+  return new Date(Date.parse(`${night}T00:00:00Z`) - days * dayMs).toISOString().slice(0, 10);
+}
+
+/**
+ * Compares the series' point of `options.night` with the ok points of the `windowDays` nights
+ * before it. Why these statistics, decided once for every series (the detector runs over
+ * thousands of series each night, so each must cost microseconds):
+ * - the rank test (Mann-Whitney U, exact for small samples) is the significance test: it needs
+ *   no normality, shrugs off one outlying repeat, and is cheap. A bootstrap interval of the
+ *   ratio would cost thousands of resamples per series and says no more at 3-5 repeats.
+ * - the rank test treats repeats of one night as independent, but repeats share a night's
+ *   machine state, so the change must also exceed the noise of a nightly median: the baseline's
+ *   night-to-night spread, floored by what the pooled repeat spread implies for a median
+ *   (7 nightly medians alone give a noisy spread, sometimes far too small).
+ */
+export function compareNight(series: Series, options: CompareOptions): Comparison {
+  const points = series.points;
+  const index = lastIndexAtOrBefore(points, options.night);
+  const latest = index >= 0 && points[index]!.night === options.night ? points[index] : undefined;
+  const end = latest ? index - 1 : index;
+  const windowStart = nightsBefore(options.night, options.windowDays);
+  const from = options.baselineStart !== undefined && options.baselineStart > windowStart ? options.baselineStart : windowStart;
+  const baseline: NightPoint[] = [];
+  const skipped: NightPoint[] = [];
+  let lastGood: NightPoint | undefined;
+  for (let i = end; i >= 0; i--) {
+    const point = points[i]!;
+    if (lastGood === undefined && point.status === 'ok') lastGood = point;
+    if (point.night < from) {
+      if (lastGood !== undefined) break;
+      continue;
+    }
+    (point.status === 'ok' ? baseline : skipped).push(point);
+  }
+  baseline.reverse();
+  skipped.reverse();
+  const comparison: Comparison = { night: options.night, latest, baseline, skipped, lastGood };
+  if (latest?.status !== 'ok') return comparison;
+  comparison.newMedian = median(latest.values);
+  comparison.stats = statistics(latest.values, comparison.newMedian, baseline);
+  return comparison;
+}
+
+function statistics(values: number[], newMedian: number, baseline: NightPoint[]): ComparisonStats | undefined {
+  if (baseline.length === 0) return undefined;
+  const pooled: number[] = [];
+  const nightlyMedians: number[] = [];
+  let squares = 0;
+  let degreesOfFreedom = 0;
+  for (const point of baseline) {
+    let logSum = 0;
+    for (const value of point.values) {
+      // Relative statistics (ratios, logs, spreads) need positive values on both sides.
+      if (!(value > 0)) return undefined;
+      pooled.push(value);
+      logSum += Math.log(value);
+    }
+    const logMean = logSum / point.values.length;
+    for (const value of point.values) squares += (Math.log(value) - logMean) ** 2;
+    degreesOfFreedom += point.values.length - 1;
+    nightlyMedians.push(median(point.values));
+  }
+  if (!values.every((value) => value > 0)) return undefined;
+  const baselineMedian = median(pooled);
+  const nightSpread = relativeSpread(nightlyMedians);
+  const repeatSpread = degreesOfFreedom > 0 ? Math.sqrt(squares / degreesOfFreedom) : 0;
+  const noise = Math.max(nightSpread, repeatSpread * medianNoiseFactor(values.length));
+  const ratio = newMedian / baselineMedian;
+  const { p } = mannWhitneyU(values, pooled, { alternative: newMedian >= baselineMedian ? 'greater' : 'less' });
+  return { baselineMedian, newMedian, ratio, pValue: p, noise, nightSpread, repeatSpread, changeNoise: noise * Math.sqrt(1 + 1 / baseline.length) };
+}
+
+/**
+ * Standard deviation of the median of `n` values relative to one value's: the mean's 1/sqrt(n)
+ * for one or two values (their median is their mean), else the large-sample sqrt(pi / 2n),
+ * which is slightly pessimistic for 3-5 values (0.72 against the exact 0.67 at n = 3).
+ */
+function medianNoiseFactor(n: number): number {
+  return n <= 2 ? 1 / Math.sqrt(n) : Math.sqrt(Math.PI / (2 * n));
+}
+
+/** Index of the last point whose night is at or before `night`, or -1 (points sorted by night). */
+function lastIndexAtOrBefore(points: readonly NightPoint[], night: string): number {
+  let low = 0;
+  let high = points.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (points[mid]!.night <= night) low = mid + 1;
+    else high = mid;
+  }
+  return low - 1;
+}

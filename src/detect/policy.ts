@@ -1,0 +1,97 @@
+/**
+ * The detection policy: the `detection` section of the config, and how it resolves to the
+ * threshold and direction of one series. Pure: no I/O.
+ *
+ * @module
+ */
+import { z } from 'zod';
+
+/** Which way is better for a metric. Time and memory (every runner metric) are lower-is-better. */
+export const directionSchema = z.enum(['lower-is-better', 'higher-is-better']);
+export type Direction = z.infer<typeof directionSchema>;
+
+/** A relative change, e.g. 0.1 for 10%. */
+const fraction = z.number().positive().max(10);
+
+/**
+ * A threshold for some series. Every field given must match. Among the matching rules a metric
+ * outranks a workload, which outranks a suite (a rule naming a metric and a workload beats one
+ * naming only the metric); a later rule wins a tie.
+ */
+export const thresholdRuleSchema = z
+  .strictObject({
+    suite: z.string().min(1).optional(),
+    workload: z.string().min(1).optional(),
+    metric: z.string().min(1).optional(),
+    threshold: fraction,
+  })
+  .refine((rule) => rule.suite !== undefined || rule.workload !== undefined || rule.metric !== undefined, {
+    message: 'a threshold rule names at least one of suite, workload, metric (the global one is detection.threshold)',
+  });
+
+export const detectionSchema = z.strictObject({
+  /** Nights before the judged one that form its baseline. */
+  windowDays: z.number().int().min(1).max(365).default(7),
+  /** A series with fewer good nights than this in its window is reported as insufficient, never judged. */
+  minBaselineNights: z.number().int().min(1).max(365).default(3),
+  /** Ok repeats the judged night needs; fewer (failures aside) make it too thin to judge. */
+  minRepeats: z.number().int().min(1).max(1000).default(2),
+  /** Smallest relative change that counts, in either direction (0.1 = 10%). */
+  threshold: fraction.default(0.1),
+  /** Per suite, workload and metric thresholds; see {@link thresholdRuleSchema}. */
+  thresholds: z.array(thresholdRuleSchema).default([]),
+  /**
+   * Significance level of the one-sided rank test of tonight's repeats against the baseline's.
+   * Exact p-values are discrete: with 3 repeats a night and b baseline nights the smallest is
+   * 1 / C(3 + 3b, 3), i.e. 1/84 for b = 2, so the default needs at least 3 baseline nights.
+   */
+  alpha: z.number().gt(0).lt(1).default(0.01),
+  /**
+   * The change must exceed this many times the noise of a nightly median (what the baseline
+   * week's night-to-night spread shows), so a noisy series needs a bigger change.
+   */
+  noiseMultiple: z.number().positive().max(100).default(4),
+  /** Nights back within noise of the pre-regression level, in a row, that close an episode as recovered. */
+  recoveryNights: z.number().int().min(1).max(365).default(2),
+  /** "Within noise": within this many times the pre-regression noise of a nightly median. */
+  recoveryNoiseMultiple: z.number().positive().max(100).default(2),
+  /** Metrics where higher is better (throughputs); every other metric is lower-is-better. */
+  directions: z.record(z.string().min(1), directionSchema).default({}),
+});
+
+/** The validated `detection` section. */
+export type DetectionPolicy = z.output<typeof detectionSchema>;
+export type RawDetectionPolicy = z.input<typeof detectionSchema>;
+
+/** The built-in policy (an empty `detection` section). */
+export const defaultDetectionPolicy: DetectionPolicy = detectionSchema.parse({});
+
+/** What the policy says about one series. */
+export interface SeriesPolicy {
+  threshold: number;
+  direction: Direction;
+}
+
+/** Where a series sits, as far as the policy is concerned. */
+export interface PolicySubject {
+  suite: string;
+  workload: string;
+  metric: string;
+}
+
+/** The threshold and direction of one series: the most specific matching rule, else the global values. */
+export function resolveSeriesPolicy(policy: DetectionPolicy, subject: PolicySubject): SeriesPolicy {
+  let threshold = policy.threshold;
+  let bestSpecificity = 0;
+  for (const rule of policy.thresholds) {
+    if (rule.suite !== undefined && rule.suite !== subject.suite) continue;
+    if (rule.workload !== undefined && rule.workload !== subject.workload) continue;
+    if (rule.metric !== undefined && rule.metric !== subject.metric) continue;
+    const specificity = Number(rule.suite !== undefined) + 2 * Number(rule.workload !== undefined) + 4 * Number(rule.metric !== undefined);
+    if (specificity >= bestSpecificity) {
+      bestSpecificity = specificity;
+      threshold = rule.threshold;
+    }
+  }
+  return { threshold, direction: policy.directions[subject.metric] ?? 'lower-is-better' };
+}

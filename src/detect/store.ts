@@ -1,0 +1,175 @@
+/**
+ * The `regressions` table (db/migrations/002-regressions.sql): episodes read, planned changes
+ * applied, issue numbers and acceptance stored by the GitHub side. The only I/O of detection.
+ *
+ * @module
+ */
+import type { Db } from '../history/database.js';
+import { describeSqliteError } from '../history/database.js';
+import type { EpisodeChange, Episode, EpisodeState } from './episodes.js';
+import type { Direction } from './policy.js';
+
+interface EpisodeRow {
+  id: number;
+  fingerprint: string;
+  series_key: string;
+  suite: string;
+  workload: string;
+  workload_version: string;
+  metric: string;
+  unit: string | null;
+  direction: Direction;
+  environment_name: string;
+  environment_fingerprint: string;
+  provider: string;
+  cluster_shape: string;
+  instance_type: string | null;
+  first_bad_night: string;
+  first_bad_run_id: string;
+  first_bad_commits: string;
+  last_good_night: string;
+  last_good_run_id: string;
+  last_good_commits: string;
+  baseline_median: number;
+  baseline_noise: number;
+  new_median: number;
+  ratio: number;
+  p_value: number;
+  state: EpisodeState;
+  last_night: string;
+  latest_median: number;
+  nights_back: number;
+  recovered_night: string | null;
+  issue_number: number | null;
+}
+
+export interface EpisodeFilter {
+  suite?: string;
+  states?: readonly EpisodeState[];
+  ids?: readonly number[];
+}
+
+/** Episodes matching the filter, oldest first. */
+export function loadEpisodes(db: Db, filter: EpisodeFilter = {}): Episode[] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.suite !== undefined) (where.push('suite = ?'), params.push(filter.suite));
+  if (filter.states) (where.push(`state IN (${filter.states.map(() => '?').join(',')})`), params.push(...filter.states));
+  if (filter.ids) (where.push(`id IN (${filter.ids.map(() => '?').join(',')})`), params.push(...filter.ids));
+  const rows = guard(db, () =>
+    db.prepare(`SELECT * FROM regressions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY first_bad_night, id`).all(...params) as EpisodeRow[],
+  );
+  return rows.map(episodeOf);
+}
+
+/**
+ * Carries out a plan from `planEpisodes` in one transaction and returns the ids of the episodes
+ * it opened. Opening an episode whose fingerprint is stored already does nothing.
+ */
+export function applyEpisodeChanges(db: Db, changes: readonly EpisodeChange[]): number[] {
+  return guard(db, () =>
+    db
+      .transaction(() => {
+        const insert = db.prepare(
+          `INSERT INTO regressions (fingerprint, series_key, suite, workload, workload_version, metric, unit, direction, environment_name,
+             environment_fingerprint, provider, cluster_shape, instance_type, first_bad_night, first_bad_run_id, first_bad_commits,
+             last_good_night, last_good_run_id, last_good_commits, baseline_median, baseline_noise, new_median, ratio, p_value, state,
+             last_night, latest_median, nights_back)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (fingerprint) DO NOTHING`,
+        );
+        const update = db.prepare('UPDATE regressions SET state = ?, last_night = ?, latest_median = ?, nights_back = ?, recovered_night = ? WHERE id = ? AND last_night < ?');
+        const opened: number[] = [];
+        for (const change of changes) {
+          if (change.action === 'update') {
+            update.run(change.to, change.lastNight, change.latestMedian, change.nightsBack, change.recoveredNight ?? null, change.id, change.lastNight);
+            continue;
+          }
+          const e = change.episode;
+          const { identity } = e;
+          const result = insert.run(
+            e.fingerprint, e.seriesKey, identity.suite, identity.workload, identity.workloadVersion, identity.metric, e.unit, e.direction,
+            identity.environmentName, identity.environmentFingerprint, identity.provider, identity.clusterShape, identity.instanceType ?? null,
+            e.firstBad.night, e.firstBad.runId, JSON.stringify(e.firstBad.commits), e.lastGood.night, e.lastGood.runId, JSON.stringify(e.lastGood.commits),
+            e.baselineMedian, e.baselineNoise, e.newMedian, e.ratio, e.pValue, e.state, e.lastNight, e.latestMedian, e.nightsBack,
+          );
+          if (result.changes > 0) opened.push(Number(result.lastInsertRowid));
+        }
+        return opened;
+      })
+      .immediate(),
+  );
+}
+
+/** Records the GitHub issue that reports these episodes; returns how many rows changed. */
+export function setEpisodeIssue(db: Db, episodeIds: readonly number[], issueNumber: number): number {
+  if (episodeIds.length === 0) return 0;
+  return guard(db, () => db.prepare(`UPDATE regressions SET issue_number = ? WHERE id IN (${episodeIds.map(() => '?').join(',')})`).run(issueNumber, ...episodeIds).changes);
+}
+
+/**
+ * A maintainer accepted the new level (closed the issue): the episodes end as accepted, and
+ * later nights of their series are compared with nights from their first bad night on.
+ * Episodes that already recovered stay recovered. Returns how many rows changed.
+ */
+export function markEpisodesAccepted(db: Db, episodeIds: readonly number[]): number {
+  if (episodeIds.length === 0) return 0;
+  return guard(db, () =>
+    db
+      .prepare(`UPDATE regressions SET state = 'accepted' WHERE state IN ('open', 'still-regressed') AND id IN (${episodeIds.map(() => '?').join(',')})`)
+      .run(...episodeIds).changes,
+  );
+}
+
+/** The latest night with a nightly run (of `suite`, if given), or undefined for an empty history. */
+export function latestNightlyNight(db: Db, suite?: string): string | undefined {
+  const row = guard(db, () =>
+    suite === undefined
+      ? (db.prepare("SELECT max(night) AS night FROM runs WHERE kind = 'nightly'").get() as { night: string | null })
+      : (db.prepare("SELECT max(night) AS night FROM runs WHERE kind = 'nightly' AND suite = ?").get(suite) as { night: string | null }),
+  );
+  return row.night ?? undefined;
+}
+
+function episodeOf(row: EpisodeRow): Episode {
+  return {
+    id: row.id,
+    fingerprint: row.fingerprint,
+    seriesKey: row.series_key,
+    identity: {
+      suite: row.suite,
+      workload: row.workload,
+      workloadVersion: row.workload_version,
+      metric: row.metric,
+      environmentName: row.environment_name,
+      environmentFingerprint: row.environment_fingerprint,
+      provider: row.provider,
+      clusterShape: row.cluster_shape,
+      instanceType: row.instance_type ?? undefined,
+    },
+    unit: row.unit,
+    direction: row.direction,
+    firstBad: { night: row.first_bad_night, runId: row.first_bad_run_id, commits: JSON.parse(row.first_bad_commits) as Record<string, string> },
+    lastGood: { night: row.last_good_night, runId: row.last_good_run_id, commits: JSON.parse(row.last_good_commits) as Record<string, string> },
+    baselineMedian: row.baseline_median,
+    baselineNoise: row.baseline_noise,
+    newMedian: row.new_median,
+    ratio: row.ratio,
+    pValue: row.p_value,
+    state: row.state,
+    lastNight: row.last_night,
+    latestMedian: row.latest_median,
+    nightsBack: row.nights_back,
+    recoveredNight: row.recovered_night ?? undefined,
+    issueNumber: row.issue_number ?? undefined,
+  };
+}
+
+/** SQLite's errors become store errors naming the database file. */
+function guard<T>(db: Db, body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    throw describeSqliteError(error, db.name);
+  }
+}

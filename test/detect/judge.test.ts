@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { compareNight } from '../../src/detect/compare.js';
+import { judge, type SeriesVerdict } from '../../src/detect/judge.js';
+import { detectionSchema, type RawDetectionPolicy } from '../../src/detect/policy.js';
+import { groupSeries } from '../../src/detect/series.js';
+import { nightAt, seriesRows, type SeriesSpec } from './helpers.js';
+
+/** The verdict of night `night` (index) of the one series `spec` describes. */
+function verdictOf(spec: SeriesSpec, night: number, policy: RawDetectionPolicy = {}): SeriesVerdict {
+  const [series] = groupSeries(seriesRows(spec));
+  const parsed = detectionSchema.parse(policy);
+  return judge(series!, compareNight(series!, { night: nightAt(night), windowDays: parsed.windowDays }), parsed);
+}
+
+function verdictsOf(spec: SeriesSpec, nights: number[], policy: RawDetectionPolicy = {}): string[] {
+  return nights.map((night) => verdictOf(spec, night, policy).kind);
+}
+
+const quiet = { nights: 16, repeats: 3, cv: 0.03 };
+const beforeStep = [3, 4, 5, 6, 7, 8, 9];
+
+describe('judge', () => {
+  it('flags a +15% step at 3% noise on its first night, and nothing before it', () => {
+    const spec = { ...quiet, seed: 11, steps: [{ from: 10, factor: 1.15 }] };
+    const verdict = verdictOf(spec, 10);
+    expect(verdict.kind).toBe('regression');
+    expect(verdict.change).toBeGreaterThan(0.1);
+    expect(verdict.pValue).toBeLessThan(0.01);
+    expect(verdict.latest?.night).toBe(nightAt(10));
+    expect(verdict.lastGood).toEqual({ night: nightAt(9), runId: '11-run-9', commits: { 'dask/dask': 'sha-dask-9', 'dask/distributed': 'sha-distributed-9' } });
+    expect(verdictsOf(spec, beforeStep)).toEqual(beforeStep.map(() => 'stable'));
+  });
+
+  it('does not flag a +5% step at 3% noise', () => {
+    expect(verdictsOf({ ...quiet, seed: 12, steps: [{ from: 10, factor: 1.05 }] }, [10, 11, 12])).toEqual(['stable', 'stable', 'stable']);
+  });
+
+  it('does not flag a +15% jump of one repeat in five (an outlier)', () => {
+    const verdict = verdictOf({ ...quiet, repeats: 5, seed: 13, outliers: [{ night: 10, repeat: 3, factor: 1.15 }] }, 10);
+    expect(verdict.kind).toBe('stable');
+    expect(Math.abs(verdict.change!)).toBeLessThan(0.1);
+  });
+
+  it('does not flag a +12% change in a noisy series (CV 20%)', () => {
+    const spec = { nights: 16, repeats: 3, cv: 0.2, seed: 14, steps: [{ from: 10, factor: 1.12 }] };
+    expect(verdictsOf(spec, [10, 11, 12, 13, 14, 15])).not.toContain('regression');
+  });
+
+  it('reports a -15% step as an improvement', () => {
+    const verdict = verdictOf({ ...quiet, seed: 15, steps: [{ from: 10, factor: 0.85 }] }, 10);
+    expect(verdict.kind).toBe('improvement');
+    expect(verdict.change).toBeLessThan(-0.1);
+  });
+
+  it('follows the direction of the metric: a falling throughput is a regression', () => {
+    const spec = { ...quiet, seed: 16, metric: 'tasks_per_second', steps: [{ from: 10, factor: 0.85 }] };
+    expect(verdictOf(spec, 10, { directions: { tasks_per_second: 'higher-is-better' } }).kind).toBe('regression');
+  });
+
+  it('uses the threshold of the most specific rule', () => {
+    const spec = { ...quiet, seed: 11, steps: [{ from: 10, factor: 1.15 }] };
+    const verdict = verdictOf(spec, 10, { thresholds: [{ suite: 'dask', threshold: 0.05 }, { metric: 'wall_time', threshold: 0.3 }] });
+    expect(verdict).toMatchObject({ kind: 'stable', threshold: 0.3 });
+    expect(verdict.reason).toContain('below threshold');
+  });
+
+  it('skips failed and missing nights of the baseline, and reports a failed night as failed', () => {
+    const spec = { ...quiet, seed: 11, steps: [{ from: 10, factor: 1.15 }], failedNights: [7, 8], absentNights: [6] };
+    const verdict = verdictOf(spec, 10);
+    expect(verdict).toMatchObject({ kind: 'regression', baselineNights: 4, skippedNights: 2, baselineFrom: nightAt(3) });
+    expect(verdict.lastGood?.night).toBe(nightAt(9));
+    expect(verdictOf(spec, 8)).toMatchObject({ kind: 'failed', reason: '3 of 3 repeats failed' });
+    expect(verdictOf({ ...spec, failedNights: [9] }, 10).lastGood?.night).toBe(nightAt(8));
+  });
+
+  it('leaves disturbed repeats out, and does not judge a night with too few undisturbed ones', () => {
+    // Four of six repeats ran while the cluster changed, and took three times as long.
+    const slowPair = { ...quiet, repeats: 6, seed: 17, outliers: [1, 2, 3, 4].map((repeat) => ({ night: 10, repeat, factor: 3 })) };
+    expect(verdictOf(slowPair, 10).kind).toBe('regression');
+    const disturbedTonight = [1, 2, 3, 4].map((repeat) => ({ night: 10, repeat }));
+    const disturbedInBaseline = [{ night: 8, repeat: 4 }];
+    const verdict = verdictOf({ ...slowPair, disturbed: [...disturbedTonight, ...disturbedInBaseline], outliers: [...slowPair.outliers, { night: 8, repeat: 4, factor: 3 }] }, 10);
+    expect(verdict).toMatchObject({ kind: 'stable', baselineNights: 7 });
+    expect(verdict.newMedian).toBeLessThan(11);
+    expect(verdict.baselineMedian).toBeLessThan(10.5);
+    expect(verdictOf({ ...quiet, seed: 17, disturbed: [1, 2].map((repeat) => ({ night: 10, repeat })) }, 10)).toMatchObject({ kind: 'disturbed', reason: '1 ok repeat, fewer than the 2 needed (2 disturbed)' });
+    const allDisturbed = [1, 2, 3].map((repeat) => ({ night: 10, repeat }));
+    expect(verdictOf({ ...quiet, seed: 17, disturbed: allDisturbed }, 10)).toMatchObject({ kind: 'disturbed', reason: 'all 3 repeats were disturbed' });
+  });
+
+  it('reports a series with too short a baseline as insufficient, never judged', () => {
+    const spec = { ...quiet, seed: 18, steps: [{ from: 2, factor: 2 }] };
+    expect(verdictOf(spec, 2)).toMatchObject({ kind: 'insufficient-baseline', baselineNights: 2 });
+    // Two nights of three repeats against three: the smallest exact one-sided p is 1/84.
+    expect(verdictOf(spec, 2, { minBaselineNights: 2, alpha: 0.02 }).kind).toBe('regression');
+    expect(verdictOf({ ...spec, steps: [{ from: 9, factor: 2 }], absentNights: [5, 6, 7] }, 9, { minBaselineNights: 3, windowDays: 4 }).kind).toBe('insufficient-baseline');
+  });
+});
