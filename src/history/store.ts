@@ -104,26 +104,36 @@ export class HistoryStore {
   }
 
   /** Every repeat (and its values) of the matching runs, oldest first. */
-  resultRows(filter: { kind?: RunKind; suite?: string; runIds?: string[]; sinceNight?: string } = {}): ResultRow[] {
+  resultRows(filter: { kind?: RunKind; suite?: string; runIds?: string[]; sinceNight?: string; workload?: string; metric?: string } = {}): ResultRow[] {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (filter.kind) (where.push('r.kind = ?'), params.push(filter.kind));
-    if (filter.suite) (where.push('r.suite = ?'), params.push(filter.suite));
-    if (filter.sinceNight) (where.push('r.night >= ?'), params.push(filter.sinceNight));
-    if (filter.runIds) (where.push(`r.id IN (${filter.runIds.map(() => '?').join(',')})`), params.push(...filter.runIds));
+    const add = (clause: string, ...values: unknown[]) => (where.push(clause), params.push(...values));
+    if (filter.kind) add('r.kind = ?', filter.kind);
+    if (filter.suite) add('r.suite = ?', filter.suite);
+    if (filter.sinceNight) add('r.night >= ?', filter.sinceNight);
+    if (filter.runIds) add(`r.id IN (${filter.runIds.map(() => '?').join(',')})`, ...filter.runIds);
+    if (filter.workload) add('p.workload = ?', filter.workload);
+    if (filter.metric) add('v.metric = ?', filter.metric);
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const rows = this.db
       .prepare(
         `SELECT r.id AS runId, r.kind, r.suite, r.night, r.started_at AS startedAt, r.environment_name AS environmentName,
                 r.environment_fingerprint AS environmentFingerprint, r.provider, r.cluster_shape AS clusterShape,
                 r.instance_type AS instanceType, p.workload, p.workload_version AS workloadVersion, p.repeat, p.status,
-                v.metric, v.value, v.unit, p.error, p.disturbance,
-                (SELECT json_group_object(c.repo, c.sha) FROM run_commits c WHERE c.run_id = r.id) AS commits
+                v.metric, v.value, v.unit, p.error, p.disturbance
          FROM runs r JOIN repeats p ON p.run_id = r.id LEFT JOIN results v ON v.run_id = p.run_id AND v.workload = p.workload AND v.repeat = p.repeat
-         ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ${clause}
          ORDER BY r.night, r.started_at, p.workload, p.repeat, v.metric`,
       )
-      .all(...params) as (Omit<ResultRow, 'commits' | 'instanceType'> & { commits: string; instanceType: string | null })[];
-    return rows.map((row) => ({ ...row, instanceType: row.instanceType ?? undefined, commits: JSON.parse(row.commits) as Record<string, string> }));
+      .all(...params) as (Omit<ResultRow, 'commits' | 'instanceType'> & { instanceType: string | null })[];
+    // Commits per run in one pass: a per-row subquery would repeat the lookup for every value.
+    const commitsByRun = new Map<string, Record<string, string>>();
+    for (const row of rows) commitsByRun.set(row.runId, {});
+    const lookup = this.db.prepare('SELECT repo, sha FROM run_commits WHERE run_id = ?');
+    for (const [runId, commits] of commitsByRun) {
+      for (const { repo, sha } of lookup.all(runId) as { repo: string; sha: string }[]) commits[repo] = sha;
+    }
+    return rows.map((row) => ({ ...row, instanceType: row.instanceType ?? undefined, commits: commitsByRun.get(row.runId)! }));
   }
 
   close(): void {
