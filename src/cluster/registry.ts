@@ -8,6 +8,7 @@ import type { ClusterProvider } from './types.js';
  */
 const providers: Record<string, () => Promise<ClusterProvider>> = {
   local: async () => localProvider,
+  netns: async () => (await import('./netns/provider.js')).netnsProvider,
   ec2: async () => (await import('./ec2/provider.js')).ec2Provider,
 };
 
