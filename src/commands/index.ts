@@ -5,6 +5,7 @@ import { nightlyCommand } from './nightly.js';
 import { reapCommand } from './reap.js';
 import { runCommand } from './run.js';
 import { shardCommand } from './shard.js';
+import { summaryCommand } from './summary.js';
 
 /** Every CLI verb, in the order `--help` lists them. A new command is one file and one line here. */
-export const commands: CliCommand[] = [nightlyCommand, runCommand, dbCommand, historyCommand, shardCommand, reapCommand];
+export const commands: CliCommand[] = [nightlyCommand, runCommand, dbCommand, historyCommand, shardCommand, summaryCommand, reapCommand];

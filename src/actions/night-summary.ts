@@ -1,0 +1,171 @@
+/**
+ * A night as a GitHub Actions job summary: the runs (per shard), the changes detection found,
+ * the failures and the cost, plus annotations for regressions and outputs for later jobs.
+ * Pure: the data comes in, Markdown and lists come out; `job-summary.ts` writes them.
+ */
+import type { RunStatus } from '../history/types.js';
+
+export interface SummaryRun {
+  runId: string;
+  suite: string;
+  /** "i/N" for a shard of a split night. */
+  shard?: string;
+  status: RunStatus;
+  clusterShape: string;
+  startedAt: string;
+  finishedAt?: string;
+  costUsd?: number;
+  repeats: { ok: number; failed: number; timeout: number; disturbed: number };
+}
+
+export interface SummaryFailure {
+  suite: string;
+  workload: string;
+  repeat: number;
+  status: 'failed' | 'timeout';
+  error?: string;
+}
+
+/** A series whose night detection judged a change (or could not judge: failed). */
+export interface SummaryChange {
+  suite: string;
+  workload: string;
+  metric: string;
+  kind: 'regression' | 'improvement';
+  /** Relative change of the median, e.g. 0.148 for +14.8%. */
+  change?: number;
+  newMedian?: number;
+  baselineMedian?: number;
+  unit?: string;
+  reason: string;
+}
+
+export interface NightSummaryInput {
+  night: string;
+  runs: SummaryRun[];
+  failures: SummaryFailure[];
+  changes: SummaryChange[];
+  /** Series judged stable tonight, counted, not listed. */
+  stable: number;
+  /** When the night was split: shards that recorded no run (their job failed before recording). */
+  expectedShards?: number;
+  /** Where the published pages are, for a link. */
+  reportUrl?: string;
+}
+
+export interface Annotation {
+  level: 'error' | 'warning' | 'notice';
+  title: string;
+  message: string;
+}
+
+/** Shards of 1..expected that recorded no run. */
+export function missingShards(input: NightSummaryInput): string[] {
+  if (!input.expectedShards) return [];
+  const seen = new Set(input.runs.map((r) => r.shard));
+  return Array.from({ length: input.expectedShards }, (_, i) => `${i + 1}/${input.expectedShards}`).filter((s) => !seen.has(s));
+}
+
+export function totalCost(runs: readonly SummaryRun[]): number | undefined {
+  const costs = runs.flatMap((r) => (r.costUsd === undefined ? [] : [r.costUsd]));
+  return costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : undefined;
+}
+
+/** The job summary's Markdown. Every value from the history is escaped: names and errors are not markup. */
+export function renderNightSummary(input: NightSummaryInput): string {
+  const regressions = input.changes.filter((c) => c.kind === 'regression');
+  const improvements = input.changes.filter((c) => c.kind === 'improvement');
+  const missing = missingShards(input);
+  const cost = totalCost(input.runs);
+  const lines: string[] = [`## nightbench: night ${escape(input.night)}`, ''];
+  lines.push(
+    [
+      `${regressions.length} regression${plural(regressions.length)}`,
+      `${improvements.length} improvement${plural(improvements.length)}`,
+      `${input.stable} stable series`,
+      `${input.failures.length} failed repeat${plural(input.failures.length)}`,
+      ...(missing.length ? [`**${missing.length} shard${plural(missing.length)} missing**`] : []),
+      ...(cost !== undefined ? [`cost $${cost.toFixed(2)}`] : []),
+    ].join(' · '),
+  );
+  if (input.reportUrl) lines.push('', `[History pages](${input.reportUrl})`);
+
+  lines.push('', '### Runs', '', '| suite | shard | cluster | status | ok | failed | timed out | disturbed | minutes | cost |', '|---|---|---|---|--:|--:|--:|--:|--:|--:|');
+  for (const run of input.runs) {
+    const minutes = run.finishedAt ? ((Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 60_000).toFixed(1) : '';
+    const r = run.repeats;
+    lines.push(row([run.suite, run.shard ?? '', run.clusterShape, run.status, r.ok, r.failed, r.timeout, r.disturbed, minutes, run.costUsd === undefined ? '' : `$${run.costUsd.toFixed(2)}`]));
+  }
+  for (const shard of missing) lines.push(row(['', shard, '', '**no run recorded: the shard job failed**', '', '', '', '', '', '']));
+  if (input.runs.length === 0 && missing.length === 0) lines.push(row(['(no run recorded this night)', '', '', '', '', '', '', '', '', '']));
+
+  if (input.changes.length > 0) {
+    lines.push('', '### Changes', '', '| | workload | metric | change | tonight | baseline | why |', '|---|---|---|--:|--:|--:|---|');
+    for (const c of [...regressions, ...improvements]) {
+      lines.push(row([c.kind === 'regression' ? '🔴 regression' : '🟢 improvement', `${c.suite}/${c.workload}`, c.metric, percent(c.change), value(c.newMedian, c.unit), value(c.baselineMedian, c.unit), c.reason]));
+    }
+  }
+  if (input.failures.length > 0) {
+    lines.push('', '### Failures', '', '| workload | repeat | status | error |', '|---|--:|---|---|');
+    for (const f of input.failures) lines.push(row([`${f.suite}/${f.workload}`, f.repeat, f.status, lastLine(f.error)]));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** One annotation per regression and per missing shard; failed repeats are one warning each workload. */
+export function nightAnnotations(input: NightSummaryInput): Annotation[] {
+  const annotations: Annotation[] = input.changes
+    .filter((c) => c.kind === 'regression')
+    .map((c) => ({ level: 'warning', title: `Regression: ${c.suite}/${c.workload} ${c.metric} ${percent(c.change)}`, message: `night ${input.night}: ${c.reason}` }));
+  for (const shard of missingShards(input)) annotations.push({ level: 'error', title: `Shard ${shard} recorded nothing`, message: `night ${input.night}: its job failed before recording a run; the other shards were merged` });
+  const failedWorkloads = new Map<string, SummaryFailure[]>();
+  for (const f of input.failures) {
+    const key = `${f.suite}/${f.workload}`;
+    failedWorkloads.set(key, [...(failedWorkloads.get(key) ?? []), f]);
+  }
+  for (const [workload, failures] of failedWorkloads) {
+    annotations.push({ level: 'warning', title: `${workload}: ${failures.length} repeat${plural(failures.length)} failed`, message: lastLine(failures[0]?.error) || failures[0]!.status });
+  }
+  return annotations;
+}
+
+/** Step outputs a later job or step reads (`steps.<id>.outputs.regressions`, ...). */
+export function nightOutputs(input: NightSummaryInput): Record<string, string> {
+  const cost = totalCost(input.runs);
+  return {
+    night: input.night,
+    runs: String(input.runs.length),
+    regressions: String(input.changes.filter((c) => c.kind === 'regression').length),
+    improvements: String(input.changes.filter((c) => c.kind === 'improvement').length),
+    failures: String(input.failures.length),
+    'missing-shards': missingShards(input).join(','),
+    'cost-usd': cost === undefined ? '' : cost.toFixed(2),
+  };
+}
+
+function row(cells: (string | number)[]): string {
+  return `| ${cells.map((c) => escape(String(c))).join(' | ')} |`;
+}
+
+/** Table cells hold text only: HTML is neutralised, pipes and newlines would break the row. */
+export function escape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function lastLine(text: string | undefined): string {
+  return (text ?? '').trim().split('\n').at(-1)?.slice(0, 200) ?? '';
+}
+
+function percent(change: number | undefined): string {
+  return change === undefined ? '' : `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%`;
+}
+
+function value(v: number | undefined, unit: string | undefined): string {
+  if (v === undefined) return '';
+  const shown = Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3);
+  return unit ? `${shown} ${unit}` : shown;
+}
+
+function plural(n: number): string {
+  return n === 1 ? '' : 's';
+}
