@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { hostname } from 'node:os';
 import type { Db } from './database.js';
 import { describeSqliteError } from './database.js';
@@ -8,10 +9,22 @@ import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome }
  * recorded before it intact; a run still marked running after its process died is incomplete.
  */
 export class HistoryStore {
+  private readonly statements = new Map<string, Database.Statement>();
+
   constructor(
     readonly db: Db,
     readonly file: string,
   ) {}
+
+  /** Prepared once per store: the runner writes thousands of rows a night through a few statements. */
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
 
   /** Fails early, before any cluster starts, when another writer holds the database. */
   assertWritable(): void {
@@ -21,8 +34,8 @@ export class HistoryStore {
 
   beginRun(run: NewRun): void {
     this.write(() => {
-      this.db
-        .prepare(
+      this
+        .statement(
           `INSERT INTO runs (id, kind, suite, night, started_at, status, target, environment_name, environment_fingerprint, environment,
              provider, cluster_shape, workers, threads_per_worker, memory_per_worker, instance_type, region, scale, harness_version,
              host, pid, shard, config)
@@ -41,24 +54,24 @@ export class HistoryStore {
         });
       for (const commit of run.commits) {
         this.upsertCommit(commit);
-        this.db.prepare('INSERT INTO run_commits (run_id, repo, sha) VALUES (?, ?, ?)').run(run.id, commit.repo, commit.sha);
+        this.statement('INSERT INTO run_commits (run_id, repo, sha) VALUES (?, ?, ?)').run(run.id, commit.repo, commit.sha);
       }
     });
   }
 
   recordRepeat(record: RepeatRecord): void {
     this.write(() => {
-      this.db
-        .prepare(
+      this
+        .statement(
           `INSERT INTO repeats (run_id, workload, repeat, workload_version, status, started_at, finished_at, error, disturbance)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(record.runId, record.workload, record.repeat, record.workloadVersion, record.status, record.startedAt, record.finishedAt, record.error ?? null, record.disturbance ?? null);
       if (record.status === 'ok' || record.status === 'disturbed') {
-        const insert = this.db.prepare('INSERT INTO results (run_id, workload, repeat, metric, value, unit) VALUES (?, ?, ?, ?, ?, ?)');
+        const insert = this.statement('INSERT INTO results (run_id, workload, repeat, metric, value, unit) VALUES (?, ?, ?, ?, ?, ?)');
         for (const m of record.metrics) insert.run(record.runId, record.workload, record.repeat, m.metric, m.value, m.unit);
       }
-      const sample = this.db.prepare('INSERT INTO samples (run_id, workload, repeat, process, host, t, rss, cpu) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      const sample = this.statement('INSERT INTO samples (run_id, workload, repeat, process, host, t, rss, cpu) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
       for (const s of record.samples) {
         sample.run(record.runId, record.workload, record.repeat, s.process, s.host, JSON.stringify(s.t), JSON.stringify(s.rss), JSON.stringify(s.cpu));
       }
@@ -67,8 +80,8 @@ export class HistoryStore {
 
   finishRun(runId: string, outcome: RunOutcome): void {
     this.write(() =>
-      this.db
-        .prepare(
+      this
+        .statement(
           `UPDATE runs SET status = ?, finished_at = ?, error = ?, cost_usd = ?, cluster_info = ?,
              instance_type = COALESCE(?, instance_type), region = COALESCE(?, region) WHERE id = ?`,
         )
@@ -77,8 +90,8 @@ export class HistoryStore {
   }
 
   upsertCommit(commit: CommitInfo): void {
-    this.db
-      .prepare(
+    this
+      .statement(
         `INSERT INTO commits (repo, sha, parents, author_name, author_email, authored_at, committed_at, subject)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (repo, sha) DO NOTHING`,
       )
@@ -129,7 +142,7 @@ export class HistoryStore {
     // Commits per run in one pass: a per-row subquery would repeat the lookup for every value.
     const commitsByRun = new Map<string, Record<string, string>>();
     for (const row of rows) commitsByRun.set(row.runId, {});
-    const lookup = this.db.prepare('SELECT repo, sha FROM run_commits WHERE run_id = ?');
+    const lookup = this.statement('SELECT repo, sha FROM run_commits WHERE run_id = ?');
     for (const [runId, commits] of commitsByRun) {
       for (const { repo, sha } of lookup.all(runId) as { repo: string; sha: string }[]) commits[repo] = sha;
     }
