@@ -3,9 +3,10 @@ import { dbCommand } from './db.js';
 import { historyCommand } from './history.js';
 import { nightlyCommand } from './nightly.js';
 import { reapCommand } from './reap.js';
+import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { shardCommand } from './shard.js';
 import { summaryCommand } from './summary.js';
 
 /** Every CLI verb, in the order `--help` lists them. A new command is one file and one line here. */
-export const commands: CliCommand[] = [nightlyCommand, runCommand, dbCommand, historyCommand, shardCommand, summaryCommand, reapCommand];
+export const commands: CliCommand[] = [nightlyCommand, runCommand, dbCommand, historyCommand, shardCommand, summaryCommand, reportCommand, reapCommand];

@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { validate } from '../config/load.js';
+import { detectionSchema } from '../detect/index.js';
+import { buildLinks } from '../github/links.js';
+import { buildSite } from '../report/build.js';
+import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
+import { commandContext, openContextHistory } from './context.js';
+
+interface ReportFlags extends CommonOptions {
+  out?: string;
+  abDir?: string;
+  drilldownNights: number;
+}
+
+/** `nightbench report`: the static history site (index, workload pages, run drill-downs, A/B). */
+export const reportCommand: CliCommand = {
+  register(program: Command, setExitCode) {
+    addCommonOptions(
+      program
+        .command('report')
+        .description('build the static history site (reports/site by default): index, per-workload charts, run drill-downs and A/B pages; it works offline and from file://'),
+    )
+      .option('-o, --out <dir>', 'folder of the site (default: <reports.dir>/site); files in it that the site no longer has are removed')
+      .option('--ab-dir <dir>', 'folder of A/B report JSON files to publish (default: <reports.dir>/ab)')
+      .option('--drilldown-nights <n>', 'nights of run drill-down pages per workload (plus the nights of regressions)', parseIntegerOption('--drilldown-nights'), 3)
+      .option('--json', 'print what was built as JSON')
+      .action(async (flags: ReportFlags) => {
+        const context = commandContext(flags);
+        const { config } = context.loaded;
+        const store = openContextHistory(context);
+        try {
+          const commitUrls = config.target.kind === 'git' ? Object.fromEntries(config.target.repositories.map((r) => [r.name, r.commitUrl])) : {};
+          const links = buildLinks(config.github, commitUrls);
+          const repository = config.github.repository;
+          const summary = await buildSite({
+            store,
+            outDir: context.resolve(flags.out ?? `${config.reports.dir}/site`),
+            abDir: context.resolve(flags.abDir ?? `${config.reports.dir}/ab`),
+            policy: validate(detectionSchema, config.detection, 'detection'),
+            commitUrl: links.commit,
+            issueUrl: (issue) => (repository ? `${config.github.webUrl.replace(/\/$/, '')}/${repository}/issues/${issue}` : undefined),
+            drilldownNights: flags.drilldownNights,
+            now: new Date(),
+            log: context.log,
+          });
+          process.stdout.write(
+            flags.json
+              ? `${JSON.stringify(summary, null, 2)}\n`
+              : `wrote ${summary.pages} pages (${summary.workloads} workloads, ${summary.series} series, ${summary.drilldowns.written} new drill-downs, ${summary.abReports} A/B reports), ${(summary.bytes / 2 ** 20).toFixed(1)} MiB, to ${summary.outDir} in ${summary.seconds.total.toFixed(1)} s\n`,
+          );
+          setExitCode(0);
+        } finally {
+          store.close();
+        }
+      });
+  },
+};

@@ -1,0 +1,185 @@
+/**
+ * Writes the site: reads the history and detection results, derives the page data, renders the
+ * pages and data files, bundles the assets, and removes what no longer belongs. Drill-downs of
+ * finished runs never change, so one that is already on disk is kept instead of re-read: a
+ * nightly rebuild reads samples only for the new night.
+ *
+ * @module
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { validate } from '../config/load.js';
+import { resolveSeriesPolicy, type DetectionPolicy } from '../detect/index.js';
+import { NightbenchError } from '../errors.js';
+import type { HistoryStore } from '../history/store.js';
+import type { Log } from '../log.js';
+import { abReportSchema, renderAbIndex, renderAbReport, type AbReport } from './ab.js';
+import { buildAssets } from './assets.js';
+import { buildSiteData, commitRow } from './data.js';
+import { indexDetection } from './detection.js';
+import { buildDrilldown } from './drilldown.js';
+import { readDetection, readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './history-source.js';
+import { sitePaths } from './paths.js';
+import { dataScript } from './render.js';
+import { renderIndex } from './render-index.js';
+import { renderDrilldownPage, renderWorkloadPage } from './render-workload.js';
+
+export interface BuildSiteOptions {
+  store: HistoryStore;
+  /** The site's folder (reports/site); everything in it that the build does not write is removed. */
+  outDir: string;
+  /** A/B report JSON files (reports/ab); missing means none. */
+  abDir?: string;
+  /** Detection's policy: the charts' baseline window and band are detection's own. */
+  policy: DetectionPolicy;
+  commitUrl(repo: string, sha: string): string | undefined;
+  issueUrl(issue: number): string | undefined;
+  /** Nights of drill-down pages per series (plus the nights of markers). */
+  drilldownNights?: number;
+  now: Date;
+  log: Log;
+}
+
+export interface BuildSummary {
+  outDir: string;
+  pages: number;
+  files: number;
+  bytes: number;
+  largest: { path: string; bytes: number };
+  workloads: number;
+  series: number;
+  drilldowns: { written: number; kept: number };
+  abReports: number;
+  seconds: { read: number; derive: number; write: number; total: number };
+}
+
+/** Builds the whole site into `outDir`. */
+export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary> {
+  const started = performance.now();
+  const generatedAt = options.now.toISOString();
+  const db = options.store.db;
+  const history = readReportHistory(db);
+  const withSamples = runsWithSamples(db);
+  const detection = readDetection(options.store, options.policy);
+  const read = performance.now();
+  options.log.debug(`read ${history.runs.length} runs, ${history.values.length} values in ${((read - started) / 1000).toFixed(1)} s`);
+
+  const site = buildSiteData(history, {
+    detection: indexDetection(detection),
+    threshold: (suite, workload, metric) => resolveSeriesPolicy(options.policy, { suite, workload, metric }).threshold,
+    windowDays: options.policy.windowDays,
+    minBaselineNights: options.policy.minBaselineNights,
+    sparkNights: 30,
+    drilldownNights: options.drilldownNights ?? 3,
+    hasSamples: (runId, workload) => withSamples.has(`${runId}\u0000${workload}`),
+    commitUrl: options.commitUrl,
+    issueUrl: options.issueUrl,
+    generatedAt,
+  });
+  const derived = performance.now();
+
+  const out = new SiteWriter(options.outDir);
+  for (const [name, content] of await buildAssets()) out.write(sitePaths.asset(name), content);
+  out.write(sitePaths.index, renderIndex(site.index));
+  for (const [suite, table] of site.commitTables) out.write(sitePaths.commitData(suite), dataScript('NIGHTBENCH_COMMITS', table));
+
+  const runs = new Map(history.runs.map((run) => [run.id, run]));
+  const commits = new Map(history.commits.map((c) => [`${c.repo}\u0000${c.sha}`, c]));
+  const unfinished = unfinishedRuns(db);
+  const drilldowns = { written: 0, kept: 0 };
+  for (const page of site.workloads) {
+    out.write(sitePaths.workloadPage(page.suite, page.workload), renderWorkloadPage(page, generatedAt));
+    out.write(sitePaths.workloadData(page.suite, page.workload), dataScript('NIGHTBENCH_WORKLOAD', page));
+    for (const link of page.variants.flatMap((v) => v.drilldowns)) {
+      const run = runs.get(link.runId)!;
+      const pagePath = sitePaths.drilldownPage(run.suite, page.workload, run.id);
+      const dataPath = sitePaths.drilldownData(run.suite, page.workload, run.id);
+      if (!unfinished.has(run.id) && out.keep(pagePath) && out.keep(dataPath)) {
+        drilldowns.kept++;
+        continue;
+      }
+      const repeats = readRunWorkload(db, run.id, page.workload);
+      const runCommits = run.commits.map(({ repo, sha }) => commitRow(repo, sha, commits.get(`${repo}\u0000${sha}`), options));
+      const drilldown = buildDrilldown(run, page.workload, repeats, runCommits);
+      out.write(pagePath, renderDrilldownPage(drilldown, generatedAt));
+      out.write(dataPath, dataScript('NIGHTBENCH_DRILLDOWN', drilldown));
+      drilldowns.written++;
+    }
+  }
+
+  const abReports = readAbReports(options.abDir, options.log);
+  out.write(sitePaths.abIndex, renderAbIndex(abReports, generatedAt));
+  for (const report of abReports) out.write(sitePaths.abReport(report.id), renderAbReport(report, generatedAt));
+  out.removeOthers();
+  const written = performance.now();
+
+  return {
+    outDir: options.outDir, pages: out.pages, files: out.files, bytes: out.bytes, largest: out.largest,
+    workloads: site.workloads.length, series: site.index.rows.length, drilldowns, abReports: abReports.length,
+    seconds: { read: (read - started) / 1000, derive: (derived - read) / 1000, write: (written - derived) / 1000, total: (written - started) / 1000 },
+  };
+}
+
+/** A/B reports from their folder; a file that does not validate is skipped with a warning, not fatal. */
+function readAbReports(dir: string | undefined, log: Log): AbReport[] {
+  if (!dir || !existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .flatMap((file) => {
+      const where = path.join(dir, file);
+      try {
+        return [validate(abReportSchema, JSON.parse(readFileSync(where, 'utf8')), where)];
+      } catch (error) {
+        log.warn(`skipping A/B report ${where}: ${error instanceof NightbenchError ? error.message : (error as Error).message}`);
+        return [];
+      }
+    });
+}
+
+/** Writes files under the site folder and remembers them, so stale ones can be removed afterwards. */
+class SiteWriter {
+  private readonly owned = new Set<string>();
+  pages = 0;
+  files = 0;
+  bytes = 0;
+  largest = { path: '', bytes: 0 };
+
+  constructor(private readonly root: string) {}
+
+  write(relative: string, content: string): void {
+    const file = path.join(this.root, relative);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, content);
+    this.count(relative, Buffer.byteLength(content));
+  }
+
+  /** Keeps a file from an earlier build if it exists; false when it must be written. */
+  keep(relative: string): boolean {
+    const file = path.join(this.root, relative);
+    if (!existsSync(file)) return false;
+    this.count(relative, statSync(file).size);
+    return true;
+  }
+
+  removeOthers(dir = this.root): void {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        this.removeOthers(full);
+        if (readdirSync(full).length === 0) rmSync(full, { recursive: true });
+      } else if (!this.owned.has(path.relative(this.root, full))) {
+        rmSync(full);
+      }
+    }
+  }
+
+  private count(relative: string, bytes: number): void {
+    if (this.owned.has(relative)) return;
+    this.owned.add(relative);
+    this.files++;
+    if (relative.endsWith('.html')) this.pages++;
+    this.bytes += bytes;
+    if (bytes > this.largest.bytes) this.largest = { path: relative, bytes };
+  }
+}

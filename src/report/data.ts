@@ -1,0 +1,234 @@
+/**
+ * History rows plus detection results -> the data of every page: index rows, per-workload series
+ * (every repeat, nightly medians, the trailing-window baseline, markers) and each suite's commit
+ * table. Pure: no I/O, no clock (the generation time is a parameter).
+ *
+ * @module
+ */
+import { median } from 'simple-statistics';
+import { relativeSpread } from '../stats/index.js';
+import type { CommitInfo } from '../history/types.js';
+import { seriesKey, type DetectionIndex } from './detection.js';
+import { compact } from './format.js';
+import { relativeHref, sitePaths, variantOf } from './paths.js';
+import type {
+  CommitRow, CommitTable, DrilldownLink, FailureNote, IndexPage, IndexRow, MetricSeries, ReportHistory, ReportRun, Variant, VariantSeries, WorkloadPage,
+} from './types.js';
+
+export interface SiteDataOptions {
+  detection: DetectionIndex;
+  /** Detection's threshold of a series (the baseline band's half-width). */
+  threshold(suite: string, workload: string, metric: string): number;
+  /** Nights before a night that form its baseline, and how many of them a baseline needs. */
+  windowDays: number;
+  minBaselineNights: number;
+  /** Nightly medians in each index sparkline. */
+  sparkNights: number;
+  /** Drill-down pages exist for the runs of the last N nights of each series (and regression nights). */
+  drilldownNights: number;
+  /** Whether samples were stored for a run of a workload (a drill-down needs them). */
+  hasSamples(runId: string, workload: string): boolean;
+  commitUrl(repo: string, sha: string): string | undefined;
+  issueUrl(issue: number): string | undefined;
+  generatedAt: string;
+}
+
+export interface SiteData {
+  index: IndexPage;
+  workloads: WorkloadPage[];
+  commitTables: Map<string, CommitTable>;
+}
+
+/** One workload on one variant: its nights, and per night the run and each metric's repeats. */
+interface Group {
+  suite: string;
+  workload: string;
+  variant: Variant;
+  /** night -> the run that counts for it (the last one started, when a night was rerun). */
+  runByNight: Map<string, ReportRun>;
+  /** metric -> runId -> values by repeat number. */
+  values: Map<string, Map<string, number[]>>;
+  units: Map<string, string>;
+  failures: Map<string, { repeat: number; status: string; error: string }[]>;
+}
+
+const dayMs = 86_400_000;
+const errorTail = (error: string | null) => (error ?? '').trim().split('\n').slice(-3).join('\n').slice(-400);
+
+/** Derives every page's data from the history. */
+export function buildSiteData(history: ReportHistory, options: SiteDataOptions): SiteData {
+  const runs = new Map(history.runs.map((run) => [run.id, run]));
+  const groups = new Map<string, Group>();
+  const groupOf = (run: ReportRun, workload: string): Group => {
+    const variant = variantOf(run);
+    const key = [run.suite, workload, variant.id].join('\u0000');
+    let group = groups.get(key);
+    if (!group) {
+      group = { suite: run.suite, workload, variant, runByNight: new Map(), values: new Map(), units: new Map(), failures: new Map() };
+      groups.set(key, group);
+    }
+    const current = group.runByNight.get(run.night);
+    if (!current || current.startedAt <= run.startedAt) group.runByNight.set(run.night, run);
+    return group;
+  };
+  for (const v of history.values) {
+    const run = runs.get(v.runId);
+    if (!run) continue;
+    const group = groupOf(run, v.workload);
+    let byRun = group.values.get(v.metric);
+    if (!byRun) group.values.set(v.metric, (byRun = new Map()));
+    let repeats = byRun.get(v.runId);
+    if (!repeats) byRun.set(v.runId, (repeats = []));
+    repeats[v.repeat - 1] = v.value;
+    group.units.set(v.metric, v.unit);
+  }
+  for (const f of history.failures) {
+    const run = runs.get(f.runId);
+    if (!run) continue;
+    const group = groupOf(run, f.workload);
+    group.failures.set(f.runId, [...(group.failures.get(f.runId) ?? []), { repeat: f.repeat, status: f.status, error: errorTail(f.error) }]);
+  }
+
+  const commitTables = buildCommitTables(history, options);
+  const runIndex = new Map<string, number>();
+  for (const table of commitTables.values()) table.runs.forEach((run, i) => runIndex.set(run.id, i));
+
+  const pages = new Map<string, WorkloadPage>();
+  const rows: IndexRow[] = [];
+  for (const group of groups.values()) {
+    const pageKey = `${group.suite}\u0000${group.workload}`;
+    let page = pages.get(pageKey);
+    if (!page) pages.set(pageKey, (page = { suite: group.suite, workload: group.workload, slug: sitePaths.workloadPage(group.suite, group.workload), variants: [], failures: [] }));
+    const nights = [...group.runByNight.keys()].sort();
+    const nightRuns = nights.map((night) => group.runByNight.get(night)!);
+    const metrics = [...group.values.keys()].sort().map((metric) => metricSeries(group, metric, nightRuns, options));
+    page.variants.push({
+      variant: group.variant, nights, runs: nightRuns.map((run) => runIndex.get(run.id) ?? -1), metrics,
+      drilldowns: drilldownLinks(group, nightRuns, metrics, options),
+    } satisfies VariantSeries);
+    for (const run of nightRuns) {
+      for (const f of group.failures.get(run.id) ?? []) page.failures.push({ night: run.night, variant: group.variant.label, ...f } satisfies FailureNote);
+    }
+    rows.push(...indexRows(group, nightRuns, metrics, options));
+  }
+
+  const workloads = [...pages.values()].sort((a, b) => a.suite.localeCompare(b.suite) || a.workload.localeCompare(b.workload));
+  for (const page of workloads) page.failures.sort((a, b) => b.night.localeCompare(a.night) || a.repeat - b.repeat);
+  return {
+    index: {
+      generatedAt: options.generatedAt,
+      rows: rows.sort(compareIndexRows),
+      suites: unique(rows.map((r) => r.suite)),
+      metrics: unique(rows.map((r) => r.metric).filter(Boolean)),
+      clusterShapes: unique(rows.map((r) => r.variant.clusterShape)),
+    },
+    workloads,
+    commitTables,
+  };
+}
+
+function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], options: SiteDataOptions): MetricSeries {
+  const byRun = group.values.get(metric)!;
+  const key = seriesKey(group.suite, group.workload, metric, group.variant.id);
+  const judgement = options.detection.judge(key);
+  const perNight = nightRuns.map((run) => byRun.get(run.id) ?? []);
+  const repeatCount = Math.max(0, ...perNight.map((values) => values.length));
+  const repeats = Array.from({ length: repeatCount }, (_, r) => perNight.map((values) => (values[r] === undefined ? null : compact(values[r]!))));
+  const medians = perNight.map((values) => {
+    const present = values.filter((v) => v !== undefined);
+    return present.length ? median(present) : null;
+  });
+  const times = nightRuns.map((run) => Date.parse(`${run.night}T00:00:00Z`));
+  const baseline = medians.map((_, i) => {
+    const window: number[] = [];
+    for (let j = i - 1; j >= 0 && times[i]! - times[j]! <= options.windowDays * dayMs; j--) {
+      if (medians[j] !== null) window.push(medians[j]!);
+    }
+    return window.length >= options.minBaselineNights ? compact(median(window)) : null;
+  });
+  return {
+    metric, unit: group.units.get(metric) ?? '', threshold: options.threshold(group.suite, group.workload, metric),
+    repeats, median: medians.map((m) => (m === null ? null : compact(m))), baseline,
+    markers: options.detection.markers(key, options.issueUrl),
+    status: judgement.status,
+    statusNote: judgement.note,
+    issue: judgement.issueNumber === undefined ? undefined : { number: judgement.issueNumber, url: options.issueUrl(judgement.issueNumber) },
+  };
+}
+
+function indexRows(group: Group, nightRuns: ReportRun[], metrics: MetricSeries[], options: SiteDataOptions): IndexRow[] {
+  const href = sitePaths.workloadPage(group.suite, group.workload);
+  const last = nightRuns.at(-1);
+  const lastFailures = last ? (group.failures.get(last.id) ?? []) : [];
+  const error = lastFailures.find((f) => f.error)?.error;
+  const base = { suite: group.suite, workload: group.workload, href, variant: group.variant, latestNight: last?.night, error };
+  if (metrics.length === 0) {
+    // Every repeat failed, every night: the workload still belongs on the index, as failing.
+    return [{ ...base, metric: '', unit: '', status: 'failing', statusNote: 'no repeat has ever succeeded', spark: [] }];
+  }
+  return metrics.map((series): IndexRow => {
+    const lastIndex = series.median.length - 1;
+    const latest = series.median[lastIndex] ?? undefined;
+    const baseline = series.baseline[lastIndex] ?? undefined;
+    const window = series.median.slice(Math.max(0, lastIndex - options.windowDays), lastIndex).filter((m): m is number => m !== null);
+    return {
+      ...base, metric: series.metric, unit: series.unit, status: series.status, statusNote: series.statusNote,
+      latest, baseline, change: latest !== undefined && baseline ? latest / baseline - 1 : undefined,
+      noise: window.length >= 2 ? relativeSpread(window) : undefined,
+      spark: series.median.slice(-options.sparkNights),
+      issue: series.issue,
+    };
+  });
+}
+
+/** Drill-downs for the most recent nights, and for every night a marker points at. */
+function drilldownLinks(group: Group, nightRuns: ReportRun[], metrics: MetricSeries[], options: SiteDataOptions): DrilldownLink[] {
+  const marked = new Set(metrics.flatMap((m) => m.markers.map((marker) => marker.night)));
+  const page = sitePaths.workloadPage(group.suite, group.workload);
+  return nightRuns
+    .filter((run, i) => (i >= nightRuns.length - options.drilldownNights || marked.has(run.night)) && options.hasSamples(run.id, group.workload))
+    .reverse()
+    .map((run) => ({ night: run.night, runId: run.id, href: relativeHref(page, sitePaths.drilldownPage(group.suite, group.workload, run.id)) }));
+}
+
+function buildCommitTables(history: ReportHistory, options: SiteDataOptions): Map<string, CommitTable> {
+  const commits = new Map(history.commits.map((c) => [`${c.repo}\u0000${c.sha}`, c]));
+  const tables = new Map<string, CommitTable & { rowIndex: Map<string, number> }>();
+  for (const run of history.runs) {
+    let table = tables.get(run.suite);
+    if (!table) tables.set(run.suite, (table = { runs: [], commits: [], rowIndex: new Map() }));
+    const indices = run.commits.map(({ repo, sha }) => {
+      const key = `${repo}\u0000${sha}`;
+      let index = table.rowIndex.get(key);
+      if (index === undefined) {
+        index = table.commits.push(commitRow(repo, sha, commits.get(key), options)) - 1;
+        table.rowIndex.set(key, index);
+      }
+      return index;
+    });
+    table.runs.push({ id: run.id, night: run.night, commits: indices });
+  }
+  return new Map([...tables].map(([suite, { runs, commits: rows }]) => [suite, { runs, commits: rows }]));
+}
+
+/** A commit as the pages show it; a commit the history never described still links by sha. */
+export function commitRow(repo: string, sha: string, info: CommitInfo | undefined, options: Pick<SiteDataOptions, 'commitUrl'>): CommitRow {
+  return { repo, sha, subject: info?.subject ?? '', author: info?.authorName ?? '', date: info?.committedAt ?? '', url: options.commitUrl(repo, sha) };
+}
+
+const statusOrder = ['regressed', 'failing', 'improved', 'insufficient', 'stable'];
+
+/** Open regressions first (largest change first), then failures, improvements, the rest by name. */
+function compareIndexRows(a: IndexRow, b: IndexRow): number {
+  const byStatus = statusOrder.indexOf(a.status) - statusOrder.indexOf(b.status);
+  if (byStatus !== 0) return byStatus;
+  const byChange = a.status === 'stable' ? 0 : Math.abs(b.change ?? 0) - Math.abs(a.change ?? 0);
+  return (
+    byChange ||
+    a.suite.localeCompare(b.suite) || a.workload.localeCompare(b.workload) || a.metric.localeCompare(b.metric) || a.variant.label.localeCompare(b.variant.label)
+  );
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)].sort();
+}

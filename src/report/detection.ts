@@ -1,0 +1,86 @@
+/**
+ * What the pages take from regression detection (src/detect), and the one place that reads
+ * detection's vocabulary: verdicts on the latest night and stored episodes become index
+ * statuses, issue links and chart markers. Pure.
+ *
+ * @module
+ */
+import type { Comparability } from '../history/types.js';
+import type { Episode, SeriesVerdict, VerdictKind } from '../detect/index.js';
+import { formatChange } from './format.js';
+import { variantOf } from './paths.js';
+import type { Marker, SeriesStatus } from './types.js';
+
+/** Detection's results as the site needs them: tonight's verdicts (a dry run) and every stored episode. */
+export interface DetectionFacts {
+  verdicts: readonly SeriesVerdict[];
+  episodes: readonly Episode[];
+}
+
+/** Status, note and issue of one series on the index. */
+export interface SeriesJudgement {
+  status: SeriesStatus;
+  note?: string;
+  issueNumber?: number;
+}
+
+const verdictStatus: Record<VerdictKind, SeriesStatus> = {
+  regression: 'regressed',
+  improvement: 'improved',
+  stable: 'stable',
+  failed: 'failing',
+  disturbed: 'insufficient',
+  missing: 'insufficient',
+  'too-few-repeats': 'insufficient',
+  'insufficient-baseline': 'insufficient',
+};
+
+/**
+ * The key of a series on the pages: suite, workload, metric and variant. Detection also keys by
+ * workload version; the pages draw one line across versions, and a changed workload shows as a step.
+ */
+export function seriesKey(suite: string, workload: string, metric: string, variantId: string): string {
+  return [suite, workload, metric, variantId].join('\u0000');
+}
+
+const keyOf = (identity: Comparability & { suite: string; workload: string; metric: string }) =>
+  seriesKey(identity.suite, identity.workload, identity.metric, variantOf(identity).id);
+const isActive = (episode: Episode) => episode.state === 'open' || episode.state === 'still-regressed';
+
+/** Judgements and markers looked up by series key. */
+export interface DetectionIndex {
+  judge(key: string): SeriesJudgement;
+  markers(key: string, issueUrl: (issue: number) => string | undefined): Marker[];
+}
+
+/**
+ * Indexes detection's results by series. An active episode makes a series "regressed" even
+ * after its trailing week has absorbed the new level (detection then calls the night stable,
+ * but nobody has fixed it).
+ */
+export function indexDetection(facts: DetectionFacts): DetectionIndex {
+  const verdicts = new Map(facts.verdicts.map((v) => [keyOf(v.identity), v]));
+  const episodes = new Map<string, Episode[]>();
+  for (const episode of facts.episodes) {
+    const key = keyOf(episode.identity);
+    episodes.set(key, [...(episodes.get(key) ?? []), episode]);
+  }
+  return {
+    judge(key) {
+      const active = (episodes.get(key) ?? []).filter(isActive).sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night))[0];
+      if (active) return { status: 'regressed', note: `regressed since ${active.firstBad.night} (${formatChange(active.ratio - 1)})`, issueNumber: active.issueNumber };
+      const verdict = verdicts.get(key);
+      if (verdict === undefined) return { status: 'insufficient', note: 'detection has not judged the latest night' };
+      return { status: verdictStatus[verdict.kind], note: `${verdict.kind}: ${verdict.reason}` };
+    },
+    markers(key, issueUrl) {
+      return (episodes.get(key) ?? []).flatMap((episode): Marker[] => {
+        const url = episode.issueNumber === undefined ? undefined : issueUrl(episode.issueNumber);
+        const label = `regression ${formatChange(episode.ratio - 1)}${episode.state === 'accepted' ? ' (accepted)' : ''}`;
+        const opened: Marker = { night: episode.firstBad.night, kind: 'regression', label, issueUrl: url };
+        if (!episode.recoveredNight) return [opened];
+        return [opened, { night: episode.recoveredNight, kind: 'recovery', label: 'recovered', issueUrl: url }];
+      });
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Where each page and data file of the site lives, relative to the site root. Names from the
+ * outside (suites, workloads) become safe file names here and nowhere else, so links and files
+ * always agree. Pure.
+ *
+ * @module
+ */
+import type { Comparability } from '../history/types.js';
+import type { Variant } from './types.js';
+
+/** FNV-1a, 32 bits, as 8 hex digits: short stable ids for names that are not file-safe. */
+export function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * A file-safe name: the name itself when it is already lower-case letters, digits, "_", "-"
+ * and ".", else a cleaned form plus a hash of the original, so two names never share a file.
+ */
+export function slugify(name: string): string {
+  if (/^[a-z0-9_][a-z0-9_.-]{0,80}$/.test(name)) return name;
+  const cleaned = name.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 60);
+  return `${cleaned || 'x'}-${shortHash(name)}`;
+}
+
+/** The variant of a run: its cluster shape and environment, which make values comparable. */
+export function variantOf(c: Comparability): Variant {
+  const key = [c.environmentName, c.environmentFingerprint, c.provider, c.clusterShape, c.instanceType ?? ''].join('\u0000');
+  const shape = c.instanceType ? `${c.clusterShape} (${c.instanceType})` : c.clusterShape;
+  return { id: shortHash(key), label: `${shape} · ${c.environmentName}`, clusterShape: c.clusterShape, environment: c.environmentName };
+}
+
+export const sitePaths = {
+  index: 'index.html',
+  abIndex: 'ab/index.html',
+  abReport: (id: string) => `ab/${slugify(id)}.html`,
+  workloadPage: (suite: string, workload: string) => `workloads/${slugify(suite)}/${slugify(workload)}.html`,
+  workloadData: (suite: string, workload: string) => `data/${slugify(suite)}/workloads/${slugify(workload)}.js`,
+  commitData: (suite: string) => `data/${slugify(suite)}/commits.js`,
+  drilldownPage: (suite: string, workload: string, runId: string) => `runs/${slugify(suite)}/${slugify(workload)}/${slugify(runId)}.html`,
+  drilldownData: (suite: string, workload: string, runId: string) => `data/${slugify(suite)}/runs/${slugify(workload)}/${slugify(runId)}.js`,
+  asset: (name: string) => `assets/${name}`,
+};
+
+/** The relative path from one site file to another (both relative to the site root). */
+export function relativeHref(from: string, to: string): string {
+  const fromParts = from.split('/').slice(0, -1);
+  const toParts = to.split('/');
+  let common = 0;
+  while (common < fromParts.length && common < toParts.length - 1 && fromParts[common] === toParts[common]) common++;
+  return [...fromParts.slice(common).map(() => '..'), ...toParts.slice(common)].join('/');
+}

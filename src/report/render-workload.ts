@@ -1,0 +1,74 @@
+/**
+ * The per-workload page (interactive time series per metric) and the run drill-down page (memory
+ * and CPU of every cluster process). The markup holds the text; the charts are drawn by the
+ * client scripts from the page's data file. Pure.
+ *
+ * @module
+ */
+import { formatValue } from './format.js';
+import { relativeHref, sitePaths } from './paths.js';
+import { commitLine, html, layout } from './render.js';
+import type { DrilldownPage, WorkloadPage } from './types.js';
+
+export function renderWorkloadPage(page: WorkloadPage, generatedAt: string): string {
+  const path = sitePaths.workloadPage(page.suite, page.workload);
+  const links = page.variants.flatMap((v) => v.drilldowns.map((d) => ({ ...d, variant: v.variant.label })));
+  const body = html`
+<p class="crumbs"><a href="${relativeHref(path, sitePaths.index)}">Index</a> › ${page.suite}</p>
+<h1>${page.workload}</h1>
+<form class="controls" id="controls">
+  <label>Cluster · environment <select name="variant">${page.variants.map((v) => html`<option value="${v.variant.id}">${v.variant.label}</option>`)}</select></label>
+  <span class="range" role="group" aria-label="date range">
+    <button type="button" data-days="30">30 d</button><button type="button" data-days="90">90 d</button><button type="button" data-days="365">1 y</button><button type="button" data-days="0">all</button>
+  </span>
+  <label>from <input type="date" name="from"></label>
+  <label>to <input type="date" name="to"></label>
+  <span class="hint">drag across a chart to zoom, double-click to reset; click a point to pin its details</span>
+</form>
+<div class="workload-layout">
+  <div id="charts" class="charts"></div>
+  <aside id="details" class="details" aria-live="polite"><p class="muted">Hover a point to see its night, commit and value.</p></aside>
+</div>
+<h2>Run drill-downs</h2>
+${links.length === 0 ? html`<p class="muted">No run of this workload has stored samples.</p>` : html`<table class="runs"><thead><tr><th>Night</th><th>Cluster · environment</th><th>Run</th></tr></thead><tbody>
+${links.map((l) => html`<tr><td><a href="${l.href}">${l.night}</a></td><td>${l.variant}</td><td><code>${l.runId}</code></td></tr>
+`)}</tbody></table>`}
+<h2>Failed repeats</h2>
+${page.failures.length === 0 ? html`<p class="muted">None.</p>` : html`<table class="failures"><thead><tr><th>Night</th><th>Cluster · environment</th><th>Repeat</th><th>Status</th><th>Error (tail)</th></tr></thead><tbody>
+${page.failures.slice(0, 50).map((f) => html`<tr><td>${f.night}</td><td>${f.variant}</td><td>${f.repeat}</td><td>${f.status}</td><td><pre>${f.error}</pre></td></tr>
+`)}</tbody></table>${page.failures.length > 50 ? html`<p class="muted">and ${page.failures.length - 50} earlier ones.</p>` : ''}`}`;
+  return layout({
+    path, title: `${page.workload} (${page.suite})`, section: 'workload', generatedAt, body,
+    scripts: [sitePaths.workloadData(page.suite, page.workload), sitePaths.commitData(page.suite), sitePaths.asset('workload.js')],
+  });
+}
+
+export function renderDrilldownPage(page: DrilldownPage, generatedAt: string): string {
+  const path = sitePaths.drilldownPage(page.suite, page.workload, page.runId);
+  const body = html`
+<p class="crumbs"><a href="${relativeHref(path, sitePaths.index)}">Index</a> › ${page.suite} › <a href="${page.workloadHref}">${page.workload}</a></p>
+<h1>${page.workload} <span class="muted">on ${page.night}</span></h1>
+<dl class="facts">
+  <dt>Run</dt><dd><code>${page.runId}</code></dd>
+  <dt>Cluster · environment</dt><dd>${page.variant.label}</dd>
+  <dt>Commits</dt><dd>${page.commits.length ? page.commits.map((c) => html`<div>${commitLine(c)}</div>`) : html`<span class="muted">none recorded</span>`}</dd>
+</dl>
+<form class="controls" id="controls">
+  <label>Repeat <select name="repeat">${page.repeats.map((r) => html`<option value="${r.repeat}">${r.repeat} (${r.status})</option>`)}</select></label>
+</form>
+${page.repeats.map((r) => html`<section class="repeat" data-repeat="${r.repeat}"${r === page.repeats[0] ? '' : html` hidden`}>
+<table class="metrics"><thead><tr><th>Metric</th><th class="num">Value</th></tr></thead><tbody>
+${r.metrics.map((m) => html`<tr><td>${m.metric}</td><td class="num">${formatValue(m.value, m.unit)}</td></tr>`)}
+</tbody></table>
+${r.error ? html`<pre class="error">${r.error}</pre>` : ''}
+</section>
+`)}
+<h2>Memory per process</h2>
+<div id="memory" class="chart-box"></div>
+<h2>CPU per process</h2>
+<div id="cpu" class="chart-box"></div>`;
+  return layout({
+    path, title: `${page.workload} on ${page.night}`, section: 'run', generatedAt, body,
+    scripts: [sitePaths.drilldownData(page.suite, page.workload, page.runId), sitePaths.asset('drilldown.js')],
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * The HTML of the site: one escaping function, one layout, small shared pieces. Every string from
+ * the outside (names, commit subjects, authors, error tails) goes through `escapeHtml` exactly
+ * where it meets markup; the page modules never build markup from unescaped text. Pure.
+ *
+ * @module
+ */
+import { relativeHref, sitePaths } from './paths.js';
+import { statusLabels, type CommitRow, type SeriesStatus } from './types.js';
+import { shortSha } from './format.js';
+
+const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text safe inside element content and inside quoted attribute values. */
+export function escapeHtml(text: string | number): string {
+  return String(text).replace(/[&<>"']/g, (c) => htmlEscapes[c]!);
+}
+
+/** A markup fragment that has already been escaped or built from escaped parts. */
+export interface Html {
+  readonly html: string;
+}
+
+/** Builds markup from a template: interpolated strings are escaped, `Html` fragments and arrays of them are not. */
+export function html(strings: TemplateStringsArray, ...values: (string | number | Html | Html[] | undefined | null | false)[]): Html {
+  let out = strings[0]!;
+  values.forEach((value, i) => {
+    out += fragment(value) + strings[i + 1]!;
+  });
+  return { html: out };
+}
+
+function fragment(value: string | number | Html | Html[] | undefined | null | false): string {
+  if (value === undefined || value === null || value === false) return '';
+  if (Array.isArray(value)) return value.map((v) => v.html).join('');
+  if (typeof value === 'object') return value.html;
+  return escapeHtml(value);
+}
+
+export interface LayoutOptions {
+  /** This page's path relative to the site root, so that every link can be made relative. */
+  path: string;
+  title: string;
+  /** Which nav entry is current. */
+  section: 'index' | 'ab' | 'workload' | 'run';
+  generatedAt: string;
+  body: Html;
+  /** Site-root-relative paths of scripts, loaded in order at the end of the body. */
+  scripts?: string[];
+}
+
+/** Every page: the head, the navigation (Index, A/B), the body and its scripts. */
+export function layout(options: LayoutOptions): string {
+  const href = (to: string) => relativeHref(options.path, to);
+  const nav = (to: string, label: string, current: boolean) => html`<a href="${href(to)}"${current ? html` aria-current="page"` : ''}>${label}</a>`;
+  const page = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:">
+<title>${options.title} · nightbench</title>
+<link rel="stylesheet" href="${href(sitePaths.asset('site.css'))}">
+</head>
+<body>
+<header class="top">
+  <a class="brand" href="${href(sitePaths.index)}">nightbench</a>
+  <nav>${nav(sitePaths.index, 'Index', options.section === 'index' || options.section === 'workload' || options.section === 'run')}${nav(sitePaths.abIndex, 'A/B', options.section === 'ab')}</nav>
+  <span class="generated">generated <time datetime="${options.generatedAt}">${options.generatedAt.replace('T', ' ').slice(0, 16)} UTC</time></span>
+</header>
+<main>
+${options.body}
+</main>
+${(options.scripts ?? []).map((script) => html`<script src="${href(script)}"></script>
+`)}</body>
+</html>
+`;
+  return page.html;
+}
+
+/** A status as a coloured badge. */
+export function statusBadge(status: SeriesStatus, note?: string): Html {
+  return html`<span class="status status-${status}"${note ? html` title="${note}"` : ''}>${statusLabels[status]}</span>`;
+}
+
+/** A commit: short sha (linked when the repository has a commit URL), subject and author. */
+export function commitLine(commit: CommitRow): Html {
+  const sha = commit.url ? html`<a class="sha" href="${commit.url}">${shortSha(commit.sha)}</a>` : html`<code class="sha">${shortSha(commit.sha)}</code>`;
+  return html`<span class="commit"><span class="repo">${commit.repo}</span> ${sha} <span class="subject">${commit.subject}</span> <span class="author">${commit.author}</span></span>`;
+}
+
+/** A small inline SVG line of the last nightly medians; gaps where a night has no value. */
+export function sparkline(values: (number | null)[], width = 120, height = 24): Html {
+  const present = values.filter((v): v is number => v !== null);
+  if (present.length < 2) return html`<svg class="spark" width="${width}" height="${height}" aria-hidden="true"></svg>`;
+  const low = Math.min(...present);
+  const high = Math.max(...present);
+  const y = (v: number) => (high === low ? height / 2 : height - 2 - ((v - low) / (high - low)) * (height - 4));
+  const x = (i: number) => (values.length === 1 ? 0 : (i / (values.length - 1)) * (width - 2) + 1);
+  let d = '';
+  let pen = false;
+  values.forEach((v, i) => {
+    if (v === null) return void (pen = false);
+    d += `${pen ? 'L' : 'M'}${x(i).toFixed(1)} ${y(v).toFixed(1)}`;
+    pen = true;
+  });
+  const lastValue = present.at(-1)!;
+  const lastIndex = values.lastIndexOf(lastValue);
+  return html`<svg class="spark" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" aria-hidden="true"><path d="${d}"/><circle cx="${x(lastIndex).toFixed(1)}" cy="${y(lastValue).toFixed(1)}" r="2"/></svg>`;
+}
+
+/** A data file: a script that hands the page its data through a global (fetch() fails on file://). */
+export function dataScript(global: string, data: unknown): string {
+  // JSON is a JavaScript expression; the file is never inlined into HTML, so "</script>" is harmless here.
+  return `window.${global} = ${JSON.stringify(data)};\n`;
+}

@@ -1,0 +1,22 @@
+/**
+ * The globals the data files set and the page scripts read, and the handle tests use to look
+ * at the charts. Types only.
+ *
+ * @module
+ */
+import type uPlot from 'uplot';
+import type { CommitTable, DrilldownPage, WorkloadPage } from '../types.js';
+
+/** What a page exposes once its charts are drawn: tests and the browser benchmark wait for it. */
+export interface PageHandle {
+  charts: { name: string; plot: uPlot }[];
+}
+
+declare global {
+  interface Window {
+    NIGHTBENCH_WORKLOAD?: WorkloadPage;
+    NIGHTBENCH_COMMITS?: CommitTable;
+    NIGHTBENCH_DRILLDOWN?: DrilldownPage;
+    nightbench?: PageHandle;
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The per-workload page: one chart per metric of the chosen variant, with every repeat as a
+ * point, the nightly median as a line, the trailing-window baseline band, and regression and
+ * recovery markers. Hover shows a night's commit and values; a click pins them; dragging zooms
+ * every chart at once, and the range controls choose dates.
+ *
+ * @module
+ */
+import uPlot from 'uplot';
+import { formatValue, shortSha } from '../format.js';
+import { statusLabels, type CommitTable, type Marker, type MetricSeries, type VariantSeries, type WorkloadPage } from '../types.js';
+import { axes, linkedRange, palette, resizeWith, widthOf } from './chart-kit.js';
+import { el, externalLink, markReady } from './dom.js';
+import './globals.js';
+
+const chartHeight = 260;
+const day = 86_400;
+const toSeconds = (night: string) => Date.parse(`${night}T00:00:00Z`) / 1000;
+const toNight = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+
+interface Drawn {
+  name: string;
+  plot: uPlot;
+  container: HTMLElement;
+  series: MetricSeries;
+}
+
+function start(page: WorkloadPage, commits: CommitTable): void {
+  const form = document.getElementById('controls') as HTMLFormElement;
+  const chartsBox = document.getElementById('charts')!;
+  const details = document.getElementById('details')!;
+  const variantSelect = form.elements.namedItem('variant') as HTMLSelectElement;
+  const fromInput = form.elements.namedItem('from') as HTMLInputElement;
+  const toInput = form.elements.namedItem('to') as HTMLInputElement;
+  let drawn: Drawn[] = [];
+  let pinned = false;
+  const range = linkedRange((min, max) => {
+    fromInput.value = toNight(min);
+    toInput.value = toNight(max);
+  });
+
+  const showDetails = (variant: VariantSeries, chart: Drawn, index: number) => {
+    const night = variant.nights[index];
+    if (night === undefined) return;
+    const run = commits.runs[variant.runs[index] ?? -1];
+    const s = chart.series;
+    const values = s.repeats.map((r, i) => (r[index] === null || r[index] === undefined ? null : el('li', {}, `repeat ${i + 1}: ${formatValue(r[index]!, s.unit)}`)));
+    const median = s.median[index];
+    const baseline = s.baseline[index];
+    details.replaceChildren(
+      el('h3', {}, `${night} · ${s.metric}`),
+      el('ul', { class: 'values' }, ...values,
+        median === null || median === undefined ? el('li', { class: 'muted' }, 'no value this night') : el('li', { class: 'median' }, `median: ${formatValue(median, s.unit)}`),
+        baseline === null || baseline === undefined ? null : el('li', { class: 'muted' }, `baseline: ${formatValue(baseline, s.unit)} ± ${Math.round(s.threshold * 100)}%`)),
+      ...(run?.commits ?? []).map((c) => {
+        const commit = commits.commits[c]!;
+        return el('div', { class: 'commit' },
+          el('span', { class: 'repo' }, commit.repo), ' ', externalLink(commit.url, shortSha(commit.sha), 'sha'),
+          el('div', { class: 'subject' }, commit.subject), el('div', { class: 'author' }, commit.author));
+      }),
+      ...s.markers.filter((m) => m.night === night).map((m) => el('p', { class: `marker-note ${m.kind}` }, m.label)),
+      el('p', { class: 'muted pin-note' }, pinned ? 'pinned: click the chart to release' : 'click to pin'),
+    );
+  };
+
+  const draw = () => {
+    for (const chart of drawn) chart.plot.destroy();
+    range.clear();
+    chartsBox.replaceChildren();
+    const variant = page.variants.find((v) => v.variant.id === variantSelect.value) ?? page.variants[0]!;
+    const x = variant.nights.map(toSeconds);
+    drawn = variant.metrics.map((series) => {
+      const points = series.repeats.reduce((n, r) => n + r.filter((v) => v !== null).length, 0);
+      const container = el('div', { class: 'chart-box', 'data-metric': series.metric, 'data-points': String(points) });
+      chartsBox.append(el('section', { class: 'metric' },
+        el('h2', {}, series.metric, el('span', { class: 'unit' }, ` (${series.unit}) `), el('span', { class: `status status-${series.status}`, title: series.statusNote ?? '' }, statusLabels[series.status])),
+        container));
+      const chart: Drawn = { name: series.metric, plot: undefined as unknown as uPlot, container, series };
+      const high = series.baseline.map((b) => (b === null ? null : b * (1 + series.threshold)));
+      const low = series.baseline.map((b) => (b === null ? null : b * (1 - series.threshold)));
+      const repeatCount = series.repeats.length;
+      const format = (v: number) => formatValue(v, series.unit);
+      const options: uPlot.Options = {
+        width: widthOf(container), height: chartHeight,
+        scales: { x: { time: true } },
+        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+        legend: { show: false },
+        cursor: { sync: { key: 'nightbench-workload' }, drag: { x: true, y: false } },
+        axes: axes(format, series.unit),
+        series: [
+          {},
+          ...series.repeats.map((_, i) => ({
+            label: `repeat ${i + 1}`, stroke: palette[0]!, width: 0, paths: () => null,
+            points: { show: true, size: 4, stroke: palette[0]!, fill: `${palette[0]!}88`, width: 1 },
+          })),
+          { label: 'nightly median', stroke: '#1f2328', width: 1.5, spanGaps: false, points: { show: false } },
+          { label: 'band high', stroke: 'rgba(31,111,235,0.25)', width: 1, points: { show: false } },
+          { label: 'band low', stroke: 'rgba(31,111,235,0.25)', width: 1, points: { show: false } },
+        ],
+        bands: [{ series: [repeatCount + 2, repeatCount + 3], fill: 'rgba(31,111,235,0.08)' }],
+        hooks: {
+          setScale: [(u, key) => range.hook(u, key)],
+          setCursor: [(u) => {
+            if (!pinned && u.cursor.idx !== null && u.cursor.idx !== undefined && container.matches(':hover')) showDetails(variant, chart, u.cursor.idx);
+          }],
+          draw: [(u) => placeMarkers(u, series.markers)],
+        },
+      };
+      chart.plot = new uPlot(options, [x, ...series.repeats, series.median, high, low] as uPlot.AlignedData, container);
+      chart.plot.over.addEventListener('click', () => {
+        pinned = !pinned;
+        const idx = chart.plot.cursor.idx;
+        if (idx !== null && idx !== undefined) showDetails(variant, chart, idx);
+      });
+      range.add(chart.plot);
+      return chart;
+    });
+    window.nightbench = { charts: drawn.map(({ name, plot }) => ({ name, plot })) };
+    if (x.length > 0) {
+      fromInput.value = toNight(x[0]!);
+      toInput.value = toNight(x.at(-1)!);
+    }
+  };
+
+  form.querySelectorAll<HTMLButtonElement>('button[data-days]').forEach((button) =>
+    button.addEventListener('click', () => {
+      const variant = page.variants.find((v) => v.variant.id === variantSelect.value) ?? page.variants[0]!;
+      const first = toSeconds(variant.nights[0] ?? '1970-01-01');
+      const last = toSeconds(variant.nights.at(-1) ?? '1970-01-01');
+      const days = Number(button.dataset['days']);
+      range.set(days > 0 ? Math.max(first, last - days * day) - day / 2 : first - day / 2, last + day / 2);
+    }),
+  );
+  const applyDates = () => {
+    const min = Date.parse(`${fromInput.value}T00:00:00Z`) / 1000;
+    const max = Date.parse(`${toInput.value}T00:00:00Z`) / 1000;
+    if (Number.isFinite(min) && Number.isFinite(max) && max > min) range.set(min - day / 2, max + day / 2);
+  };
+  fromInput.addEventListener('change', applyDates);
+  toInput.addEventListener('change', applyDates);
+  variantSelect.addEventListener('change', draw);
+  resizeWith(() => drawn, chartHeight);
+  draw();
+  markReady();
+}
+
+/** Regression and recovery markers: real elements over the plot, so they carry a title and a link. */
+function placeMarkers(u: uPlot, markers: Marker[]): void {
+  let layer = u.over.querySelector<HTMLElement>('.markers');
+  if (!layer) {
+    layer = el('div', { class: 'markers' });
+    for (const marker of markers) {
+      const attributes = { class: `marker marker-${marker.kind}`, 'data-night': marker.night, title: `${marker.night}: ${marker.label}` };
+      const node = marker.issueUrl && /^https?:\/\//i.test(marker.issueUrl) ? el('a', { ...attributes, href: marker.issueUrl }) : el('div', attributes);
+      node.append(el('span', { class: 'marker-flag' }, marker.kind === 'regression' ? '▲' : '▼'));
+      layer.append(node);
+    }
+    u.over.append(layer);
+  }
+  layer.querySelectorAll<HTMLElement>('.marker').forEach((node) => {
+    const left = u.valToPos(toSeconds(node.dataset['night']!), 'x');
+    node.hidden = left < 0 || left > u.over.clientWidth;
+    node.style.left = `${left}px`;
+  });
+}
+
+const page = window.NIGHTBENCH_WORKLOAD;
+const commits = window.NIGHTBENCH_COMMITS;
+if (page && commits) start(page, commits);

@@ -1,0 +1,200 @@
+/**
+ * The shapes of the published site: what `build.ts` reads from the history (`ReportHistory`), and
+ * the page data `data.ts` derives from it, which the HTML templates and the client scripts share.
+ * Types only, so the client bundles can import them without pulling in any server code.
+ *
+ * @module
+ */
+import type { CommitInfo, Comparability, RepeatStatus } from '../history/types.js';
+
+/** The index's status words: detection's verdict on the latest night, or an open episode. */
+export type SeriesStatus = 'regressed' | 'failing' | 'improved' | 'insufficient' | 'stable';
+
+/** How each status reads on the page; the order is the index's default order (worst first). */
+export const statusLabels: Record<SeriesStatus, string> = {
+  regressed: 'regressed',
+  failing: 'failing',
+  improved: 'improved',
+  insufficient: 'not enough data',
+  stable: 'stable',
+};
+
+/** One nightly run as the report needs it. */
+export interface ReportRun extends Comparability {
+  id: string;
+  suite: string;
+  night: string;
+  startedAt: string;
+  commits: { repo: string; sha: string }[];
+}
+
+export interface MeasuredValue {
+  runId: string;
+  workload: string;
+  repeat: number;
+  metric: string;
+  value: number;
+  unit: string;
+}
+
+/** A repeat that produced no values (failed or timed out), with the tail of its stderr. */
+export interface RepeatFailure {
+  runId: string;
+  workload: string;
+  repeat: number;
+  status: Exclude<RepeatStatus, 'ok' | 'disturbed'>;
+  error: string | null;
+}
+
+/** Everything the pages show, read from the history once. */
+export interface ReportHistory {
+  /** Nightly runs, oldest first. */
+  runs: ReportRun[];
+  values: MeasuredValue[];
+  failures: RepeatFailure[];
+  commits: CommitInfo[];
+}
+
+/** A cluster shape plus environment: series of different variants are never mixed. */
+export interface Variant {
+  id: string;
+  label: string;
+  clusterShape: string;
+  environment: string;
+}
+
+/** One row of the index: one metric of one workload on one variant. */
+export interface IndexRow {
+  suite: string;
+  workload: string;
+  /** Page of the workload, relative to the site root. */
+  href: string;
+  metric: string;
+  unit: string;
+  variant: Variant;
+  status: SeriesStatus;
+  /** Why the status is what it is, for a tooltip (e.g. "open since 2026-03-02"). */
+  statusNote?: string;
+  latestNight?: string;
+  latest?: number;
+  baseline?: number;
+  /** latest / baseline - 1. */
+  change?: number;
+  /** Night-to-night relative spread of the nightly medians in the baseline window. */
+  noise?: number;
+  /** The last nightly medians, oldest first; null where a night has no value. */
+  spark: (number | null)[];
+  issue?: { number: number; url?: string };
+  /** Tail of the error of the latest night's failed repeats. */
+  error?: string;
+}
+
+export interface IndexPage {
+  generatedAt: string;
+  rows: IndexRow[];
+  suites: string[];
+  metrics: string[];
+  clusterShapes: string[];
+}
+
+/** A regression (an episode's first bad night) or a recovery on a chart. */
+export interface Marker {
+  night: string;
+  kind: 'regression' | 'recovery';
+  label: string;
+  issueUrl?: string;
+}
+
+export interface MetricSeries {
+  metric: string;
+  unit: string;
+  /** Detection's threshold for this series: the band is baseline x (1 +- threshold). */
+  threshold: number;
+  /** One array per repeat number, parallel to the variant's nights; null where absent. */
+  repeats: (number | null)[][];
+  median: (number | null)[];
+  /** Median of the nightly medians of the trailing window before each night. */
+  baseline: (number | null)[];
+  markers: Marker[];
+  /** The series' status on the index, shown beside its chart. */
+  status: SeriesStatus;
+  statusNote?: string;
+  /** The GitHub issue of the open episode, if it has one. */
+  issue?: { number: number; url?: string };
+}
+
+export interface DrilldownLink {
+  night: string;
+  runId: string;
+  href: string;
+}
+
+export interface VariantSeries {
+  variant: Variant;
+  nights: string[];
+  /** Index into the suite's `CommitTable.runs`, parallel to nights. */
+  runs: number[];
+  metrics: MetricSeries[];
+  drilldowns: DrilldownLink[];
+}
+
+export interface FailureNote {
+  night: string;
+  variant: string;
+  repeat: number;
+  status: string;
+  error: string;
+}
+
+export interface WorkloadPage {
+  suite: string;
+  workload: string;
+  slug: string;
+  variants: VariantSeries[];
+  failures: FailureNote[];
+}
+
+export interface CommitRow {
+  repo: string;
+  sha: string;
+  subject: string;
+  author: string;
+  date: string;
+  url?: string;
+}
+
+/** Per suite: each run's commits, shared by all its workload pages (commits are per run, not per workload). */
+export interface CommitTable {
+  runs: { id: string; night: string; commits: number[] }[];
+  commits: CommitRow[];
+}
+
+/** One process's samples, as the drill-down charts them. */
+export interface ProcessTimeline {
+  process: string;
+  host: string;
+  /** Seconds since the repeat started. */
+  t: number[];
+  rssMiB: number[];
+  /** CPU use in cores (CPU seconds per second) over each sampling interval. */
+  cpuCores: (number | null)[];
+}
+
+export interface DrilldownRepeat {
+  repeat: number;
+  status: string;
+  error?: string;
+  metrics: { metric: string; value: number; unit: string }[];
+  processes: ProcessTimeline[];
+}
+
+export interface DrilldownPage {
+  suite: string;
+  workload: string;
+  workloadHref: string;
+  runId: string;
+  night: string;
+  variant: Variant;
+  commits: CommitRow[];
+  repeats: DrilldownRepeat[];
+}
