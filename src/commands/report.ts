@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { validate } from '../config/load.js';
 import { detectionSchema } from '../detect/index.js';
+import { githubSchema } from '../github/config.js';
 import { buildLinks } from '../github/links.js';
 import { buildSite } from '../report/build.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
@@ -30,15 +31,16 @@ export const reportCommand: CliCommand = {
         const store = openContextHistory(context);
         try {
           const commitUrls = config.target.kind === 'git' ? Object.fromEntries(config.target.repositories.map((r) => [r.name, r.commitUrl])) : {};
-          const links = buildLinks(config.github, commitUrls);
-          const repository = config.github.repository;
+          // Validated here too: the same schema the config uses, so this holds whichever way config.github is typed.
+          const github = validate(githubSchema, config.github, 'github');
+          const links = buildLinks(github, commitUrls);
           const summary = await buildSite({
             store,
             outDir: context.resolve(flags.out ?? `${config.reports.dir}/site`),
             abDir: context.resolve(flags.abDir ?? `${config.reports.dir}/ab`),
             policy: validate(detectionSchema, config.detection, 'detection'),
             commitUrl: links.commit,
-            issueUrl: (issue) => (repository ? `${config.github.webUrl.replace(/\/$/, '')}/${repository}/issues/${issue}` : undefined),
+            issueUrl: (issue) => (github.repository ? `${github.webUrl.replace(/\/$/, '')}/${github.repository}/issues/${issue}` : undefined),
             drilldownNights: flags.drilldownNights,
             now: new Date(),
             log: context.log,
