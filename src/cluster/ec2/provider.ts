@@ -148,7 +148,6 @@ async function startEc2Cluster(request: ClusterRequest, log: Log, deps: Ec2Depen
       sampleTargets: () => [],
       takeExits: () => [],
       info: (): ClusterInfo => {
-        const seconds = ((stoppedAt ?? deps.now()).getTime() - startedAt.getTime()) / 1000;
         const workers = groups.find((g) => g.role === 'worker');
         return {
           startupSeconds,
@@ -158,7 +157,11 @@ async function startEc2Cluster(request: ClusterRequest, log: Log, deps: Ec2Depen
           workers: workers?.count,
           schedulerInstanceType: groups.find((g) => g.role === 'scheduler')?.instanceType,
           instanceIds: groups.flatMap((g) => g.instanceIds),
-          costUsd: estimateCostUsd(groups, seconds, options.prices),
+          // A live figure: the runner takes info() right after start and reads the cost after
+          // stop, when it is the whole cluster's (it stops growing at stop).
+          get costUsd() {
+            return estimateCostUsd(groups, ((stoppedAt ?? deps.now()).getTime() - startedAt.getTime()) / 1000, options.prices);
+          },
         };
       },
       stop,

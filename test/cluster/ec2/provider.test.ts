@@ -70,12 +70,15 @@ describe('ec2 provider start', () => {
     expect(probed).toEqual(['tcp://10.9.0.10:8786 x2']);
     expect(cluster.schedulerAddress).toBe('tcp://10.9.0.10:8786');
     expect(cluster.sampleTargets()).toEqual([]);
+    // Taken right after start, as the runner does, and read after stop.
+    const info = cluster.info();
     clock += 3600_000;
     await cluster.stop();
     expect(terminated()).toEqual(launchedIds);
     clock += 3600_000;
-    // Billed until stop: three spot m5.large for one hour, whenever info() is asked.
-    expect(cluster.info()).toMatchObject({ instanceType: 'm5.large', region: 'us-east-1', workers: 2, market: 'spot', costUsd: 3 * 0.04 });
+    // Billed until stop: three spot m5.large for one hour.
+    expect(info).toMatchObject({ instanceType: 'm5.large', region: 'us-east-1', workers: 2, market: 'spot', costUsd: 3 * 0.04 });
+    expect(JSON.parse(JSON.stringify(cluster.info())).costUsd).toBeCloseTo(3 * 0.04, 10);
   });
 
   it('falls back across subnets, then instance types, on capacity errors, with doubling waits', async () => {
