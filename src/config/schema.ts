@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseSize } from './units.js';
+import { detectionSchema } from '../detect/policy.js';
 
 /** A byte count: a positive integer, or a string such as "2GiB" or "512 MB". */
 export const byteSize = z.union([z.number(), z.string()]).transform((value, context) => {
@@ -91,8 +92,8 @@ export const configSchema = z.strictObject({
   /** Scratch space: checkouts, worker directories, metric files. */
   workdir: z.string().min(1).default('.nightbench'),
   reports: z.strictObject({ dir: z.string().min(1).default('reports') }).default({ dir: 'reports' }),
-  /** Sections owned by later stages (detection, github, ab) are validated by their modules. */
-  detection: z.record(z.string(), z.unknown()).default({}),
+  /** Regression detection: window, thresholds, significance, episodes; see src/detect/policy.ts. */
+  detection: detectionSchema.default(() => detectionSchema.parse({})),
   github: z.record(z.string(), z.unknown()).default({}),
 });
 

@@ -6,6 +6,7 @@
  */
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
+import type { ResultRow } from '../history/types.js';
 import { compareNight, nightsBefore } from './compare.js';
 import { activeStates, planEpisodes, type Episode, type EpisodeChange, type NewEpisode } from './episodes.js';
 import { judge, type SeriesVerdict, type VerdictKind } from './judge.js';
@@ -55,7 +56,7 @@ export function detectRegressions(store: HistoryStore, policy: DetectionPolicy, 
 
   const rows = store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: nightsBefore(night, policy.windowDays) });
   const episodes = loadEpisodes(store.db, { suite: options.suite });
-  const verdicts = judgeNight(groupSeries(rows), episodes, policy, night);
+  const verdicts = judgeRows(rows, episodes, policy, night);
   for (const verdict of verdicts) counts[verdict.kind]++;
   const changes = planEpisodes(verdicts, episodes, policy);
   const openedIds = dryRun ? [] : applyEpisodeChanges(store.db, changes);
@@ -63,6 +64,14 @@ export function detectRegressions(store: HistoryStore, policy: DetectionPolicy, 
     ? activeAfter(episodes, changes)
     : loadEpisodes(store.db, { suite: options.suite, states: activeStates });
   return { night, suite: options.suite, dryRun, verdicts, counts, changes, openedIds, activeEpisodes };
+}
+
+/**
+ * The pure pipeline up to the verdicts: groups the rows of `night` and its window (rows of other
+ * nights cost a comparison each) and judges every series with a point on `night`.
+ */
+export function judgeRows(rows: readonly ResultRow[], episodes: readonly Episode[], policy: DetectionPolicy, night: string): SeriesVerdict[] {
+  return judgeNight(groupSeries(rows, { from: nightsBefore(night, policy.windowDays), to: night }), episodes, policy, night);
 }
 
 /**

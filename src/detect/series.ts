@@ -82,16 +82,28 @@ interface WorkloadHistory {
   units: Map<string, string | null>;
 }
 
+/** Which nights to keep: detection needs only the judged night and its window. */
+export interface NightRange {
+  /** First night kept (YYYY-MM-DD), inclusive. */
+  from?: string;
+  /** Last night kept, inclusive. */
+  to?: string;
+}
+
 /**
- * Groups rows (e.g. `HistoryStore.resultRows({ kind: 'nightly' })`) into series. Rows may come
- * in any order; when a night has several runs of a workload, the one started last counts.
- * Cost: one map lookup per row in the usual order (rows of a repeat and of a run together).
+ * Groups rows (e.g. `HistoryStore.resultRows({ kind: 'nightly' })`) into series, keeping the
+ * nights of `range`. Rows may come in any order; when a night has several runs of a workload,
+ * the one started last counts. Cost: two string comparisons per row outside the range, one map
+ * lookup per row inside it in the usual order (rows of a repeat and of a run together).
  */
-export function groupSeries(rows: readonly ResultRow[]): Series[] {
+export function groupSeries(rows: readonly ResultRow[], range: NightRange = {}): Series[] {
   const histories = new Map<string, WorkloadHistory>();
+  const from = range.from ?? '';
+  const to = range.to ?? '\uffff';
   let previousRow: ResultRow | undefined;
   let current: { history: WorkloadHistory; run: WorkloadRun } | undefined;
   for (const row of rows) {
+    if (row.night < from || row.night > to) continue;
     if (current === undefined || previousRow === undefined || row.runId !== previousRow.runId || row.workload !== previousRow.workload) {
       current = locate(histories, row);
     }
@@ -111,19 +123,22 @@ export function groupSeries(rows: readonly ResultRow[]): Series[] {
 }
 
 function locate(histories: Map<string, WorkloadHistory>, row: ResultRow): { history: WorkloadHistory; run: WorkloadRun } {
-  const identity = {
-    suite: row.suite,
-    workload: row.workload,
-    workloadVersion: row.workloadVersion,
-    provider: row.provider,
-    clusterShape: row.clusterShape,
-    instanceType: row.instanceType,
-    environmentName: row.environmentName,
-    environmentFingerprint: row.environmentFingerprint,
-  };
-  const key = seriesKey({ ...identity, metric: '' });
+  // Internal grouping key: NUL never occurs in names, and concatenation is cheaper than seriesKey.
+  const key = `${row.suite}\0${row.workload}\0${row.workloadVersion}\0${row.provider}\0${row.clusterShape}\0${row.instanceType ?? ''}\0${row.instanceType === undefined ? 0 : 1}\0${row.environmentName}\0${row.environmentFingerprint}`;
   let history = histories.get(key);
-  if (history === undefined) histories.set(key, (history = { identity, runs: new Map(), units: new Map() }));
+  if (history === undefined) {
+    const identity = {
+      suite: row.suite,
+      workload: row.workload,
+      workloadVersion: row.workloadVersion,
+      provider: row.provider,
+      clusterShape: row.clusterShape,
+      instanceType: row.instanceType,
+      environmentName: row.environmentName,
+      environmentFingerprint: row.environmentFingerprint,
+    };
+    histories.set(key, (history = { identity, runs: new Map(), units: new Map() }));
+  }
   let run = history.runs.get(row.runId);
   if (run === undefined) {
     run = { runId: row.runId, night: row.night, startedAt: row.startedAt, commits: row.commits, repeats: new Map(), values: new Map() };

@@ -12,8 +12,9 @@ import { createRandom } from '../../src/stats/index.js';
 
 /** The night of index `i`, counting from 2026-01-01. */
 export function nightAt(i: number): string {
-  return new Date(Date.parse('2026-01-01T00:00:00Z') + i * 86_400_000).toISOString().slice(0, 10);
+  return (nights[i] ??= new Date(Date.parse('2026-01-01T00:00:00Z') + i * 86_400_000).toISOString().slice(0, 10));
 }
+const nights: string[] = [];
 
 export interface SeriesSpec {
   seed: number;

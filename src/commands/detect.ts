@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { detectRegressions } from '../detect/run.js';
+import { renderReport } from '../detect/table.js';
+import { addCommonOptions, type CliCommand, type CommonOptions } from './command.js';
+import { commandContext, openContextHistory } from './context.js';
+
+interface DetectOptions extends CommonOptions {
+  night?: string;
+  suite?: string;
+  dryRun?: boolean;
+  all?: boolean;
+}
+
+/** `nightbench detect`: judges a night of the history and updates the regression episodes. */
+export const detectCommand: CliCommand = {
+  register(program: Command, setExitCode) {
+    addCommonOptions(
+      program
+        .command('detect')
+        .description('compare the latest night (or --night) of every series with its trailing week and update the regression episodes')
+        .option('--night <date>', 'the night to judge, YYYY-MM-DD (default: the latest nightly night in the history)')
+        .option('--suite <name>', 'only the series of this suite')
+        .option('--dry-run', 'show what would change in the regressions table without storing it')
+        .option('--all', 'list stable series too')
+        .option('--json', 'print the whole report (every verdict, the episode changes, the open episodes) as JSON')
+        .addHelpText(
+          'after',
+          '\nExit codes: 0 when no regression episode is open after this night, 1 when one is (open or still regressed),\n2 on bad input or config, 4 when the history database cannot be read or written.',
+        ),
+    ).action((options: DetectOptions) => {
+      const context = commandContext(options);
+      const store = openContextHistory(context);
+      try {
+        const report = detectRegressions(store, context.loaded.config.detection, { now: options.night, suite: options.suite, dryRun: options.dryRun });
+        context.log.info(`judged ${report.verdicts.length} series of night ${report.night ?? '(none)'}: ${report.counts.regression} regressions, ${report.counts.improvement} improvements`);
+        process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderReport(report, { all: options.all })}\n`);
+        setExitCode(report.activeEpisodes.length > 0 ? 1 : 0);
+      } finally {
+        store.close();
+      }
+    });
+  },
+};

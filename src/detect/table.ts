@@ -1,0 +1,72 @@
+/**
+ * The text form of a detection report, as `nightbench detect` prints it. Pure: report in, text out.
+ *
+ * @module
+ */
+import { formatChange, formatP, type VerdictKind } from './judge.js';
+import type { DetectionReport } from './run.js';
+import type { SeriesIdentity } from './series.js';
+
+/** Most urgent first: what needs a look, then what could not be judged, then the quiet rest. */
+const kindOrder: readonly VerdictKind[] = ['regression', 'improvement', 'failed', 'disturbed', 'missing', 'too-few-repeats', 'insufficient-baseline', 'stable'];
+
+/** A short, readable name of a series: suite/workload metric, then where it ran. */
+export function seriesLabel(identity: SeriesIdentity): string {
+  const where = [identity.clusterShape, identity.instanceType, identity.environmentName].filter(Boolean).join(' ');
+  return `${identity.suite}/${identity.workload} ${identity.metric} [${where}]`;
+}
+
+/**
+ * One line per series (stable ones only with `all`), most urgent first, then a summary of the
+ * verdicts and of what happened to the episodes.
+ */
+export function renderReport(report: DetectionReport, options: { all?: boolean } = {}): string {
+  if (report.night === undefined) return 'no nightly runs in the history: nothing to judge';
+  const shown = report.verdicts
+    .filter((verdict) => options.all || verdict.kind !== 'stable')
+    .sort((a, b) => kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind));
+  const header = ['series', 'baseline median', 'new median', 'change', 'p', 'verdict'];
+  const rows = shown.map((verdict) => [
+    seriesLabel(verdict.identity),
+    formatValue(verdict.baselineMedian, verdict.unit),
+    formatValue(verdict.newMedian, verdict.unit),
+    verdict.change === undefined ? '-' : formatChange(verdict.change),
+    verdict.pValue === undefined ? '-' : formatP(verdict.pValue),
+    verdict.kind === 'stable' || verdict.kind === 'regression' || verdict.kind === 'improvement' ? verdict.kind : `${verdict.kind}: ${verdict.reason}`,
+  ]);
+  const lines = rows.length > 0 ? alignColumns([header, ...rows]) : [];
+  const counts = Object.entries(report.counts)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${kind}`);
+  lines.push(`night ${report.night}${report.suite ? `, suite ${report.suite}` : ''}: ${report.verdicts.length} series${counts.length ? ` (${counts.join(', ')})` : ''}`);
+  if (!options.all && report.counts.stable > 0) lines.push(`(${report.counts.stable} stable series not listed; --all lists them)`);
+  lines.push(...episodeLines(report));
+  return lines.join('\n');
+}
+
+function episodeLines(report: DetectionReport): string[] {
+  const verb = report.dryRun ? 'would ' : '';
+  const lines = report.changes.map((change) =>
+    change.action === 'open'
+      ? `${verb}open episode ${change.episode.fingerprint}: ${seriesLabel(change.episode.identity)} ${formatChange(change.episode.ratio - 1)} from ${change.episode.firstBad.night} (last good ${change.episode.lastGood.night})`
+      : `${verb}update episode ${change.fingerprint}: ${change.from} -> ${change.to}`,
+  );
+  lines.push(
+    report.activeEpisodes.length === 0
+      ? 'no open regression episodes'
+      : `${report.activeEpisodes.length} open regression episode${report.activeEpisodes.length === 1 ? '' : 's'}: ${report.activeEpisodes.map((e) => `${seriesLabel(e.identity)} since ${e.firstBad.night}`).join('; ')}`,
+  );
+  return lines;
+}
+
+function formatValue(value: number | undefined, unit: string | null): string {
+  if (value === undefined) return '-';
+  if (unit === 'bytes') return `${(value / 2 ** 20).toFixed(1)} MiB`;
+  return `${Number(value.toPrecision(4))}${unit ? ` ${unit}` : ''}`;
+}
+
+function alignColumns(table: string[][]): string[] {
+  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  return table.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
+}
+
