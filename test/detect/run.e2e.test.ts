@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultDetectionPolicy as policy } from '../../src/detect/policy.js';
+import { detectRegressions } from '../../src/detect/run.js';
+import { loadEpisodes, markEpisodesAccepted, setEpisodeIssue } from '../../src/detect/store.js';
+import { openHistory } from '../../src/history/open.js';
+import type { HistoryStore } from '../../src/history/store.js';
+import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
+import { runCli } from '../helpers/cli.js';
+
+let dir: string;
+let file: string;
+let store: HistoryStore;
+let history: SyntheticHistory;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'nb-detect-'));
+  file = path.join(dir, 'history.sqlite');
+  store = openHistory(file);
+  history = writeSyntheticHistory(store, {
+    seed: 31, workloads: ['shuffle', 'groupby', 'join'], nights: 20, repeats: 3, samplesForLastNights: 0,
+    changes: [{ workload: 'groupby', metric: 'wall_time', night: 15, factor: 1.3 }],
+    failures: [{ workload: 'join', nights: [19] }],
+  });
+});
+
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const commitsOf = (h: SyntheticHistory, night: number) => Object.fromEntries(h.commits[night]!.map((c) => [c.repo, c.sha]));
+const table = () => store.db.prepare('SELECT * FROM regressions ORDER BY id').all();
+
+describe('detectRegressions on a SQLite history', () => {
+  it('stores the episode of a planted step with its commit range, and changes nothing when run again', () => {
+    const report = detectRegressions(store, policy, { now: history.nights[15] });
+    expect(report.verdicts).toHaveLength(12);
+    expect(report.verdicts.filter((v) => v.kind === 'regression').map((v) => `${v.identity.workload} ${v.identity.metric}`)).toEqual(['groupby wall_time']);
+    expect(report.openedIds).toHaveLength(1);
+    const [episode] = loadEpisodes(store.db);
+    expect(episode).toMatchObject({
+      id: report.openedIds[0], state: 'open', lastNight: history.nights[15],
+      firstBad: { night: history.nights[15], runId: history.runIds['local:2x1:2GiB']![15], commits: commitsOf(history, 15) },
+      lastGood: { night: history.nights[14], runId: history.runIds['local:2x1:2GiB']![14], commits: commitsOf(history, 14) },
+      identity: { suite: 'dask', workload: 'groupby', metric: 'wall_time', clusterShape: 'local:2x1:2GiB', environmentFingerprint: 'env-0001' },
+    });
+    expect(episode!.ratio).toBeGreaterThan(1.2);
+
+    const stored = table();
+    const again = detectRegressions(store, policy, { now: history.nights[15] });
+    expect(again.changes).toEqual([]);
+    expect(again.openedIds).toEqual([]);
+    expect(table()).toEqual(stored);
+    expect(again.activeEpisodes.map((e) => e.id)).toEqual(report.openedIds);
+  });
+
+  it('follows the episode night after night, judges the latest night by default, and skips failed nights', () => {
+    for (const night of history.nights.slice(15, 19)) detectRegressions(store, policy, { now: night });
+    const latest = detectRegressions(store, policy);
+    expect(latest.night).toBe(history.nights[19]);
+    expect(latest.counts).toMatchObject({ failed: 4, regression: 0 });
+    expect(loadEpisodes(store.db)).toMatchObject([{ state: 'still-regressed', lastNight: history.nights[19] }]);
+  });
+
+  it('plans without storing in a dry run, and stores issue numbers and acceptance', () => {
+    const dry = detectRegressions(store, policy, { now: history.nights[15], dryRun: true });
+    expect(dry.changes.map((c) => c.action)).toEqual(['open']);
+    expect(dry.activeEpisodes).toHaveLength(1);
+    expect(table()).toEqual([]);
+
+    const { openedIds } = detectRegressions(store, policy, { now: history.nights[15] });
+    expect(setEpisodeIssue(store.db, openedIds, 42)).toBe(1);
+    expect(markEpisodesAccepted(store.db, openedIds)).toBe(1);
+    expect(loadEpisodes(store.db, { ids: openedIds })).toMatchObject([{ state: 'accepted', issueNumber: 42 }]);
+    const next = detectRegressions(store, policy, { now: history.nights[16] });
+    expect(next.activeEpisodes).toEqual([]);
+    expect(next.verdicts.find((v) => v.identity.workload === 'groupby' && v.identity.metric === 'wall_time')?.kind).toBe('insufficient-baseline');
+  });
+
+  it('nightbench detect prints the table and exits 1 while a regression is open, 2 on a bad night', async () => {
+    store.close();
+    const json = await runCli(['detect', '--db', file, '--night', history.nights[14]!, '--json', '--suite', 'dask'], { cwd: dir });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ night: history.nights[14], suite: 'dask', counts: { regression: 0, stable: 12 } });
+    const found = await runCli(['detect', '--db', file, '--night', history.nights[15]!], { cwd: dir });
+    expect(found.code).toBe(1);
+    expect(found.stdout).toMatch(/dask\/groupby wall_time \[local:2x1:2GiB default\]\s+\S+ s\s+\S+ s\s+\+\d+\.\d%\s+\S+\s+regression/);
+    expect(found.stdout).toContain('1 open regression episode');
+    const bad = await runCli(['detect', '--db', file, '--night', 'yesterday'], { cwd: dir });
+    expect(bad).toMatchObject({ code: 2, stderr: 'nightbench: the night to judge must be a date YYYY-MM-DD, got "yesterday"\n' });
+    store = openHistory(file);
+  });
+});
