@@ -19,6 +19,7 @@ import type { SeriesIdentity } from './series.js';
 /** `open` the night it is found, `still-regressed` after; `recovered` and `accepted` are final. */
 export type EpisodeState = 'open' | 'still-regressed' | 'recovered' | 'accepted';
 
+/** The states of an episode that still needs a look; the others are final. */
 export const activeStates: readonly EpisodeState[] = ['open', 'still-regressed'];
 
 /** One regression of one series, from its first bad night until it recovers or is accepted. */
@@ -50,6 +51,7 @@ export interface Episode {
   issueNumber?: number;
 }
 
+/** An episode as the planner opens it, before the table gives it an id. */
 export type NewEpisode = Omit<Episode, 'id' | 'issueNumber' | 'recoveredNight'>;
 
 /** What tonight does to the stored episodes. */

@@ -111,6 +111,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   return { ...judged, kind: 'stable', reason: `${figures}: ${missed.join(', ')}` };
 }
 
+/** The night, run and commits of a point, without its values. */
 export function nightRef(point: NightPoint): NightRef {
   return { night: point.night, runId: point.runId, commits: point.commits };
 }

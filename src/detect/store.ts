@@ -43,6 +43,7 @@ interface EpisodeRow {
   issue_number: number | null;
 }
 
+/** Which episodes `loadEpisodes` returns; every field given must match. */
 export interface EpisodeFilter {
   suite?: string;
   states?: readonly EpisodeState[];

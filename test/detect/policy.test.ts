@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { validate } from '../../src/config/load.js';
+import { configSchema } from '../../src/config/schema.js';
+import { detectionSchema, resolveSeriesPolicy } from '../../src/detect/policy.js';
+
+describe('detection policy', () => {
+  it.each([
+    { what: 'a negative threshold', detection: { threshold: -0.1 }, expected: /^config: detection\.threshold: / },
+    { what: 'a rule naming nothing', detection: { thresholds: [{ threshold: 0.2 }] }, expected: /detection\.thresholds\.0: a threshold rule names at least one of suite, workload, metric/ },
+    { what: 'an unknown direction', detection: { directions: { tasks_per_second: 'up' } }, expected: /detection\.directions\.tasks_per_second: / },
+    { what: 'an unknown key', detection: { window: 7 }, expected: /detection: unknown key "window"/ },
+    { what: 'a fractional window', detection: { windowDays: 1.5 }, expected: /detection\.windowDays: / },
+  ])('rejects $what, naming the key', ({ detection, expected }) => {
+    expect(() => validate(configSchema, { detection }, 'config')).toThrow(expected);
+  });
+
+  it('defaults to a 7-day window, a 10% threshold and lower-is-better', () => {
+    const config = validate(configSchema, {}, 'config');
+    expect(config.detection).toMatchObject({ windowDays: 7, threshold: 0.1, minBaselineNights: 3, alpha: 0.01, recoveryNights: 2 });
+    expect(resolveSeriesPolicy(config.detection, { suite: 'dask', workload: 'shuffle', metric: 'wall_time' })).toEqual({ threshold: 0.1, direction: 'lower-is-better' });
+  });
+
+  it.each([
+    { subject: { suite: 'dask', workload: 'shuffle', metric: 'wall_time' }, threshold: 0.3 },
+    { subject: { suite: 'dask', workload: 'shuffle', metric: 'peak_memory' }, threshold: 0.2 },
+    { subject: { suite: 'dask', workload: 'join', metric: 'peak_memory' }, threshold: 0.15 },
+    { subject: { suite: 'dask', workload: 'join', metric: 'wall_time' }, threshold: 0.25 },
+    { subject: { suite: 'other', workload: 'join', metric: 'cpu_time' }, threshold: 0.1 },
+  ])('resolves the threshold of $subject.suite/$subject.workload $subject.metric to $threshold', ({ subject, threshold }) => {
+    const policy = detectionSchema.parse({
+      thresholds: [
+        { suite: 'dask', threshold: 0.15 },
+        { workload: 'shuffle', threshold: 0.2 },
+        { metric: 'wall_time', threshold: 0.25 },
+        { workload: 'shuffle', metric: 'wall_time', threshold: 0.3 },
+      ],
+    });
+    expect(resolveSeriesPolicy(policy, subject).threshold).toBe(threshold);
+  });
+});

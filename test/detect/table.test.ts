@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { defaultDetectionPolicy as policy } from '../../src/detect/policy.js';
+import { planEpisodes } from '../../src/detect/episodes.js';
+import { judgeRows, type DetectionReport } from '../../src/detect/run.js';
+import { renderReport } from '../../src/detect/table.js';
+import { nightAt, seriesRows } from './helpers.js';
+
+function reportOf(night: number): DetectionReport {
+  const rows = [
+    ...seriesRows({ seed: 41, nights: 12, repeats: 3, cv: 0.03, steps: [{ from: 10, factor: 1.2 }] }),
+    ...seriesRows({ seed: 42, nights: 12, repeats: 3, cv: 0.03, workload: 'join', failedNights: [10] }),
+    ...seriesRows({ seed: 43, nights: 12, repeats: 3, cv: 0.03, workload: 'rechunk' }),
+  ];
+  const verdicts = judgeRows(rows, [], policy, nightAt(night));
+  const changes = planEpisodes(verdicts, [], policy);
+  const counts = { regression: 0, improvement: 0, stable: 0, failed: 0, disturbed: 0, missing: 0, 'too-few-repeats': 0, 'insufficient-baseline': 0 };
+  for (const verdict of verdicts) counts[verdict.kind]++;
+  const activeEpisodes = changes.flatMap((c) => (c.action === 'open' ? [c.episode] : []));
+  return { night: nightAt(night), dryRun: false, verdicts, counts, changes, openedIds: [], activeEpisodes };
+}
+
+describe('renderReport', () => {
+  it('lists what needs a look first, summarises the rest and the episodes', () => {
+    const text = renderReport(reportOf(10)).replace(/episode [0-9a-f]{16}/g, 'episode <fingerprint>');
+    expect(text.split('\n')).toEqual([
+      'series                                           baseline median  new median  change  p        verdict',
+      'dask/shuffle wall_time [local:2x1:2GiB default]  9.966 s          12.47 s     +25.2%  0.00049  regression',
+      'dask/join wall_time [local:2x1:2GiB default]     -                -           -       -        failed: 3 of 3 repeats failed',
+      'night 2026-01-11: 3 series (1 regression, 1 stable, 1 failed)',
+      '(1 stable series not listed; --all lists them)',
+      'open episode <fingerprint>: dask/shuffle wall_time [local:2x1:2GiB default] +25.2% from 2026-01-11 (last good 2026-01-10)',
+      '1 open regression episode: dask/shuffle wall_time [local:2x1:2GiB default] since 2026-01-11',
+    ]);
+    expect(renderReport(reportOf(10), { all: true })).toMatch(/dask\/rechunk wall_time .* stable\n/);
+  });
+
+  it('says so when the history has no nightly run', () => {
+    expect(renderReport({ ...reportOf(10), night: undefined })).toBe('no nightly runs in the history: nothing to judge');
+  });
+});
