@@ -1,3 +1,4 @@
+import { abCommand } from './ab.js';
 import type { CliCommand } from './command.js';
 import { dbCommand } from './db.js';
 import { detectCommand } from './detect.js';
@@ -10,4 +11,4 @@ import { shardCommand } from './shard.js';
 import { summaryCommand } from './summary.js';
 
 /** Every CLI verb, in the order `--help` lists them. A new command is one file and one line here. */
-export const commands: CliCommand[] = [nightlyCommand, runCommand, detectCommand, dbCommand, historyCommand, shardCommand, summaryCommand, reportCommand, reapCommand];
+export const commands: CliCommand[] = [nightlyCommand, runCommand, detectCommand, abCommand, dbCommand, historyCommand, shardCommand, summaryCommand, reportCommand, reapCommand];

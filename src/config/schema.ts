@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseSize } from './units.js';
 import { githubSchema } from '../github/config.js';
+import { abSectionSchema } from '../ab/config.js';
 import { detectionSchema } from '../detect/policy.js';
 
 /** A byte count: a positive integer, or a string such as "2GiB" or "512 MB". */
@@ -97,6 +98,8 @@ export const configSchema = z.strictObject({
   detection: detectionSchema.default(() => detectionSchema.parse({})),
   /** Issues on GitHub (or as files): see src/github/config.ts. */
   github: githubSchema.default(() => githubSchema.parse({})),
+  /** A/B tests (nightbench ab): environments, repeats, null hypothesis, order; see src/ab/config.ts. */
+  ab: abSectionSchema.default(() => abSectionSchema.parse({})),
 });
 
 export type RawConfig = z.input<typeof configSchema>;

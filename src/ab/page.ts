@@ -1,0 +1,43 @@
+import type { AbReport as SiteAbReport } from '../report/ab.js';
+import { formatP, verdictLabel } from './verdict.js';
+import type { AbReport } from './report.js';
+import type { AbEnvironment } from './environment-file.js';
+
+/**
+ * The site's A/B pages (src/report/ab.ts reads them from `<reports.dir>/ab/`): one per candidate
+ * against the baseline, each test's A/A band and adjusted p beside its verdict. Pure.
+ */
+export function sitePages(report: AbReport, environments: readonly AbEnvironment[]): SiteAbReport[] {
+  const { header, analysis } = report;
+  const describe = (name: string) => ({ name, description: environments.find((e) => e.name === name)?.description });
+  const baseline = header.groups.find((g) => g.role === 'baseline');
+  if (!baseline) return [];
+  return header.groups
+    .filter((g) => g.role === 'candidate')
+    .map((group) => {
+      const tests = analysis.tests.filter((t) => t.group === group.label);
+      const changed = tests.filter((t) => t.verdict !== 'no clear change').length;
+      const aa = analysis.nullTests.length > 0 ? ` The baseline ran twice (A and A'); ${analysis.nullTests.filter((t) => t.verdict !== 'no clear change').length} of ${analysis.nullTests.length} A/A tests differ.` : '';
+      return {
+        id: `${header.id}-${group.label}`,
+        title: `A/B ${header.id.slice(0, 8)}: ${group.environment} vs ${baseline.environment}`,
+        createdAt: header.createdAt,
+        baseline: describe(baseline.environment),
+        candidate: describe(group.environment),
+        summary: `${changed} of ${tests.length} tests changed; ${header.repeats} repeats a side, ${header.order} order (seed ${header.seed}) on ${header.clusterShapes.join(' / ')}; status ${header.status}.${aa} A verdict needs an adjusted p <= ${header.fdr} and a ratio beyond the A/A band. ${analysis.notes.join(' ')}`.trim(),
+        // A test without a ratio (a baseline value <= 0) has no place on a page of ratios.
+        comparisons: tests.flatMap((t) => (t.ratio ? [{ ...t, ratio: t.ratio }] : [])).map((t) => ({
+          workload: t.workload,
+          metric: t.metric,
+          unit: t.unit,
+          baselineMedian: t.baseline.median,
+          candidateMedian: t.candidate.median,
+          ratio: t.ratio.ratio,
+          low: t.ratio.low,
+          high: t.ratio.high,
+          p: t.pAdjusted,
+          verdict: `${verdictLabel(t.verdict, t.unit)}${t.band ? ` (A/A band ${t.band.low.toFixed(3)}-${t.band.high.toFixed(3)}, raw p ${formatP(t.p)})` : ''}`,
+        })),
+      };
+    });
+}

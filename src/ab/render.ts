@@ -1,0 +1,107 @@
+import { formatSize } from '../config/units.js';
+import { byEffect, type AbAnalysis, type AbTest } from './analysis.js';
+import type { AbGroup } from './schedule.js';
+import { formatP, verdictLabel } from './verdict.js';
+
+/** What a report says about the A/B besides its tests. */
+export interface AbReportHeader {
+  id: string;
+  createdAt: string;
+  status: string;
+  groups: readonly AbGroup[];
+  repeats: number;
+  order: string;
+  seed: number;
+  clusterShapes: readonly string[];
+  fdr: number;
+}
+
+interface Row {
+  cells: string[];
+  test: AbTest;
+}
+
+const columns = ['workload', 'metric', 'vs A', 'A median', 'median', 'ratio [95% CI]', 'A/A band', 'p adj', 'verdict'];
+
+/** A value in its unit, short: 1.23 s, 245.1 MiB, 51. */
+export function formatValue(value: number, unit: string): string {
+  if (unit === 'bytes') return Math.abs(value) >= 2 ** 20 ? `${(value / 2 ** 20).toFixed(1)} MiB` : formatSize(Math.round(value));
+  const text = Math.abs(value) >= 100 || Number.isInteger(value) ? value.toFixed(0) : value.toPrecision(3);
+  return unit === 'count' || unit === '' ? text : `${text} ${unit}`;
+}
+
+function rows(analysis: AbAnalysis): Row[] {
+  return [...analysis.tests].sort(byEffect).map((test) => ({
+    test,
+    cells: [
+      test.workload,
+      test.metric,
+      test.group,
+      formatValue(test.baseline.median, test.unit),
+      formatValue(test.candidate.median, test.unit),
+      test.ratio ? `${test.ratio.ratio.toFixed(3)} [${test.ratio.low.toFixed(3)}-${test.ratio.high.toFixed(3)}]` : '-',
+      test.band ? `${test.band.low.toFixed(3)}-${test.band.high.toFixed(3)}` : '-',
+      formatP(test.pAdjusted),
+      verdictLabel(test.verdict, test.unit),
+    ],
+  }));
+}
+
+function groupLines(header: AbReportHeader): string[] {
+  return header.groups.map((g) => `${g.label} = ${g.environment}${g.role === 'null' ? ' (second, independent set of the baseline)' : g.role === 'baseline' ? ' (baseline)' : ''}`);
+}
+
+function summaryLine(analysis: AbAnalysis): string {
+  const changed = analysis.tests.filter((t) => t.verdict !== 'no clear change').length;
+  const nullChanged = analysis.nullTests.filter((t) => t.verdict !== 'no clear change').length;
+  const aa = analysis.nullTests.length > 0 ? `; A/A: ${nullChanged} of ${analysis.nullTests.length} differ` : '';
+  return `${changed} of ${analysis.tests.length} tests changed${aa}`;
+}
+
+/** The terminal table: significant changes first, then by effect size. Plain text, aligned. */
+export function renderTerminal(header: AbReportHeader, analysis: AbAnalysis): string {
+  const body = rows(analysis).map((r) => r.cells);
+  const widths = columns.map((c, i) => Math.max(c.length, ...body.map((cells) => cells[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [
+    `A/B ${header.id} (${header.status}), ${header.repeats} repeats a side, ${header.order} order, seed ${header.seed}, on ${header.clusterShapes.join(' / ')}`,
+    ...groupLines(header).map((l) => `  ${l}`),
+    '',
+    line(columns),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...body.map(line),
+    '',
+    summaryLine(analysis),
+    ...analysis.notes.map((n) => `note: ${n}`),
+    '',
+  ].join('\n');
+}
+
+const verdictIcon: Record<string, string> = { better: '🟢', faster: '🟢', worse: '🔴', slower: '🔴', changed: '🟡', 'no clear change': '⚪' };
+
+/** Markdown for a GitHub job summary or PR comment: the same table, with mean ± sd and raw p. */
+export function renderMarkdown(header: AbReportHeader, analysis: AbAnalysis): string {
+  const escape = (text: string) => text.replace(/\|/g, '\\|');
+  const mdColumns = ['workload', 'metric', 'vs A', 'A median (mean ± sd)', 'median (mean ± sd)', 'ratio to A [95% CI]', 'A/A band', 'p', 'p adj', 'verdict'];
+  const spread = (s: AbTest['baseline'], unit: string) => `${formatValue(s.median, unit)} (${formatValue(s.mean, unit)} ± ${formatValue(s.std, unit)})`;
+  const table = rows(analysis).map(({ test, cells }) => {
+    const label = verdictLabel(test.verdict, test.unit);
+    const verdict = `${verdictIcon[label] ?? ''} ${label}`.trim();
+    return `| ${[cells[0]!, cells[1]!, cells[2]!, spread(test.baseline, test.unit), spread(test.candidate, test.unit), cells[5]!, cells[6]!, formatP(test.p), cells[7]!, verdict].map(escape).join(' | ')} |`;
+  });
+  return [
+    `<!-- nightbench-ab: ${header.id} -->`,
+    `### A/B ${header.id}`,
+    '',
+    ...groupLines(header).map((l) => `- ${escape(l)}`),
+    `- ${header.repeats} repeats a side, ${header.order} order, seed ${header.seed}, on ${header.clusterShapes.join(' / ')}; status ${header.status}`,
+    `- ${summaryLine(analysis)} (Benjamini-Hochberg at ${header.fdr}; a change must also lie beyond its A/A band)`,
+    '',
+    `| ${mdColumns.join(' | ')} |`,
+    `| ${mdColumns.map(() => '---').join(' | ')} |`,
+    ...table,
+    '',
+    ...analysis.notes.map((n) => `> ${escape(n)}`),
+    '',
+  ].join('\n');
+}

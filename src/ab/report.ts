@@ -1,0 +1,43 @@
+import type { ResultRow } from '../history/types.js';
+import { analyzeAb, type AbAnalysis, type AbObservation } from './analysis.js';
+import type { AbReportHeader } from './render.js';
+import type { AbTestRecord } from './store.js';
+
+/** An A/B's rows: the history's result rows, each with the group of its run. */
+export type AbRow = ResultRow & { group: string };
+
+export interface AbReport {
+  header: AbReportHeader;
+  analysis: AbAnalysis;
+}
+
+/**
+ * The analysis of a recorded A/B from its rows alone, so that it can be redone at any time. Only
+ * repeats that ran cleanly count: a failed repeat has no value, and a disturbed one (a worker left)
+ * measured a different cluster; how many were left out is said in the notes.
+ */
+export function reportAb(record: AbTestRecord, rows: readonly AbRow[]): AbReport {
+  const observations: AbObservation[] = rows.flatMap((row) =>
+    row.status === 'ok' && row.metric !== null && row.value !== null
+      ? [{ group: row.group, suite: row.suite, workload: row.workload, metric: row.metric, unit: row.unit ?? '', value: row.value }]
+      : [],
+  );
+  const { ab, groups, directions, clusterShapes } = record.config;
+  const analysis = analyzeAb({ groups, observations, directions, options: { fdr: ab.fdr, confidence: ab.confidence, resamples: ab.resamples, seed: record.seed } });
+  const leftOut = countRepeats(rows.filter((row) => row.status !== 'ok'));
+  if (leftOut.length > 0) analysis.notes.push(`left out: ${leftOut.join(', ')}`);
+  return {
+    header: { id: record.id, createdAt: record.createdAt, status: record.status, groups, repeats: ab.repeats, order: record.order, seed: record.seed, clusterShapes, fdr: ab.fdr },
+    analysis,
+  };
+}
+
+/** "2 failed repeats of B spill", one entry per group x workload x status. */
+function countRepeats(rows: readonly AbRow[]): string[] {
+  const counts = new Map<string, Set<number>>();
+  for (const row of rows) {
+    const key = `${row.status} repeats of ${row.group} ${row.workload}`;
+    counts.set(key, (counts.get(key) ?? new Set()).add(row.repeat));
+  }
+  return [...counts].map(([key, repeats]) => `${repeats.size} ${key}`);
+}

@@ -1,0 +1,66 @@
+import type { MetricDirection } from '../suite/schema.js';
+import type { RatioInterval } from '../stats/index.js';
+
+/**
+ * better / worse: a significant change beyond the noise band on a metric with a direction
+ * (faster / slower for times); changed: the same on a metric without one; no clear change: anything else.
+ */
+export type Verdict = 'better' | 'worse' | 'changed' | 'no clear change';
+
+/** The ratios B/A that noise alone produced in the A/A comparison of the same test. */
+export interface NoiseBand {
+  low: number;
+  high: number;
+}
+
+/**
+ * The A/A band of a test: A'/A's ratio and bootstrap interval, made symmetric in log space because
+ * which of A and A' is called the baseline is arbitrary (a 0.9 one way is a 1.11 the other).
+ */
+export function noiseBand(nullRatio: RatioInterval): NoiseBand {
+  const halfWidth = Math.max(...[nullRatio.low, nullRatio.high, nullRatio.ratio].map((r) => Math.abs(Math.log(r))));
+  return { low: Math.exp(-halfWidth), high: Math.exp(halfWidth) };
+}
+
+export interface VerdictInput {
+  /** B/A ratio of medians; undefined when it cannot be computed (a baseline value <= 0). */
+  ratio?: number;
+  /** Benjamini-Hochberg adjusted p-value of the rank test. */
+  pAdjusted: number;
+  fdr: number;
+  /** Undefined without the null hypothesis: then significance alone decides. */
+  band?: NoiseBand;
+  direction: MetricDirection;
+}
+
+export interface Judgement {
+  verdict: Verdict;
+  /** Why, in a few words, for the report. */
+  reason: string;
+}
+
+/** "faster" and "slower" need significance after correction and a change beyond the A/A band. */
+export function judge(input: VerdictInput): Judgement {
+  if (input.ratio === undefined || !Number.isFinite(input.ratio)) return { verdict: 'no clear change', reason: 'no ratio: a baseline value is not positive' };
+  if (!(input.pAdjusted <= input.fdr)) return { verdict: 'no clear change', reason: `not significant (adjusted p ${formatP(input.pAdjusted)} > ${input.fdr})` };
+  if (input.band && input.ratio >= input.band.low && input.ratio <= input.band.high) {
+    return { verdict: 'no clear change', reason: `significant but within the A/A band ${input.band.low.toFixed(3)}-${input.band.high.toFixed(3)}` };
+  }
+  const beyond = input.band ? 'beyond the A/A band' : 'no A/A band';
+  if (input.direction === 'none' || input.ratio === 1) return { verdict: 'changed', reason: `significant, ${beyond}` };
+  const increased = input.ratio > 1;
+  const better = input.direction === 'higher' ? increased : !increased;
+  return { verdict: better ? 'better' : 'worse', reason: `significant, ${beyond}` };
+}
+
+/** A verdict as people say it of this metric: faster/slower for times. */
+export function verdictLabel(verdict: Verdict, unit: string): string {
+  if (unit === 's' && verdict === 'better') return 'faster';
+  if (unit === 's' && verdict === 'worse') return 'slower';
+  return verdict;
+}
+
+/** p-values in reports: three significant digits, scientific below 0.001. */
+export function formatP(p: number): string {
+  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
+}

@@ -1,0 +1,108 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { summary } from '@actions/core';
+import type { Command } from 'commander';
+import { sitePages } from '../ab/page.js';
+import { renderMarkdown, renderTerminal } from '../ab/render.js';
+import { reportAb, type AbReport } from '../ab/report.js';
+import { runAb } from '../ab/run.js';
+import { AbStore, type AbTestRecord } from '../ab/store.js';
+import type { Log } from '../log.js';
+import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
+import { commandContext, openContextHistory, type CommandContext } from './context.js';
+import { abortOnSignals, addRunOptions, runOverrides, type RunFlags } from './run-options.js';
+
+interface ReportFlags extends CommonOptions {
+  markdown?: string;
+  page: boolean;
+}
+
+interface AbRunFlags extends RunFlags, ReportFlags {
+  seed?: number;
+  order?: string;
+  null: boolean;
+}
+
+function addReportOptions(command: Command): Command {
+  return command
+    .option('--markdown <file>', 'also write the report as Markdown (a PR comment); a GitHub job summary gets it anyway')
+    .option('--no-page', 'do not write the A/B page data for the site (<reports.dir>/ab/)');
+}
+
+/**
+ * `nightbench ab run|report|list`: A/B tests of environments (ab/config.json, ab/environments/),
+ * recorded in the history as runs of kind "ab" and analysed again at will.
+ */
+export const abCommand: CliCommand = {
+  register(program: Command, setExitCode) {
+    const ab = program.command('ab').description('A/B tests: environments against a baseline, interleaved on the same cluster shape, with an A/A null hypothesis');
+
+    addReportOptions(addRunOptions(ab.command('run').description('run the A/B of the config\'s ab section and report it')))
+      .option('--seed <n>', 'seed of the order and the bootstrap (default: ab.seed, else random; always recorded)', parseIntegerOption('--seed'))
+      .option('--order <kind>', 'blocks (A B B A ...) or random (seeded)')
+      .option('--no-null', 'skip the null hypothesis (the baseline run twice, A and A\')')
+      .action(async (flags: AbRunFlags) => {
+        // --repeats and the order belong to the A/B section here, not to the nightly repeats.
+        const context = commandContext(flags, { ...runOverrides(flags), repeats: undefined, 'ab.repeats': flags.repeats, 'ab.order': flags.order, 'ab.nullHypothesis': flags.null ? undefined : false });
+        const store = openContextHistory(context);
+        const signals = abortOnSignals();
+        try {
+          const record = await runAb(context.loaded, store, context.log, { seed: flags.seed, night: flags.night, signal: signals.signal });
+          await publish(context, record, new AbStore(store), flags);
+          setExitCode(signals.received() ? 130 : record.status === 'failed' ? 1 : 0);
+        } finally {
+          signals.dispose();
+          store.close();
+        }
+      });
+
+    addReportOptions(addCommonOptions(ab.command('report').description('analyse a recorded A/B again and print its report (no rerun)')))
+      .argument('<id>', 'the A/B\'s id (or the start of it, as `ab list` prints)')
+      .option('--json', 'print the analysis as JSON on stdout')
+      .action(async (id: string, flags: ReportFlags) => {
+        const context = commandContext(flags);
+        const store = openContextHistory(context);
+        try {
+          const abStore = new AbStore(store);
+          await publish(context, abStore.get(id), abStore, flags);
+          setExitCode(0);
+        } finally {
+          store.close();
+        }
+      });
+
+    addCommonOptions(ab.command('list').description('the recorded A/B tests, newest first'))
+      .option('--json', 'machine-readable output')
+      .action((flags: CommonOptions) => {
+        const store = openContextHistory(commandContext(flags));
+        try {
+          const tests = new AbStore(store).list();
+          const lines = tests.map((t) => `${t.id.slice(0, 8)}  ${t.createdAt.slice(0, 16)}  ${t.status.padEnd(10)} ${t.config.groups.map((g) => `${g.label}=${g.environment}`).join(' ')}`);
+          process.stdout.write(flags.json ? `${JSON.stringify(tests.map(({ schedule: _, ...t }) => t), null, 2)}\n` : `${lines.join('\n') || 'no A/B test recorded'}\n`);
+          setExitCode(0);
+        } finally {
+          store.close();
+        }
+      });
+  },
+};
+
+/** Analyses a test from its rows and writes the report everywhere it is wanted. */
+async function publish(context: CommandContext, record: AbTestRecord, store: AbStore, flags: ReportFlags): Promise<AbReport> {
+  const report = reportAb(record, store.rows(record.id));
+  const markdown = renderMarkdown(report.header, report.analysis);
+  process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderTerminal(report.header, report.analysis));
+  if (flags.markdown) writeFile(context.resolve(flags.markdown), markdown, context.log);
+  if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(markdown).write();
+  if (flags.page) {
+    const dir = path.join(context.resolve(context.loaded.config.reports.dir), 'ab');
+    for (const page of sitePages(report, record.config.environments)) writeFile(path.join(dir, `${page.id}.json`), `${JSON.stringify(page, null, 2)}\n`, context.log);
+  }
+  return report;
+}
+
+function writeFile(file: string, content: string, log: Log): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+  log.info(`wrote ${file}`);
+}
