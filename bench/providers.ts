@@ -1,0 +1,84 @@
+/**
+ * How much localhost hides: the Dask suite on `local`, on `netns` unshaped, and on `netns` at 100
+ * and 20 Mbit/s per host, same cluster size and data. Prints each workload's median wall time per
+ * provider as a ratio to `local`, and the bytes the netns hosts sent. Needs root (namespaces).
+ *   npx tsx bench/providers.ts [--workers 2] [--repeats 3] [--scale 1] [--workload NAME]...
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { openHistory } from '../src/history/open.js';
+import { summarize } from '../src/stats/index.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    workers: { type: 'string', default: '2' },
+    repeats: { type: 'string', default: '3' },
+    scale: { type: 'string', default: '1' },
+    workload: { type: 'string', multiple: true, default: [] },
+  },
+});
+
+const variants = [
+  { name: 'local', provider: 'local', options: {} },
+  { name: 'netns', provider: 'netns', options: {} },
+  { name: 'netns 100 Mbit/s', provider: 'netns', options: { link: { bandwidthMbit: 100 } } },
+  { name: 'netns 20 Mbit/s', provider: 'netns', options: { link: { bandwidthMbit: 20 } } },
+];
+
+const cli = fileURLToPath(new URL('../bin/nightbench.js', import.meta.url));
+const dir = mkdtempSync(path.join(tmpdir(), 'nb-bench-providers-'));
+const db = path.join(dir, 'history.sqlite');
+
+const runIds = new Map<string, string>();
+for (const variant of variants) {
+  const config = path.join(dir, `${variant.name.replaceAll(/\W+/g, '-')}.json`);
+  writeFileSync(
+    config,
+    JSON.stringify({
+      suites: ['dask'],
+      cluster: { provider: variant.provider, workers: Number(flags.workers), options: variant.options },
+      repeats: Number(flags.repeats),
+      scale: Number(flags.scale),
+      history: { path: db },
+      workdir: path.join(dir, 'work'),
+    }),
+  );
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [cli, 'run', '--config', config, '--json', '--quiet', ...flags.workload.flatMap((w) => ['--workload', w])], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (!result.stdout.trim()) throw new Error(`${variant.name}: nightbench run printed no report (exit ${result.status})`);
+  const report = JSON.parse(result.stdout) as { runs: { runId: string; status: string }[] };
+  runIds.set(variant.name, report.runs[0]!.runId);
+  process.stderr.write(`${variant.name}: ${report.runs[0]!.status} in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+}
+
+const store = openHistory(db);
+const rows = store.resultRows({ runIds: [...runIds.values()] }).filter((r) => r.status === 'ok' && r.value !== null);
+store.close();
+const variantOf = new Map([...runIds].map(([name, id]) => [id, name]));
+const median = (workload: string, variant: string, metric: string): number | undefined => {
+  const values = rows.filter((r) => r.workload === workload && variantOf.get(r.runId) === variant && r.metric === metric).map((r) => r.value!);
+  return values.length > 0 ? summarize(values).median : undefined;
+};
+
+const workloads = [...new Set(rows.map((r) => r.workload))].sort();
+const cell = (value: number | undefined, base: number | undefined) =>
+  value === undefined ? 'failed' : `${value.toFixed(2)} s${base !== undefined && variantOf.size > 0 ? ` (${(value / base).toFixed(2)}x)` : ''}`;
+const header = ['workload', ...variants.map((v) => v.name), 'netns MB sent'];
+const table = workloads.map((workload) => {
+  const base = median(workload, 'local', 'wall_time');
+  const sent = median(workload, 'netns', 'network_bytes_sent');
+  return [workload, ...variants.map((v) => cell(median(workload, v.name, 'wall_time'), v.name === 'local' ? undefined : base)), sent === undefined ? '-' : (sent / 1e6).toFixed(1)];
+});
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
+const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+console.log(`median wall time of ${flags.repeats} repeats, ${flags.workers} workers, scale ${flags.scale}; ratio to local in brackets`);
+console.log(line(header));
+for (const row of table) console.log(line(row));
+console.log(`history: ${db}`);
