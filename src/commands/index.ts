@@ -3,6 +3,7 @@ import type { CliCommand } from './command.js';
 import { dbCommand } from './db.js';
 import { detectCommand } from './detect.js';
 import { historyCommand } from './history.js';
+import { issuesCommand } from './issues.js';
 import { nightlyCommand } from './nightly.js';
 import { reapCommand } from './reap.js';
 import { reportCommand } from './report.js';
@@ -11,4 +12,4 @@ import { shardCommand } from './shard.js';
 import { summaryCommand } from './summary.js';
 
 /** Every CLI verb, in the order `--help` lists them. A new command is one file and one line here. */
-export const commands: CliCommand[] = [nightlyCommand, runCommand, detectCommand, abCommand, dbCommand, historyCommand, shardCommand, summaryCommand, reportCommand, reapCommand];
+export const commands: CliCommand[] = [nightlyCommand, runCommand, detectCommand, issuesCommand, abCommand, dbCommand, historyCommand, shardCommand, summaryCommand, reportCommand, reapCommand];

@@ -5,6 +5,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
+import type { ActiveEpisode, Episode, EpisodeState } from '../detect/index.js';
 import type { Comparability } from '../history/types.js';
 
 /** One repository's suspect range: last good commit (exclusive) .. first bad commit. */
@@ -14,20 +15,22 @@ export interface SuspectRange {
   to: string;
 }
 
-export type SeriesState = 'open' | 'still-regressed' | 'recovered' | 'accepted';
-
 /** One regressed series (workload x metric in one environment) as an issue shows it. */
 export interface IssueSeries {
-  episodeId: string;
+  /** Absent for an episode a dry run of detection would open. */
+  episodeId?: number;
   workload: string;
   metric: string;
   unit: string | null;
   environment: Comparability;
-  state: SeriesState;
+  state: EpisodeState;
+  /** The pre-regression level. */
   baselineMedian: number;
+  /** The latest night's median. */
   newMedian: number;
   /** `newMedian / baselineMedian - 1`. */
   change: number;
+  /** Of the first bad night's test. */
   pValue?: number;
   /** Relative noise of one nightly median in the baseline. */
   noise?: number;
@@ -51,4 +54,58 @@ export interface IssueGroup {
 export function issueFingerprint(suite: string, ranges: readonly SuspectRange[]): string {
   const key = JSON.stringify([suite, ...[...ranges].sort((a, b) => a.repo.localeCompare(b.repo)).map((r) => [r.repo, r.from, r.to])]);
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
+}
+
+/** An episode as detection reports it: stored, or planned by a dry run. */
+export type ReportedEpisode = Episode | ActiveEpisode;
+
+/**
+ * Episodes grouped by suite and suspect range, one group per future issue. `repositories` is
+ * the target's repository order (the primary first); repositories it does not name follow by name.
+ */
+export function groupEpisodes(episodes: readonly ReportedEpisode[], repositories: readonly string[] = []): IssueGroup[] {
+  const groups = new Map<string, IssueGroup>();
+  const ordered = [...episodes].sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night) || a.seriesKey.localeCompare(b.seriesKey));
+  for (const episode of ordered) {
+    const ranges = suspectRanges(episode, repositories);
+    const fingerprint = issueFingerprint(episode.identity.suite, ranges);
+    let group = groups.get(fingerprint);
+    if (!group) {
+      group = { fingerprint, suite: episode.identity.suite, lastGoodNight: episode.lastGood.night, firstBadNight: episode.firstBad.night, ranges, series: [] };
+      groups.set(fingerprint, group);
+    }
+    group.series.push(issueSeries(episode));
+  }
+  return [...groups.values()];
+}
+
+function suspectRanges(episode: ReportedEpisode, repositories: readonly string[]): SuspectRange[] {
+  const names = [...new Set([...Object.keys(episode.lastGood.commits), ...Object.keys(episode.firstBad.commits)])];
+  const rank = (repo: string) => (repositories.includes(repo) ? repositories.indexOf(repo) : repositories.length);
+  names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  // A repository missing on one side (added to the target between the nights) has no range start.
+  return names.map((repo) => ({ repo, from: episode.lastGood.commits[repo] ?? episode.firstBad.commits[repo]!, to: episode.firstBad.commits[repo] ?? episode.lastGood.commits[repo]! }));
+}
+
+function issueSeries(episode: ReportedEpisode): IssueSeries {
+  const { identity } = episode;
+  return {
+    ...(episode.id === undefined ? {} : { episodeId: episode.id }),
+    workload: identity.workload,
+    metric: identity.metric,
+    unit: episode.unit,
+    environment: {
+      environmentName: identity.environmentName,
+      environmentFingerprint: identity.environmentFingerprint,
+      provider: identity.provider,
+      clusterShape: identity.clusterShape,
+      ...(identity.instanceType === undefined ? {} : { instanceType: identity.instanceType }),
+    },
+    state: episode.state,
+    baselineMedian: episode.baselineMedian,
+    newMedian: episode.latestMedian,
+    change: episode.latestMedian / episode.baselineMedian - 1,
+    pValue: episode.pValue,
+    noise: episode.baselineNoise,
+  };
 }

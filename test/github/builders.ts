@@ -1,14 +1,15 @@
 /** Builders of issue groups and tracked issues for the plan and render tests. */
-import { issueFingerprint, type IssueGroup, type IssueSeries, type SeriesState, type SuspectRange } from '../../src/github/group.js';
+import type { EpisodeState } from '../../src/detect/index.js';
+import { issueFingerprint, type IssueGroup, type IssueSeries, type SuspectRange } from '../../src/github/group.js';
 import type { TrackedIssue } from '../../src/github/tracker.js';
 
 export const goodSha = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 export const badSha = 'f00dfacecafe0123456789abcdef0123456789ab';
 export const otherSha = '0123456789abcdef0123456789abcdef01234567';
 
-export function series(workload: string, state: SeriesState = 'open', overrides: Partial<IssueSeries> = {}): IssueSeries {
+export function series(workload: string, state: EpisodeState = 'open', overrides: Partial<IssueSeries> = {}): IssueSeries {
   return {
-    episodeId: `episode-${workload}`,
+    episodeId: workload.length,
     workload,
     metric: 'wall_time',
     unit: 's',

@@ -1,7 +1,7 @@
 /**
  * A small stateful GitHub on node:http that speaks the REST shapes nightbench uses: issues
- * (list with label/state filters and Link pagination, create, get, update), comments, labels,
- * commits/{sha} (author login) and commits/{sha}/pulls. It records every request and can be
+ * (list with label/state filters and Link pagination, create, get, update), comments, the
+ * labels issues were created with, commits/{sha} (author login) and commits/{sha}/pulls. It records every request and can be
  * told to answer 502 or a rate limit to the next N requests. Tests point Octokit's baseUrl at it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -199,21 +199,6 @@ export class FakeGitHub {
           issue.comments.push(comment);
           return [201, comment];
         }),
-    },
-    {
-      method: 'GET',
-      pattern: /^\/labels$/,
-      handle: (repo, _match, request, url) => paginate([...repo.labels].map((name) => ({ name })), request, url),
-    },
-    {
-      method: 'POST',
-      pattern: /^\/labels$/,
-      handle: (repo, _match, request) => {
-        const { name } = request.body as { name: string };
-        if (repo.labels.has(name)) return [422, { message: 'Validation Failed', errors: [{ resource: 'Label', code: 'already_exists' }] }];
-        repo.labels.add(name);
-        return [201, { name }];
-      },
     },
     {
       method: 'GET',

@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import { detectRegressions } from '../detect/run.js';
+import { NightbenchError } from '../errors.js';
+import { describeAction } from '../github/plan.js';
+import { publishIssues, type PublishResult } from '../github/publish.js';
+import { addCommonOptions, type CliCommand, type CommonOptions } from './command.js';
+import { commandContext, openContextHistory } from './context.js';
+
+interface IssuesOptions extends CommonOptions {
+  night?: string;
+  suite?: string;
+  dryRun?: boolean;
+}
+
+/** The summary: one line per planned action, and where the failed ones went. */
+export function describePublishResult(result: PublishResult, dryRun: boolean): string {
+  const header = `${dryRun ? 'would publish' : 'published'} to ${result.tracker} for night ${result.night ?? '(none)'}: ${result.actions.length} issue group${result.actions.length === 1 ? '' : 's'}`;
+  const lines = (result.outcomes ?? result.actions.map((action) => ({ action, issue: undefined, fallback: undefined }))).map((outcome) => {
+    const where = outcome.issue?.url ?? outcome.issue?.ref;
+    return `  ${describeAction(outcome.action)}${where && outcome.action.kind === 'open' ? ` -> ${where}` : ''}${outcome.fallback ? ` (GitHub failed; written to ${outcome.fallback})` : ''}`;
+  });
+  return [header, ...lines].join('\n');
+}
+
+/** `nightbench issues`: detection's open and recovered regressions as GitHub issues (or files). */
+export const issuesCommand: CliCommand = {
+  register(program: Command, setExitCode) {
+    addCommonOptions(
+      program
+        .command('issues')
+        .description('open, update and close regression issues for a night: on GitHub with a token, else as Markdown files in reports/issues/')
+        .option('--night <date>', 'the night to report, YYYY-MM-DD (default: the latest nightly night in the history)')
+        .option('--suite <name>', 'only the regressions of this suite')
+        .option('--dry-run', 'print the plan (open, comment, close, accept, skip per issue) and change nothing')
+        .option('--json', 'print the plan and outcomes as JSON')
+        .addHelpText('after', `\nThe token is read from the variable github.tokenEnv names (default GITHUB_TOKEN). Exit codes: 0 when every action succeeded,\n2 on bad input or config, 4 when the history cannot be read, 6 when GitHub kept failing (the issue text is then in reports/issues/).`),
+    ).action(async (options: IssuesOptions) => {
+      const context = commandContext(options);
+      const store = openContextHistory(context);
+      try {
+        // Detection is idempotent: judging the night again changes nothing already stored.
+        const report = detectRegressions(store, context.loaded.config.detection, { now: options.night, suite: options.suite, dryRun: options.dryRun });
+        const result = await publishIssues({ report, store, loaded: context.loaded, env: process.env, log: context.log, dryRun: options.dryRun });
+        process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${describePublishResult(result, options.dryRun ?? false)}\n`);
+        if (result.failed > 0) throw new NightbenchError('github', `${result.failed} issue action${result.failed === 1 ? '' : 's'} failed (${result.error}); the text is in ${result.filesDir} and the regressions stay recorded`);
+        setExitCode(0);
+      } finally {
+        store.close();
+      }
+    });
+  },
+};

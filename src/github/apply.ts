@@ -1,0 +1,57 @@
+/**
+ * Carries out an issue plan through an IssueTracker. A persistent failure on one action does
+ * not stop the others: its text goes to the fallback tracker (files), and the outcome says so.
+ *
+ * @module
+ */
+import type { Log } from '../log.js';
+import { isGitHubFailure } from './errors.js';
+import type { IssueGroup } from './group.js';
+import type { IssueAction } from './plan.js';
+import type { IssueTracker, NewIssue, TrackedIssue } from './tracker.js';
+
+/** The texts of the actions, rendered when they are carried out. */
+export interface ActionTexts {
+  opening(group: IssueGroup): Promise<NewIssue>;
+  persist(group: IssueGroup): string;
+  recovery(group: IssueGroup): string;
+}
+
+export interface ActionOutcome {
+  action: IssueAction;
+  /** The issue the action concerned, once known (a new one after opening). */
+  issue?: TrackedIssue;
+  /** Why the tracker failed; the text then went to `fallback`. */
+  error?: string;
+  fallback?: string;
+}
+
+export async function applyIssueActions(actions: readonly IssueAction[], tracker: IssueTracker, texts: ActionTexts, options: { fallback?: IssueTracker; log: Log }): Promise<ActionOutcome[]> {
+  const outcomes: ActionOutcome[] = [];
+  for (const action of actions) {
+    const attempt = async (on: IssueTracker): Promise<TrackedIssue | undefined> => {
+      switch (action.kind) {
+        case 'open':
+          return on.open(await texts.opening(action.group));
+        case 'comment':
+          await on.comment(action.issue, texts.persist(action.group));
+          return action.issue;
+        case 'close':
+          await on.close(action.issue, texts.recovery(action.group));
+          return action.issue;
+        case 'accept':
+        case 'skip':
+          return action.issue;
+      }
+    };
+    try {
+      outcomes.push({ action, issue: await attempt(tracker) });
+    } catch (error) {
+      if (!isGitHubFailure(error) || !options.fallback) throw error;
+      options.log.warn(`${error.message}; writing the text to ${options.fallback.description} instead`);
+      await attempt(options.fallback);
+      outcomes.push({ action, error: error.message, fallback: options.fallback.description, ...(action.kind === 'open' ? {} : { issue: action.issue }) });
+    }
+  }
+  return outcomes;
+}

@@ -1,0 +1,70 @@
+/**
+ * The IssueTracker on GitHub: issues found by label and fingerprint among open and closed
+ * issues, opened with labels, commented on and closed through Octokit.
+ *
+ * @module
+ */
+import type { GitHubClient } from './client.js';
+import { gitHubError } from './errors.js';
+import { closedByNightbench, readFingerprint, readNights } from './markers.js';
+import type { IssueTracker, NewIssue, TrackedIssue } from './tracker.js';
+
+export function gitHubTracker(client: GitHubClient, fullName: string, labels: readonly string[]): IssueTracker {
+  const [owner, repo] = fullName.split('/') as [string, string];
+  const guard = async <T>(action: string, body: () => Promise<T>): Promise<T> => {
+    try {
+      return await body();
+    } catch (error) {
+      throw gitHubError(action, fullName, error);
+    }
+  };
+  const issueNumber = (issue: TrackedIssue) => {
+    if (issue.number === undefined) throw new Error(`${issue.ref} has no GitHub issue number`);
+    return issue.number;
+  };
+
+  return {
+    description: `GitHub ${fullName}`,
+
+    find: (fingerprints) =>
+      guard('finding issues', async () => {
+        const wanted = new Set(fingerprints);
+        // Closed issues too: one a maintainer closed must be found so that it is not opened again.
+        const listed = await client.paginate(client.rest.issues.listForRepo, { owner, repo, state: 'all', labels: labels.join(','), per_page: 100 });
+        const found: TrackedIssue[] = [];
+        for (const issue of listed) {
+          const fingerprint = readFingerprint(issue.body);
+          if (issue.pull_request || !fingerprint || !wanted.has(fingerprint)) continue;
+          const comments = await client.paginate(client.rest.issues.listComments, { owner, repo, issue_number: issue.number, per_page: 100 });
+          const texts = [issue.body, ...comments.map((c) => c.body)];
+          found.push({
+            fingerprint,
+            number: issue.number,
+            ref: `${fullName}#${issue.number}`,
+            url: issue.html_url,
+            state: issue.state === 'closed' ? 'closed' : 'open',
+            closedByNightbench: closedByNightbench(texts),
+            reportedNights: readNights(texts),
+          });
+        }
+        return found;
+      }),
+
+    open: (issue: NewIssue) =>
+      guard('opening an issue', async () => {
+        const { data } = await client.rest.issues.create({ owner, repo, title: issue.title, body: issue.body, labels: issue.labels });
+        return { fingerprint: issue.fingerprint, number: data.number, ref: `${fullName}#${data.number}`, url: data.html_url, state: 'open', closedByNightbench: false, reportedNights: readNights([issue.body]) };
+      }),
+
+    comment: (issue, body) =>
+      guard(`commenting on #${issue.number}`, async () => {
+        await client.rest.issues.createComment({ owner, repo, issue_number: issueNumber(issue), body });
+      }),
+
+    close: (issue, body) =>
+      guard(`closing #${issue.number}`, async () => {
+        await client.rest.issues.createComment({ owner, repo, issue_number: issueNumber(issue), body });
+        await client.rest.issues.update({ owner, repo, issue_number: issueNumber(issue), state: 'closed', state_reason: 'completed' });
+      }),
+  };
+}

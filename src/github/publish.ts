@@ -1,0 +1,167 @@
+/**
+ * From a detection report to issues: group the episodes, find their issues by fingerprint,
+ * plan, collect git and GitHub context for new issues, carry out the plan, and store issue
+ * numbers and acceptances with the episodes. What `nightbench issues` and `nightly` call.
+ *
+ * @module
+ */
+import path from 'node:path';
+import type { LoadedConfig } from '../config/load.js';
+import { loadEpisodes, markEpisodesAccepted, setEpisodeIssue, type DetectionReport } from '../detect/index.js';
+import { activeStates } from '../detect/episodes.js';
+import { collectRangeContext, type RangeContext } from '../git/range.js';
+import type { HistoryStore } from '../history/store.js';
+import type { Log } from '../log.js';
+import { applyIssueActions, type ActionOutcome } from './apply.js';
+import { createGitHubClient, type GitHubClient } from './client.js';
+import { isGitHubFailure } from './errors.js';
+import { fileTracker } from './file-tracker.js';
+import { gitHubTracker } from './github-tracker.js';
+import { groupEpisodes, type IssueGroup } from './group.js';
+import { buildLinks } from './links.js';
+import { noPeople } from './people.js';
+import { planIssues, type IssueAction } from './plan.js';
+import { renderIssue, renderPersistComment, renderRecoveryComment, type RenderContext } from './render.js';
+import { resolvePeople } from './resolve-people.js';
+import type { IssueTracker, TrackedIssue } from './tracker.js';
+
+export interface PublishOptions {
+  report: DetectionReport;
+  store: HistoryStore;
+  loaded: LoadedConfig;
+  /** Where the token is read from (the variable github.tokenEnv names). */
+  env: Record<string, string | undefined>;
+  log: Log;
+  /** Plan only: find the issues, print what would happen, change nothing. */
+  dryRun?: boolean;
+  /** How the reproduce section calls the CLI. */
+  cli?: string;
+}
+
+export interface PublishResult {
+  /** Where the issues went: "GitHub owner/name" or "files in DIR". */
+  tracker: string;
+  /** Where issue text goes without GitHub, or when it fails. */
+  filesDir: string;
+  night?: string;
+  actions: IssueAction[];
+  /** Absent in a dry run. */
+  outcomes?: ActionOutcome[];
+  /** Actions GitHub kept refusing (or all, when it could not be searched); their text is in the files. */
+  failed: number;
+  /** The first GitHub error, when `failed` > 0. */
+  error?: string;
+}
+
+/**
+ * Publishes the report's regressions. Never loses a detection: when GitHub keeps failing, the
+ * text goes to reports/issues/ and `failed` counts it (the command then exits non-zero).
+ */
+export async function publishIssues(options: PublishOptions): Promise<PublishResult> {
+  const { report, store, loaded, log } = options;
+  const { config } = loaded;
+  const night = report.night;
+  const filesDir = path.resolve(loaded.baseDir, config.reports.dir, 'issues');
+  const files = fileTracker(filesDir);
+  const client = gitHubClientFor(options);
+  let tracker: IssueTracker = client && config.github.repository ? gitHubTracker(client, config.github.repository, config.github.labels) : files;
+  if (night === undefined) return { tracker: tracker.description, filesDir, actions: [], failed: 0 };
+
+  const groups = groupEpisodes(reportedEpisodes(store, report, night), repositoryOrder(loaded));
+  const fingerprints = groups.map((g) => g.fingerprint);
+  let existing: TrackedIssue[] = [];
+  let unreachable: string | undefined;
+  try {
+    existing = groups.length > 0 ? await tracker.find(fingerprints) : [];
+  } catch (error) {
+    // GitHub cannot even be searched: the whole plan goes to files, and the run is a failure.
+    if (!isGitHubFailure(error) || tracker === files) throw error;
+    log.warn(`${error.message}; writing issues to ${files.description} instead`);
+    unreachable = error.message;
+    tracker = files;
+    existing = await files.find(fingerprints);
+  }
+  const actions = planIssues(groups, existing, night);
+  if (options.dryRun) return { tracker: tracker.description, filesDir, night, actions, failed: unreachable ? 1 : 0, ...(unreachable ? { error: unreachable } : {}) };
+
+  const links = buildLinks(config.github, commitUrls(loaded));
+  const renderContext = (ranges: RenderContext['ranges'], people: RenderContext['people']): RenderContext => ({ night, ranges, people, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench' });
+  const outcomes = await applyIssueActions(
+    actions,
+    tracker,
+    {
+      opening: async (group) => {
+        const ranges = await gitContext(loaded, group, log);
+        const collected = Object.values(ranges).filter((r): r is RangeContext => !('error' in r));
+        const people = client ? await resolvePeople(client, config.github.targetRepositories, collected, log) : noPeople;
+        const { title, body } = renderIssue(group, renderContext(ranges, people));
+        return { fingerprint: group.fingerprint, title, body, labels: [...config.github.labels, group.suite] };
+      },
+      persist: (group) => renderPersistComment(group, { night, links }),
+      recovery: (group) => renderRecoveryComment(group, { night, links }),
+    },
+    { fallback: tracker === files ? undefined : files, log },
+  );
+  recordOutcomes(store, outcomes);
+  const failed = unreachable ? actions.filter((a) => a.kind !== 'skip').length || 1 : outcomes.filter((o) => o.error).length;
+  const error = unreachable ?? outcomes.find((o) => o.error)?.error;
+  return { tracker: tracker.description, filesDir, night, actions, outcomes, failed, ...(error ? { error } : {}) };
+}
+
+/** A client when a repository is configured and its token is set; otherwise files, and why. */
+function gitHubClientFor({ loaded, env, log }: PublishOptions): GitHubClient | undefined {
+  const github = loaded.config.github;
+  if (!github.repository) return undefined;
+  const token = env[github.tokenEnv];
+  if (!token) {
+    log.warn(`github.repository is ${github.repository} but ${github.tokenEnv} is not set: writing issues as files to ${path.join(loaded.config.reports.dir, 'issues')} instead`);
+    return undefined;
+  }
+  return createGitHubClient(github, token, log);
+}
+
+/** Tonight's active episodes plus those that recovered tonight (to close their issues). */
+function reportedEpisodes(store: HistoryStore, report: DetectionReport, night: string) {
+  if (report.dryRun) return report.activeEpisodes;
+  const filter = report.suite === undefined ? {} : { suite: report.suite };
+  return loadEpisodes(store.db, filter).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
+}
+
+function repositoryOrder(loaded: LoadedConfig): string[] {
+  const target = loaded.config.target;
+  return target.kind === 'git' ? target.repositories.map((r) => r.name) : [];
+}
+
+function commitUrls(loaded: LoadedConfig): Record<string, string | undefined> {
+  const target = loaded.config.target;
+  return target.kind === 'git' ? Object.fromEntries(target.repositories.map((r) => [r.name, r.commitUrl])) : {};
+}
+
+/**
+ * Git context of each changed repository of a git target, from the nightly's own clones
+ * (`<workdir>/checkouts/<repo>`). A range git cannot read is reported in the issue, not fatal.
+ */
+async function gitContext(loaded: LoadedConfig, group: IssueGroup, log: Log): Promise<RenderContext['ranges']> {
+  const repositories = repositoryOrder(loaded);
+  const ranges: RenderContext['ranges'] = {};
+  for (const range of group.ranges) {
+    if (range.from === range.to || !repositories.includes(range.repo)) continue;
+    const dir = path.resolve(loaded.baseDir, loaded.config.workdir, 'checkouts', range.repo);
+    try {
+      ranges[range.repo] = await collectRangeContext(dir, range.repo, range.from, range.to);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log.warn(`no git context for ${range.repo} ${range.from.slice(0, 7)}..${range.to.slice(0, 7)}: ${message}`);
+      ranges[range.repo] = { error: message };
+    }
+  }
+  return ranges;
+}
+
+function recordOutcomes(store: HistoryStore, outcomes: readonly ActionOutcome[]): void {
+  for (const { action, issue } of outcomes) {
+    const ids = action.group.series.flatMap((s) => (s.episodeId === undefined ? [] : [s.episodeId]));
+    if (action.kind === 'accept') markEpisodesAccepted(store.db, ids);
+    else if (issue?.number !== undefined) setEpisodeIssue(store.db, ids, issue.number);
+  }
+}

@@ -1,0 +1,146 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { configSchema, type RawConfig } from '../../src/config/schema.js';
+import type { LoadedConfig } from '../../src/config/load.js';
+import { detectRegressions, loadEpisodes } from '../../src/detect/index.js';
+import { publishIssues } from '../../src/github/publish.js';
+import { openHistory } from '../../src/history/open.js';
+import type { HistoryStore } from '../../src/history/store.js';
+import type { Log } from '../../src/log.js';
+import { FakeGitHub } from '../helpers/fake-github.js';
+import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
+
+const log: Log & { warnings: string[] } = { warnings: [], info: () => {}, debug: () => {}, warn: (m) => log.warnings.push(m) };
+
+describe('publishIssues', () => {
+  let dir: string;
+  let store: HistoryStore;
+  let history: SyntheticHistory;
+  let fake: FakeGitHub;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'nightbench-publish-'));
+    store = openHistory(path.join(dir, 'history.sqlite'));
+    // Three workloads slow down 2x on night 8 (one range), and come back on night 10.
+    history = writeSyntheticHistory(store, {
+      seed: 7, workloads: ['sum', 'shuffle', 'join'], metrics: [{ name: 'wall_time', unit: 's' }], nights: 12, repeats: 5, noise: 0.02,
+      changes: ['sum', 'shuffle', 'join'].map((workload) => ({ workload, metric: 'wall_time', night: 8, factor: 2, recoversAt: 10 })),
+    });
+    fake = await new FakeGitHub().start();
+    fake.addRepository('acme/perf');
+    log.warnings.length = 0;
+  });
+  afterEach(async () => {
+    store.close();
+    await fake.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function loaded(github: RawConfig['github'] = { repository: 'acme/perf' }): LoadedConfig {
+    const fast = { apiUrl: fake.baseUrl, waitUnitMs: 1, writeSpacingMs: 0, notifySpacingMs: 0 };
+    return { config: configSchema.parse({ github: { ...fast, ...github } }), baseDir: dir };
+  }
+
+  async function night(index: number, config = loaded(), env: Record<string, string | undefined> = { GITHUB_TOKEN: 't0ken' }) {
+    const report = detectRegressions(store, config.config.detection, { now: history.nights[index] });
+    return publishIssues({ report, store, loaded: config, env, log });
+  }
+
+  async function nightsUpTo(last: number, config?: LoadedConfig) {
+    for (let i = 0; i < last; i++) await night(i, config);
+    return night(last, config);
+  }
+
+  it('opens one issue for three workloads on one range, comments while it persists, closes on recovery', async () => {
+    const opened = await nightsUpTo(8);
+    expect(opened.actions.map((a) => a.kind)).toEqual(['open']);
+    const [issue] = fake.issues('acme/perf');
+    expect(fake.issues('acme/perf')).toHaveLength(1);
+    expect(issue!.title).toBe(`Performance regression: 3 workloads slower since ${history.commits[8]![0]!.sha.slice(0, 7)} (${history.nights[8]})`);
+    expect(issue!.labels).toEqual(['performance', 'regression', 'dask']);
+    expect(issue!.body).toContain(`<!-- nightbench:fingerprint=${opened.actions[0]!.group.fingerprint} -->`);
+    expect(new Set(loadEpisodes(store.db).map((e) => e.issueNumber))).toEqual(new Set([1]));
+
+    const persisted = await night(9);
+    expect(persisted.actions.map((a) => a.kind)).toEqual(['comment']);
+    expect(issue!.comments).toHaveLength(1);
+
+    const rerun = await night(9);
+    expect(rerun.actions.map((a) => a.kind)).toEqual(['skip']);
+    expect(issue!.comments).toHaveLength(1);
+
+    await night(10);
+    const recovered = await night(11);
+    expect(recovered.actions.map((a) => a.kind)).toEqual(['close']);
+    expect(issue!.state).toBe('closed');
+    expect(issue!.comments.at(-1)!.body).toContain('Recovered on');
+    expect(fake.issues('acme/perf')).toHaveLength(1);
+  });
+
+  it('does not reopen an issue a maintainer closed, and marks its episodes accepted', async () => {
+    await nightsUpTo(8);
+    fake.closeByMaintainer('acme/perf', 1);
+    const next = await night(9);
+    expect(next.actions.map((a) => a.kind)).toEqual(['accept']);
+    expect(fake.issues('acme/perf')).toHaveLength(1);
+    expect(fake.issues('acme/perf')[0]!.comments).toHaveLength(0);
+    expect(loadEpisodes(store.db).map((e) => e.state)).toEqual(['accepted', 'accepted', 'accepted']);
+  });
+
+  it('survives a transient 502 and a rate limit', async () => {
+    for (let i = 0; i < 8; i++) await night(i);
+    fake.failNext(1, 'bad-gateway').failNext(1, 'rate-limit');
+    const result = await night(8);
+    expect(result.failed).toBe(0);
+    expect(fake.issues('acme/perf')).toHaveLength(1);
+  });
+
+  it('writes the text to reports/issues and reports failure when GitHub keeps failing; the episodes stay', async () => {
+    for (let i = 0; i < 8; i++) await night(i);
+    fake.failNext(100, 'bad-gateway');
+    const result = await night(8, loaded({ repository: 'acme/perf', retries: 1 }));
+    expect(result.failed).toBe(1);
+    expect(result.error).toMatch(/GitHub answered 502 after retrying/);
+    const files = readdirSync(path.join(dir, 'reports', 'issues'));
+    expect(files).toEqual([`${result.actions[0]!.group.fingerprint}.md`]);
+    expect(readFileSync(path.join(dir, 'reports', 'issues', files[0]!), 'utf8')).toContain('Performance regression: 3 workloads slower');
+    expect(loadEpisodes(store.db)).toHaveLength(3);
+  });
+
+  it('names a repository GitHub does not know (404) and falls back to files', async () => {
+    for (let i = 0; i < 8; i++) await night(i);
+    const result = await night(8, loaded({ repository: 'acme/missing' }));
+    expect(result.failed).toBe(1);
+    expect(result.error).toBe('finding issues in acme/missing: repository acme/missing not found (404): check github.repository and that the token can see it');
+    expect(readdirSync(path.join(dir, 'reports', 'issues'))).toHaveLength(1);
+    expect(loadEpisodes(store.db)).toHaveLength(3);
+  });
+
+  it('without a token writes files, says why, and updates them the next nights', async () => {
+    for (let i = 0; i < 8; i++) await night(i, loaded(), {});
+    const opened = await night(8, loaded(), {});
+    expect(opened.tracker).toBe(`files in ${path.join(dir, 'reports', 'issues')}`);
+    expect(opened.failed).toBe(0);
+    expect(log.warnings).toContain(`github.repository is acme/perf but GITHUB_TOKEN is not set: writing issues as files to ${path.join('reports', 'issues')} instead`);
+    expect(fake.requests).toHaveLength(0);
+    expect((await night(9, loaded(), {})).actions.map((a) => a.kind)).toEqual(['comment']);
+    expect((await night(9, loaded(), {})).actions.map((a) => a.kind)).toEqual(['skip']);
+    await night(10, loaded(), {});
+    expect((await night(11, loaded(), {})).actions.map((a) => a.kind)).toEqual(['close']);
+    const text = readFileSync(path.join(dir, 'reports', 'issues', `${opened.actions[0]!.group.fingerprint}.md`), 'utf8');
+    // Opened on night 8, commented on 9 and 10 (recovery takes two nights back), closed on 11.
+    expect(text.match(/<!-- nightbench:night=/g)).toHaveLength(4);
+    expect(text).toContain('<!-- nightbench:state=closed -->');
+  });
+
+  it('a dry run plans without changing GitHub or the episodes', async () => {
+    for (let i = 0; i < 8; i++) await night(i);
+    const report = detectRegressions(store, loaded().config.detection, { now: history.nights[8], dryRun: true });
+    const plan = await publishIssues({ report, store, loaded: loaded(), env: { GITHUB_TOKEN: 't' }, log, dryRun: true });
+    expect(plan.actions.map((a) => a.kind)).toEqual(['open']);
+    expect(fake.writes()).toHaveLength(0);
+    expect(loadEpisodes(store.db)).toHaveLength(0);
+  });
+});
