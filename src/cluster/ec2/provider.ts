@@ -145,6 +145,7 @@ async function startEc2Cluster(request: ClusterRequest, log: Log, deps: Ec2Depen
       schedulerAddress,
       // Client commands run here, against the scheduler's address; the instances run only the cluster.
       runCommand: (spec) => runCommand({ ...spec, env: { ...request.env, ...spec.env } }),
+      // The processes run on the instances, out of this machine's /proc and process table.
       sampleTargets: () => [],
       takeExits: () => [],
       info: (): ClusterInfo => {

@@ -9,6 +9,9 @@ import {
   type Instance,
 } from '@aws-sdk/client-ec2';
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ec2Options } from '../../../src/cluster/ec2/options.js';
@@ -152,6 +155,16 @@ describe('nightbench reap against a local EC2 endpoint', () => {
     expect(report.alive).toEqual([alive]);
     expect(await stateOf(expired)).toMatch(/terminated|shutting-down/);
     for (const id of [alive, otherRepository, untagged]) expect(await stateOf(id)).toBe('running');
+  });
+
+  it('says what is missing when neither flags, config nor environment give a region', async () => {
+    const result = await runCli(['reap', '--repository', 'acme/reaped'], {
+      cwd: mkdtempSync(path.join(tmpdir(), 'nb-reap-')),
+      env: { AWS_REGION: undefined, AWS_DEFAULT_REGION: undefined },
+      timeoutMs: 60_000,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('reap: no region: pass --region, set cluster.options.region of an ec2 config, or AWS_REGION');
   });
 
   it('explains itself with --help', async () => {
