@@ -55,8 +55,9 @@ export function judge(input: VerdictInput): Judgement {
 
 /** A verdict as people say it of this metric: faster/slower for times. */
 export function verdictLabel(verdict: Verdict, unit: string): string {
-  if (unit === 's' && verdict === 'better') return 'faster';
-  if (unit === 's' && verdict === 'worse') return 'slower';
+  const time = unit === 's' || unit === 'seconds';
+  if (time && verdict === 'better') return 'faster';
+  if (time && verdict === 'worse') return 'slower';
   return verdict;
 }
 

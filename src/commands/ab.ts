@@ -92,7 +92,7 @@ async function publish(context: CommandContext, record: AbTestRecord, store: AbS
   const report = reportAb(record, store.rows(record.id));
   const markdown = renderMarkdown(report.header, report.analysis);
   process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderTerminal(report.header, report.analysis));
-  if (flags.markdown) writeFile(context.resolve(flags.markdown), markdown, context.log);
+  if (flags.markdown) writeFile(path.resolve(flags.markdown), markdown, context.log);
   if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(markdown).write();
   if (flags.page) {
     const dir = path.join(context.resolve(context.loaded.config.reports.dir), 'ab');

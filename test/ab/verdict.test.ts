@@ -46,6 +46,7 @@ describe('verdictLabel', () => {
   it('says faster and slower of times, better and worse of the rest', () => {
     expect(verdictLabel('better', 's')).toBe('faster');
     expect(verdictLabel('worse', 's')).toBe('slower');
+    expect(verdictLabel('better', 'seconds')).toBe('faster');
     expect(verdictLabel('worse', 'bytes')).toBe('worse');
     expect(verdictLabel('no clear change', 's')).toBe('no clear change');
   });
