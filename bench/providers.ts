@@ -2,7 +2,7 @@
  * How much localhost hides: the Dask suite on `local`, on `netns` unshaped, and on `netns` at 100
  * and 20 Mbit/s per host, same cluster size and data. Prints each workload's median wall time per
  * provider as a ratio to `local`, and the bytes the netns hosts sent. Needs root (namespaces).
- *   npx tsx bench/providers.ts [--workers 2] [--repeats 3] [--scale 1] [--workload NAME]...
+ *   npx tsx bench/providers.ts [--workers 2] [--memory 2GiB] [--repeats 3] [--scale 1] [--workload NAME]...
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { summarize } from '../src/stats/index.js';
 const { values: flags } = parseArgs({
   options: {
     workers: { type: 'string', default: '2' },
+    memory: { type: 'string', default: '2GiB' },
     repeats: { type: 'string', default: '3' },
     scale: { type: 'string', default: '1' },
     workload: { type: 'string', multiple: true, default: [] },
@@ -40,7 +41,7 @@ for (const variant of variants) {
     config,
     JSON.stringify({
       suites: ['dask'],
-      cluster: { provider: variant.provider, workers: Number(flags.workers), options: variant.options },
+      cluster: { provider: variant.provider, workers: Number(flags.workers), memoryPerWorker: flags.memory, options: variant.options },
       repeats: Number(flags.repeats),
       scale: Number(flags.scale),
       history: { path: db },
@@ -69,7 +70,7 @@ const median = (workload: string, variant: string, metric: string): number | und
 
 const workloads = [...new Set(rows.map((r) => r.workload))].sort();
 const cell = (value: number | undefined, base: number | undefined) =>
-  value === undefined ? 'failed' : `${value.toFixed(2)} s${base !== undefined && variantOf.size > 0 ? ` (${(value / base).toFixed(2)}x)` : ''}`;
+  value === undefined ? 'failed' : `${value.toFixed(2)} s${base !== undefined ? ` (${(value / base).toFixed(2)}x)` : ''}`;
 const header = ['workload', ...variants.map((v) => v.name), 'netns MB sent'];
 const table = workloads.map((workload) => {
   const base = median(workload, 'local', 'wall_time');
@@ -78,7 +79,7 @@ const table = workloads.map((workload) => {
 });
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
 const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-console.log(`median wall time of ${flags.repeats} repeats, ${flags.workers} workers, scale ${flags.scale}; ratio to local in brackets`);
+console.log(`median wall time of ${flags.repeats} repeats, ${flags.workers} workers of ${flags.memory}, scale ${flags.scale}; ratio to local in brackets`);
 console.log(line(header));
 for (const row of table) console.log(line(row));
 console.log(`history: ${db}`);
