@@ -29,6 +29,8 @@ export function archiveCopy(db: Db, file: string): void {
 
 /** Gives the pages freed by a prune back to the file system, so the stored file shrinks. */
 export function compact(db: Db): void {
-  db.pragma('wal_checkpoint(TRUNCATE)');
   db.exec('VACUUM');
+  // In WAL mode the rebuilt pages land in the -wal file; the checkpoint moves them into the
+  // database and truncates it to its new size.
+  db.pragma('wal_checkpoint(TRUNCATE)');
 }

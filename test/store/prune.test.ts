@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mergeDatabase } from '../../src/history/merge.js';
@@ -50,6 +50,22 @@ describe('pruneSamples', () => {
     expect(count(file, 'SELECT count(*) AS n FROM samples')).toBe(3);
     expect(count(file, "SELECT count(*) AS n FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.night = '2026-11-30'")).toBe(3);
     expect(count(file, 'SELECT count(*) AS n FROM results')).toBe(18);
+  });
+
+  it('gives the space of pruned samples back when compacting', () => {
+    const { file } = history();
+    const db = openDatabase(file);
+    try {
+      // Samples of 10,000 points each, as long repeats have.
+      db.prepare("UPDATE samples SET t = '[' || replace(hex(zeroblob(10000)), '00', '0,') || '0]'").run();
+      compact(db);
+      const before = statSync(file).size;
+      pruneSamples(db, '2026-11-30');
+      compact(db);
+      expect(statSync(file).size).toBeLessThan(before - 6 * 15_000);
+    } finally {
+      db.close();
+    }
   });
 
   it('archives a full copy before pruning', () => {
