@@ -152,6 +152,7 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], opti
     markers: options.detection.markers(key, options.issueUrl),
     status: judgement.status,
     statusNote: judgement.note,
+    changeSinceEpisode: judgement.changeSinceEpisode,
     issue: judgement.issueNumber === undefined ? undefined : { number: judgement.issueNumber, url: options.issueUrl(judgement.issueNumber) },
   };
 }
@@ -173,7 +174,7 @@ function indexRows(group: Group, nightRuns: ReportRun[], metrics: MetricSeries[]
     const window = series.median.slice(Math.max(0, lastIndex - options.windowDays), lastIndex).filter((m): m is number => m !== null);
     return {
       ...base, metric: series.metric, unit: series.unit, status: series.status, statusNote: series.statusNote,
-      latest, baseline, change: latest !== undefined && baseline ? latest / baseline - 1 : undefined,
+      latest, baseline, change: series.changeSinceEpisode ?? (latest !== undefined && baseline ? latest / baseline - 1 : undefined),
       noise: window.length >= 2 ? relativeSpread(window) : undefined,
       spark: series.median.slice(-options.sparkNights),
       issue: series.issue,

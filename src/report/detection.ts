@@ -22,6 +22,8 @@ export interface SeriesJudgement {
   status: SeriesStatus;
   note?: string;
   issueNumber?: number;
+  /** For an active episode: the latest median against the level before the regression. */
+  changeSinceEpisode?: number;
 }
 
 const verdictStatus: Record<VerdictKind, SeriesStatus> = {
@@ -68,7 +70,10 @@ export function indexDetection(facts: DetectionFacts): DetectionIndex {
   return {
     judge(key) {
       const active = (episodes.get(key) ?? []).filter(isActive).sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night))[0];
-      if (active) return { status: 'regressed', note: `regressed since ${active.firstBad.night} (${formatChange(active.ratio - 1)})`, issueNumber: active.issueNumber };
+      if (active) {
+        const change = active.latestMedian / active.baselineMedian - 1;
+        return { status: 'regressed', note: `regressed since ${active.firstBad.night}: ${formatChange(change)} against the level before it`, issueNumber: active.issueNumber, changeSinceEpisode: change };
+      }
       const verdict = verdicts.get(key);
       if (verdict === undefined) return { status: 'insufficient', note: 'detection has not judged the latest night' };
       return { status: verdictStatus[verdict.kind], note: `${verdict.kind}: ${verdict.reason}` };

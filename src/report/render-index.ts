@@ -37,7 +37,7 @@ export function renderIndex(page: IndexPage): string {
   <th><button type="button" data-sort="metric">Metric</button></th>
   <th><button type="button" data-sort="shape">Cluster · environment</button></th>
   <th class="num"><button type="button" data-sort="latest" data-numeric>Latest</button></th>
-  <th class="num"><button type="button" data-sort="change" data-numeric>vs week</button></th>
+  <th class="num" title="latest nightly median against the trailing week's; for an open regression, against the level before it"><button type="button" data-sort="change" data-numeric>Change</button></th>
   <th class="num"><button type="button" data-sort="noise" data-numeric>Noise</button></th>
   <th>Trend</th>
   <th>Issue</th>

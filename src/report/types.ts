@@ -78,7 +78,7 @@ export interface IndexRow {
   latestNight?: string;
   latest?: number;
   baseline?: number;
-  /** latest / baseline - 1. */
+  /** latest / baseline - 1; for an open regression, against the level before it (the week has absorbed it). */
   change?: number;
   /** Night-to-night relative spread of the nightly medians in the baseline window. */
   noise?: number;
@@ -119,6 +119,8 @@ export interface MetricSeries {
   /** The series' status on the index, shown beside its chart. */
   status: SeriesStatus;
   statusNote?: string;
+  /** For an open regression: the latest median against the level before it. */
+  changeSinceEpisode?: number;
   /** The GitHub issue of the open episode, if it has one. */
   issue?: { number: number; url?: string };
 }

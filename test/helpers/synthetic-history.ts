@@ -4,6 +4,7 @@
  * history: detection, issues, pages. The same options and seed always give the same database
  * content apart from nothing: run ids, shas and timestamps are derived from the seed too.
  */
+import { detectRegressions, type DetectionPolicy, type DetectionReport } from '../../src/detect/index.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import type { CommitInfo, MetricValue, ProcessSamples } from '../../src/history/types.js';
 import { createRandom, type RandomSource } from '../../src/stats/index.js';
@@ -138,6 +139,14 @@ export function writeSyntheticHistory(store: HistoryStore, options: SyntheticHis
     nights, suites, workloads, metrics: metrics.map((m) => m.name), clusterShapes, runIds, commits,
     okRepeats: (workload, metric, shape = clusterShapes[0]!) => suites.reduce((n, suite) => n + (okCounts.get(`${suite}|${workload}|${metric}|${shape}`) ?? 0), 0),
   };
+}
+
+/**
+ * Runs detection night after night, as `nightly` would have, so the history gets the episodes a
+ * real one would have (a single run on the last night sees only that night).
+ */
+export function detectEachNight(store: HistoryStore, policy: DetectionPolicy, nights: readonly string[]): DetectionReport[] {
+  return nights.map((night) => detectRegressions(store, policy, { now: night }));
 }
 
 function workloadName(index: number): string {

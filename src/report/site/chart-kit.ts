@@ -10,12 +10,12 @@ export const palette = ['#1f6feb', '#d97706', '#059669', '#9333ea', '#dc2626', '
 
 const axisFont = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
 
-/** Two axes in the site's style; the y axis formats values with `format`. */
-export function axes(format: (value: number) => string, yLabel: string): uPlot.Axis[] {
+/** Two axes in the site's style; the y axis formats values with `format` (and is labelled when a label is given). */
+export function axes(format: (value: number) => string, yLabel?: string): uPlot.Axis[] {
   const common = { stroke: '#57606a', font: axisFont, grid: { stroke: '#eaeef2', width: 1 }, ticks: { stroke: '#d0d7de', width: 1 } };
   return [
     { ...common },
-    { ...common, label: yLabel, labelFont: axisFont, size: 70, values: (_u, splits) => splits.map((v) => (v === null ? '' : format(v))) },
+    { ...common, ...(yLabel ? { label: yLabel, labelFont: axisFont } : {}), size: 70, values: (_u, splits) => splits.map((v) => (v === null ? '' : format(v))) },
   ];
 }
 

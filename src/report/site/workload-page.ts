@@ -86,7 +86,7 @@ function start(page: WorkloadPage, commits: CommitTable): void {
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         legend: { show: false },
         cursor: { sync: { key: 'nightbench-workload' }, drag: { x: true, y: false } },
-        axes: axes(format, series.unit),
+        axes: axes(format),
         series: [
           {},
           ...series.repeats.map((_, i) => ({

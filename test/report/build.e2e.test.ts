@@ -1,0 +1,80 @@
+/**
+ * `nightbench report` over a real SQLite history: what it writes, that it rebuilds
+ * incrementally (drill-downs of finished runs are kept, stale files removed), and the CLI.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultDetectionPolicy } from '../../src/detect/index.js';
+import { openHistory } from '../../src/history/open.js';
+import { silentLog } from '../../src/log.js';
+import { buildSite, type BuildSiteOptions } from '../../src/report/build.js';
+import { sitePaths } from '../../src/report/paths.js';
+import { runCli } from '../helpers/cli.js';
+import { writeSyntheticHistory } from '../helpers/synthetic-history.js';
+
+let dir: string;
+let dbFile: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'nightbench-report-'));
+  dbFile = path.join(dir, 'history.sqlite');
+  const store = openHistory(dbFile);
+  writeSyntheticHistory(store, { seed: 3, workloads: 4, nights: 12, repeats: 2 });
+  store.close();
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('buildSite', () => {
+  it('keeps the drill-downs of finished runs, writes those of a new night and removes stale files', async () => {
+    const store = openHistory(dbFile);
+    const site = path.join(dir, 'incremental');
+    const options: BuildSiteOptions = {
+      store, outDir: site, policy: defaultDetectionPolicy, now: new Date('2026-01-13T06:00:00Z'), log: silentLog,
+      commitUrl: () => undefined, issueUrl: () => undefined, drilldownNights: 2,
+    };
+    try {
+      const first = await buildSite(options);
+      expect(first).toMatchObject({ workloads: 4, series: 16, drilldowns: { written: 8, kept: 0 }, abReports: 0 });
+      mkdirSync(path.join(site, 'workloads', 'gone'), { recursive: true });
+      writeFileSync(path.join(site, 'workloads', 'gone', 'old.html'), 'stale');
+
+      const second = await buildSite(options);
+      expect(second.drilldowns).toEqual({ written: 0, kept: 8 });
+      expect(second.files).toBe(first.files);
+      expect(existsSync(path.join(site, 'workloads', 'gone'))).toBe(false);
+
+      writeSyntheticHistory(store, { seed: 4, workloads: 4, nights: 1, repeats: 2, firstNight: '2026-01-13', samplesForLastNights: 1 });
+      const third = await buildSite({ ...options, now: new Date('2026-01-14T06:00:00Z') });
+      // The new night's 4 drill-downs are new; of the 8 kept before, the 4 of the night now too old are gone.
+      expect(third.drilldowns).toEqual({ written: 4, kept: 4 });
+      expect(third.largest.bytes).toBeLessThan(2 * 2 ** 20);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('nightbench report', () => {
+  it('builds the site and describes it as JSON', async () => {
+    const out = path.join(dir, 'cli-site');
+    const result = await runCli(['report', '--db', dbFile, '--out', out, '--json'], { cwd: dir, timeoutMs: 60_000 });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as { outDir: string; pages: number; workloads: number };
+    expect(summary).toMatchObject({ outDir: out, workloads: 4 });
+    expect(readFileSync(path.join(out, sitePaths.index), 'utf8')).toContain('<title>Nightly history · nightbench</title>');
+    expect(existsSync(path.join(out, sitePaths.abIndex))).toBe(true);
+  });
+
+  it('fails with one line when the history cannot be opened', async () => {
+    const garbage = path.join(dir, 'not-a-db.sqlite');
+    writeFileSync(garbage, 'this is not a SQLite database, just text that is long enough to be read as a header'.repeat(20));
+    const result = await runCli(['report', '--db', garbage, '--out', path.join(dir, 'x')], { cwd: dir, timeoutMs: 60_000 });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('not-a-db.sqlite');
+  }, 60_000);
+});

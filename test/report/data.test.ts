@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { buildSiteData, type SiteDataOptions } from '../../src/report/data.js';
+import { seriesKey, type DetectionIndex, type SeriesJudgement } from '../../src/report/detection.js';
+import { variantOf } from '../../src/report/paths.js';
+import type { Marker, ReportHistory, ReportRun } from '../../src/report/types.js';
+
+const shape = { environmentName: 'default', environmentFingerprint: 'f1', provider: 'local', clusterShape: 'local:2x1:2GiB' };
+const other = { ...shape, clusterShape: 'local:4x1:2GiB' };
+const night = (i: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + i * 86_400_000).toISOString().slice(0, 10);
+
+function run(id: string, i: number, comparability = shape, startedAt = `${night(i)}T02:00:00Z`): ReportRun {
+  return { id, suite: 'dask', night: night(i), startedAt, ...comparability, commits: [{ repo: 'dask/dask', sha: `sha${i}` }] };
+}
+
+/** Five nights of shuffle wall_time (3 repeats) on one shape, one night on another, and a workload that only fails. */
+function history(): ReportHistory {
+  const runs = [0, 1, 2, 3, 4].map((i) => run(`r${i}`, i));
+  runs.push(run('r4-rerun', 4, shape, `${night(4)}T09:00:00Z`), run('big0', 0, other));
+  const values: ReportHistory['values'] = [];
+  const level = [10, 11, 12, 13, 30];
+  for (const [i, r] of runs.slice(0, 5).entries()) {
+    for (const repeat of [1, 2, 3]) values.push({ runId: r.id, workload: 'shuffle', repeat, metric: 'wall_time', value: level[i]! + repeat - 2, unit: 's' });
+  }
+  for (const repeat of [1, 2, 3]) values.push({ runId: 'r4-rerun', workload: 'shuffle', repeat, metric: 'wall_time', value: 14 + repeat - 2, unit: 's' });
+  values.push({ runId: 'big0', workload: 'shuffle', repeat: 1, metric: 'wall_time', value: 5, unit: 's' });
+  return {
+    runs, values,
+    failures: [{ runId: 'r4-rerun', workload: 'broken', repeat: 1, status: 'failed', error: 'line 1\nline 2\nKilledWorker' }],
+    commits: [{ repo: 'dask/dask', sha: 'sha1', parents: [], authorName: 'Ada', authorEmail: 'a@x', authoredAt: '', committedAt: '2026-01-02', subject: 'Speed up' }],
+  };
+}
+
+function options(judgements: Record<string, SeriesJudgement> = {}, markers: Record<string, Marker[]> = {}, overrides: Partial<SiteDataOptions> = {}): SiteDataOptions {
+  const detection: DetectionIndex = { judge: (key) => judgements[key] ?? { status: 'stable' }, markers: (key) => markers[key] ?? [] };
+  return {
+    detection, threshold: () => 0.1, windowDays: 7, minBaselineNights: 3, sparkNights: 30, drilldownNights: 1,
+    hasSamples: () => true, commitUrl: (repo, sha) => `https://example.org/${repo}/${sha}`, issueUrl: (n) => `https://example.org/issues/${n}`,
+    generatedAt: '2026-01-06T06:00:00.000Z', ...overrides,
+  };
+}
+
+const key = (workload: string, metric: string, c = shape) => seriesKey('dask', workload, metric, variantOf(c).id);
+
+describe('buildSiteData', () => {
+  it('gives every night its repeats, median and the trailing-window baseline; a rerun night counts its last run', () => {
+    const { workloads } = buildSiteData(history(), options());
+    const shuffle = workloads.find((w) => w.workload === 'shuffle')!;
+    const main = shuffle.variants.find((v) => v.variant.clusterShape === shape.clusterShape)!;
+    const series = main.metrics[0]!;
+    expect(main.nights).toEqual([0, 1, 2, 3, 4].map(night));
+    expect(series.repeats).toEqual([[9, 10, 11, 12, 13], [10, 11, 12, 13, 14], [11, 12, 13, 14, 15]]);
+    expect(series.median).toEqual([10, 11, 12, 13, 14]);
+    // A baseline needs three earlier nights.
+    expect(series.baseline).toEqual([null, null, null, 11, 11.5]);
+    expect(series.threshold).toBe(0.1);
+  });
+
+  it('never mixes cluster shapes', () => {
+    const shuffle = buildSiteData(history(), options()).workloads.find((w) => w.workload === 'shuffle')!;
+    expect(shuffle.variants.map((v) => [v.variant.clusterShape, v.nights.length, v.metrics[0]!.median])).toEqual([
+      ['local:2x1:2GiB', 5, [10, 11, 12, 13, 14]],
+      ['local:4x1:2GiB', 1, [5]],
+    ]);
+  });
+
+  it('lists regressions first on the index with their issue, and a workload that only failed as failing', () => {
+    const { index } = buildSiteData(history(), options({ [key('shuffle', 'wall_time')]: { status: 'regressed', issueNumber: 7, changeSinceEpisode: 0.4 } }));
+    expect(index.rows.map((r) => [r.workload, r.variant.clusterShape, r.status])).toEqual([
+      ['shuffle', 'local:2x1:2GiB', 'regressed'],
+      ['broken', 'local:2x1:2GiB', 'failing'],
+      ['shuffle', 'local:4x1:2GiB', 'stable'],
+    ]);
+    const [regressed, broken] = index.rows;
+    expect(regressed).toMatchObject({ latest: 14, baseline: 11.5, change: 0.4, issue: { number: 7, url: 'https://example.org/issues/7' }, latestNight: night(4) });
+    expect(regressed!.noise).toBeGreaterThan(0);
+    expect(broken).toMatchObject({ metric: '', error: 'line 1\nline 2\nKilledWorker', spark: [] });
+    expect(index.metrics).toEqual(['wall_time']);
+    expect(index.clusterShapes).toEqual(['local:2x1:2GiB', 'local:4x1:2GiB']);
+  });
+
+  it('computes the change against the trailing week when there is no open episode', () => {
+    const row = buildSiteData(history(), options()).index.rows.find((r) => r.variant.clusterShape === shape.clusterShape && r.workload === 'shuffle')!;
+    expect(row.change).toBeCloseTo(14 / 11.5 - 1, 10);
+  });
+
+  it('offers drill-downs for the latest nights and for marked nights, only where samples exist', () => {
+    const marker: Marker = { night: night(2), kind: 'regression', label: 'regression +20%' };
+    const links = (hasSamples: SiteDataOptions['hasSamples']) =>
+      buildSiteData(history(), options({}, { [key('shuffle', 'wall_time')]: [marker] }, { hasSamples })).workloads.find((w) => w.workload === 'shuffle')!.variants[0]!.drilldowns;
+    expect(links(() => true).map((l) => [l.night, l.runId])).toEqual([[night(4), 'r4-rerun'], [night(2), 'r2']]);
+    expect(links(() => true)[0]!.href).toBe('../../runs/dask/shuffle/r4-rerun.html');
+    expect(links((runId) => runId !== 'r2').map((l) => l.runId)).toEqual(['r4-rerun']);
+    expect(links(() => false)).toEqual([]);
+  });
+
+  it('shares one commit table per suite, each commit once, described where the history knows it', () => {
+    const table = buildSiteData(history(), options()).commitTables.get('dask')!;
+    expect(table.runs).toHaveLength(7);
+    expect(table.commits).toHaveLength(5);
+    const described = table.commits.find((c) => c.sha === 'sha1')!;
+    expect(described).toEqual({ repo: 'dask/dask', sha: 'sha1', subject: 'Speed up', author: 'Ada', date: '2026-01-02', url: 'https://example.org/dask/dask/sha1' });
+    const shuffle = buildSiteData(history(), options()).workloads.find((w) => w.workload === 'shuffle')!.variants[0]!;
+    expect(shuffle.runs.map((i) => table.runs[i]!.id)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4-rerun']);
+  });
+});

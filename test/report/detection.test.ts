@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { Episode, SeriesVerdict, VerdictKind } from '../../src/detect/index.js';
+import { indexDetection, seriesKey } from '../../src/report/detection.js';
+import { variantOf } from '../../src/report/paths.js';
+
+const identity = {
+  suite: 'dask', workload: 'shuffle', workloadVersion: '1', metric: 'wall_time',
+  environmentName: 'default', environmentFingerprint: 'f1', provider: 'local', clusterShape: 'local:2x1:2GiB',
+};
+const key = seriesKey('dask', 'shuffle', 'wall_time', variantOf(identity).id);
+const ref = (night: string) => ({ night, runId: `run-${night}`, commits: { 'dask/dask': 'abc' } });
+
+function episode(overrides: Partial<Episode>): Episode {
+  return {
+    id: 1, fingerprint: 'fp', seriesKey: 'k', identity, unit: 's', direction: 'lower-is-better', firstBad: ref('2026-01-31'), lastGood: ref('2026-01-30'),
+    baselineMedian: 10, baselineNoise: 0.02, newMedian: 15, ratio: 1.5, pValue: 0.001, state: 'open', lastNight: '2026-01-31', latestMedian: 14, nightsBack: 0,
+    ...overrides,
+  };
+}
+
+function verdict(kind: VerdictKind): SeriesVerdict {
+  return { seriesKey: 'k', identity, unit: 's', night: '2026-02-09', kind, reason: 'because', direction: 'lower-is-better', threshold: 0.1, baselineNights: 7, skippedNights: 0 };
+}
+
+describe('indexDetection', () => {
+  it('calls a series with an active episode regressed, with its issue, even when tonight looks stable', () => {
+    const index = indexDetection({ verdicts: [verdict('stable')], episodes: [episode({ state: 'still-regressed', issueNumber: 12 })] });
+    expect(index.judge(key)).toMatchObject({ status: 'regressed', issueNumber: 12 });
+    expect(index.judge(key).changeSinceEpisode).toBeCloseTo(0.4, 10);
+    expect(index.judge(key).note).toContain('2026-01-31');
+  });
+
+  it.each([
+    ['regression', 'regressed'],
+    ['improvement', 'improved'],
+    ['stable', 'stable'],
+    ['failed', 'failing'],
+    ['disturbed', 'insufficient'],
+    ['missing', 'insufficient'],
+    ['too-few-repeats', 'insufficient'],
+    ['insufficient-baseline', 'insufficient'],
+  ] as const)('maps the verdict %s to %s', (kind, status) => {
+    expect(indexDetection({ verdicts: [verdict(kind)], episodes: [episode({ state: 'recovered' })] }).judge(key).status).toBe(status);
+  });
+
+  it('says so when detection never judged a series', () => {
+    expect(indexDetection({ verdicts: [], episodes: [] }).judge(key)).toMatchObject({ status: 'insufficient', note: 'detection has not judged the latest night' });
+  });
+
+  it('marks the first bad night of every episode and the night it recovered, linked to the issue', () => {
+    const index = indexDetection({ verdicts: [], episodes: [episode({ state: 'recovered', recoveredNight: '2026-02-05', issueNumber: 3 }), episode({ id: 2, firstBad: ref('2026-02-08'), ratio: 1.2 })] });
+    expect(index.markers(key, (n) => `https://example.org/issues/${n}`)).toEqual([
+      { night: '2026-01-31', kind: 'regression', label: 'regression +50.0%', issueUrl: 'https://example.org/issues/3' },
+      { night: '2026-02-05', kind: 'recovery', label: 'recovered', issueUrl: 'https://example.org/issues/3' },
+      { night: '2026-02-08', kind: 'regression', label: 'regression +20.0%', issueUrl: undefined },
+    ]);
+    expect(index.markers(seriesKey('dask', 'shuffle', 'cpu_time', variantOf(identity).id), () => undefined)).toEqual([]);
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * Checks over a built site's files: every href and src resolves to a file of the site or is an
+ * absolute external URL, and no page carries inline script.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export function sitePages(root: string, dir = root): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sitePages(root, full);
+    return entry.name.endsWith('.html') ? [full] : [];
+  });
+}
+
+/** "page: reference" for every reference that points nowhere. */
+export function brokenLinks(root: string): string[] {
+  return sitePages(root).flatMap((page) => {
+    const html = readFileSync(page, 'utf8');
+    return [...html.matchAll(/\s(?:href|src)="([^"]*)"/g)]
+      .map((m) => m[1]!.replaceAll('&amp;', '&'))
+      .filter((ref) => {
+        if (/^https?:\/\/[^/]+/.test(ref)) return false;
+        const target = ref.split(/[?#]/, 1)[0]!;
+        return target === '' || /^[a-z]+:/i.test(target) || !existsSync(path.resolve(path.dirname(page), target));
+      })
+      .map((ref) => `${path.relative(root, page)}: ${ref}`);
+  });
+}
+
+/** Pages with a script element that has no src (the site ships none, so a script there was injected). */
+export function inlineScripts(root: string): string[] {
+  return sitePages(root).filter((page) => /<script(?![^>]*\ssrc=)[^>]*>/i.test(readFileSync(page, 'utf8'))).map((page) => path.relative(root, page));
+}

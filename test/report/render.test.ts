@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { escapeHtml, html, layout, sparkline } from '../../src/report/render.js';
+import { renderIndex } from '../../src/report/render-index.js';
+import { renderWorkloadPage } from '../../src/report/render-workload.js';
+import type { IndexRow, WorkloadPage } from '../../src/report/types.js';
+
+const hostile = '<img src=x onerror=alert(1)>"\'&';
+const variant = { id: 'v1', label: 'local:2x1:2GiB · default', clusterShape: 'local:2x1:2GiB', environment: 'default' };
+
+describe('escapeHtml', () => {
+  it.each([
+    ['<script>', '&lt;script&gt;'],
+    ['a & b', 'a &amp; b'],
+    ['"quoted"', '&quot;quoted&quot;'],
+    ["it's", 'it&#39;s'],
+    ['plain', 'plain'],
+    [42, '42'],
+  ])('%s -> %s', (input, expected) => expect(escapeHtml(input)).toBe(expected));
+});
+
+describe('html templates', () => {
+  it('escape interpolated text but keep fragments and arrays of fragments', () => {
+    const inner = html`<b>${'<i>'}</b>`;
+    expect(html`<p title="${'"x"'}">${inner}${[html`<br>`, html`<hr>`]}${undefined}${false}</p>`.html).toBe('<p title="&quot;x&quot;"><b>&lt;i&gt;</b><br><hr></p>');
+  });
+
+  it('link every page to the index and to the A/B section, relative to where the page is', () => {
+    const page = layout({ path: 'workloads/dask/shuffle.html', title: hostile, section: 'workload', generatedAt: '2026-02-10T06:00:00.000Z', body: html`<p>x</p>`, scripts: ['assets/workload.js'] });
+    expect(page).toContain('href="../../index.html"');
+    expect(page).toContain('href="../../ab/index.html">A/B</a>');
+    expect(page).toContain('<script src="../../assets/workload.js"></script>');
+    expect(page).not.toContain('<img');
+  });
+
+  it('draw a sparkline with a gap where a night has no value', () => {
+    const svg = sparkline([1, 2, null, 3, 4]).html;
+    expect(svg.match(/M/g)).toHaveLength(2);
+    expect(sparkline([1]).html).not.toContain('<path');
+  });
+});
+
+describe('pages', () => {
+  it('render outside strings of the index as text', () => {
+    const row: IndexRow = {
+      suite: 'dask', workload: hostile, href: 'workloads/dask/x.html', metric: 'wall_time', unit: 's', variant, status: 'failing',
+      statusNote: hostile, spark: [1, 2], error: `Traceback\n${hostile}`,
+    };
+    const page = renderIndex({ generatedAt: '2026-02-10T06:00:00.000Z', rows: [row], suites: ['dask'], metrics: ['wall_time'], clusterShapes: [variant.clusterShape] });
+    expect(page).not.toContain('<img');
+    expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;');
+    expect(page).toContain('data-status="failing"');
+  });
+
+  it('render failure tails on the workload page as text', () => {
+    const page: WorkloadPage = {
+      suite: 'dask', workload: 'shuffle', slug: 'shuffle', variants: [{ variant, nights: [], runs: [], metrics: [], drilldowns: [] }],
+      failures: [{ night: '2026-02-01', variant: variant.label, repeat: 1, status: 'failed', error: `<script>alert(1)</script>` }],
+    };
+    const text = renderWorkloadPage(page, '2026-02-10T06:00:00.000Z');
+    expect(text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(text.match(/<script/g)).toHaveLength(3);
+  });
+});
