@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { writeJobSummary } from '../actions/job-summary.js';
+import { planOutputs, renderShardPlan } from '../actions/plan-summary.js';
 import { openHistory } from '../history/open.js';
 import { medianWallTimes } from '../shard/durations.js';
 import { writeShardPlan } from '../shard/plan-file.js';
@@ -24,7 +26,7 @@ export const shardCommand: CliCommand = {
   register(program: Command, setExitCode) {
     const shard = program.command('shard').description('split a night over several machines');
 
-    addCommonOptions(shard.command('plan').description('balance the workloads over N shards by their median wall time in the history (longest first); --json prints the workflow matrix'))
+    addCommonOptions(shard.command('plan').description('balance the workloads over N shards by their median wall time in the history (longest first); --json prints the workflow matrix, a workflow step also gets it as the output "matrix"'))
       .requiredOption('--shards <n>', 'number of shards (machines)', parseIntegerOption('--shards'))
       .option('--out <file>', 'also write the plan to this file, for `nightbench nightly --shard i/N --shard-plan FILE`')
       .option('--repeats <n>', 'repeats per workload (default: the config\'s)', parseIntegerOption('--repeats'))
@@ -51,6 +53,8 @@ export const shardCommand: CliCommand = {
         for (const s of plan.shards) {
           context.log.info(`shard ${s.index}/${plan.count}: ~${Math.round(s.seconds)} s: ${s.workloads.map((w) => `${w.name}${w.known ? '' : ' (untimed)'}`).join(', ')}`);
         }
+        // In a workflow: the plan as the job summary, and the matrix as a step output.
+        await writeJobSummary({ markdown: renderShardPlan(plan), annotations: [], outputs: planOutputs(plan) });
         if (flags.json) {
           process.stdout.write(`${JSON.stringify({ plan, matrix: shardMatrix(plan) })}\n`);
         } else {
