@@ -110,8 +110,12 @@ export function runCommand(spec: CommandSpec): Promise<CommandResult> {
       timedOut = true;
       killGroup(child.pid ?? -1, 'SIGKILL');
     }, spec.timeoutMs);
+    const abort = () => killGroup(child.pid ?? -1, 'SIGKILL');
+    spec.signal?.addEventListener('abort', abort);
+    if (spec.signal?.aborted) abort();
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', abort);
       killGroup(child.pid ?? -1, 'SIGKILL');
       resolve({ exitCode, signal, timedOut, durationMs: Date.now() - started, stdout, stderrTail: stderr.toString() });
     };

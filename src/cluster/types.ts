@@ -38,6 +38,8 @@ export interface CommandSpec {
   env: Record<string, string>;
   cwd?: string;
   timeoutMs: number;
+  /** Ctrl-C or SIGTERM of the whole run: the command's process group is killed at once. */
+  signal?: AbortSignal;
 }
 
 export interface CommandResult {

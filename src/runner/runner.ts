@@ -148,13 +148,13 @@ async function runRepeat(cluster: Cluster, plan: RunPlan, workload: Workload, re
   const countersBefore = (await cluster.counters?.()) ?? {};
   const sampler = new Sampler(() => cluster.sampleTargets(), plan.sampleIntervalSeconds * 1000);
   sampler.start();
-  const command = cluster.runCommand({
+  const result = await cluster.runCommand({
     argv: fillTemplate(plan.suite.file.run, { ...plan.suite.placeholders, workload: workload.name }),
     env: commandEnv(plan, cluster, repeat, workdir, metricsFile),
     cwd: plan.suite.dir,
     timeoutMs: plan.timeLimitSeconds * 1000,
+    signal,
   });
-  const result = await command;
   const sampled = sampler.stop();
   const finishedAt = new Date().toISOString();
   const exits = cluster.takeExits();

@@ -16,9 +16,10 @@ function writeConfig(name: string, config: Record<string, unknown>): string {
   return file;
 }
 
-function counts() {
+function counts(): { runs: number; repeats: number; results: number } {
   const raw = new Database(db, { readonly: true });
-  const result = Object.fromEntries(['runs', 'repeats', 'results'].map((t) => [t, (raw.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
+  const count = (table: string) => (raw.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  const result = { runs: count('runs'), repeats: count('repeats'), results: count('results') };
   raw.close();
   return result;
 }
@@ -81,6 +82,25 @@ describe('bad input on the CLI', () => {
     const raw = new Database(db, { readonly: true });
     expect(raw.prepare("SELECT status, error FROM repeats WHERE workload = 'hangs'").get()).toMatchObject({ status: 'timeout', error: expect.stringMatching(/exceeded the time limit of 4s/) });
     raw.close();
+    expect(leftoverClusterProcesses(dir)).toEqual([]);
+  });
+
+  it('Ctrl-C during a repeat: exit 130, the run recorded as incomplete, every cluster process stopped', async () => {
+    let sent = false;
+    const result = await runCli(['run', '--config', writeConfig('interrupt.json', { workloads: ['hangs'], timeLimitSeconds: 120 }), '--db', db], {
+      cwd: dir,
+      onStderr: (child, stderr) => {
+        if (sent || !/hangs: starting a/.test(stderr)) return;
+        sent = true;
+        // Past start-up and ready, the workload is running: interrupt it there.
+        setTimeout(() => child.kill('SIGINT'), 12_000);
+      },
+    });
+    expect(result.code, result.stderr).toBe(130);
+    const raw = new Database(db, { readonly: true });
+    const run = raw.prepare("SELECT r.status, p.status AS repeat FROM runs r JOIN repeats p ON p.run_id = r.id WHERE p.workload = 'hangs' ORDER BY r.started_at DESC").get();
+    raw.close();
+    expect(run).toEqual({ status: 'incomplete', repeat: 'failed' });
     expect(leftoverClusterProcesses(dir)).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -10,8 +10,16 @@ export interface CliResult {
   stderr: string;
 }
 
+export interface CliOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  timeoutMs?: number;
+  /** Called with the child process and its stderr so far whenever stderr grows (to signal it). */
+  onStderr?: (child: ChildProcess, stderr: string) => void;
+}
+
 /** Runs the real `nightbench` CLI as a user would, in its own process. */
-export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliPath, ...args], {
       cwd: options.cwd,
@@ -21,7 +29,10 @@ export function runCli(args: string[], options: { cwd?: string; env?: Record<str
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      options.onStderr?.(child, stderr);
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
     child.on('error', reject);
     child.on('close', (code) => {
