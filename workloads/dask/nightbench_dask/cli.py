@@ -23,11 +23,11 @@ from . import cluster, instrumentation
 from .environment import ConfigurationError, SuiteEnvironment
 from .instrumentation import RunRecorder
 from .metrics import metric_list, write_metrics_file
-from .registry import WORKLOADS_PACKAGE, Workload, WorkloadContext, load_workloads
+from .registry import Workload, WorkloadContext, load_workloads
 from .sizing import DataSizing
 
 SUITE_NAME = "dask"
-SUITE_DIR = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = Path(__file__).resolve().parent
 
 #: Exit code for a workload name the suite does not know.
 EXIT_UNKNOWN_WORKLOAD = 2
@@ -116,9 +116,7 @@ def run_workload(name: str) -> int:
         raise ConfigurationError("NIGHTBENCH_METRICS_FILE is not set")
     with cluster.connect(env.scheduler_address, env.wait_seconds(None)) as client:
         scratch = env.workdir or Path(tempfile.mkdtemp(prefix="nightbench-dask-"))
-        cluster.ship_suite_code(
-            client, [SUITE_DIR / "nightbench_dask", SUITE_DIR / WORKLOADS_PACKAGE], scratch
-        )
+        cluster.ship_suite_code(client, PACKAGE_DIR, scratch)
         workers = cluster.worker_identities(client)
         sizing = DataSizing.for_cluster(env, workers)
         context = WorkloadContext(name=name, client=client, sizing=sizing)

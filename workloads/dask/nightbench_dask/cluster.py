@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import zipfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from time import monotonic, sleep
@@ -31,20 +32,19 @@ def connect(address: str, timeout: float) -> Client:
     return Client(address, timeout=timeout, set_as_default=True)
 
 
-def ship_suite_code(client: Client, packages: Iterable[Path], scratch: Path) -> None:
-    """Make the suite's packages importable on every worker, now and after restarts.
+def ship_suite_code(client: Client, package: Path, scratch: Path) -> None:
+    """Make the suite's package importable on every worker, now and after restarts.
 
     Tasks refer to workload functions by module name, and the workers need not have
-    the suite on their path (they may even run on other hosts). The packages are
+    the suite on their path (they may even run on other hosts). The package is
     zipped and registered as an UploadFile worker plugin under a fixed name, so each
     run replaces the previous archive and workers that restart get it again.
     """
     archive = scratch / "nightbench_dask_suite.zip"
     scratch.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as bundle:
-        for package in packages:
-            for source in sorted(package.rglob("*.py")):
-                bundle.write(source, source.relative_to(package.parent))
+        for source in sorted(package.rglob("*.py")):
+            bundle.write(source, source.relative_to(package.parent))
     client.register_worker_plugin(UploadFile(str(archive)), name=SUITE_CODE_PLUGIN)
 
 
@@ -101,18 +101,33 @@ def wait_for_workers(
         sleep(_POLL_SECONDS)
 
 
+#: Imported by every fresh worker in ``restart_workers``.
+WARM_MODULES = ("numpy", "pandas", "dask.array", "dask.dataframe")
+
+
 def restart_workers(client: Client, count: int, timeout: float) -> dict[str, dict[str, Any]]:
-    """Restart every worker through its nanny and wait for ``count`` new processes.
+    """Restart every worker through its nanny, wait for ``count`` new processes and
+    have them import the libraries the workloads use.
 
     Waits on its own rather than with ``Client.restart(wait_for_workers=True)``:
     that one waits only for as many workers as were there before (too few if one
     had died) and may count an old worker the scheduler has not yet removed.
+    Without the imports, a fresh worker's first tasks spend a second or more
+    importing pandas and dask while they "deserialize", which would drown the
+    serialization_seconds of small runs and is not what a workload measures.
     """
     started = monotonic()
     old_ids = frozenset(w["id"] for w in worker_identities(client).values())
     client.restart(timeout=timeout, wait_for_workers=False)
     remaining = max(timeout - (monotonic() - started), _POLL_SECONDS)
-    return wait_for_workers(client, count, remaining, exclude_ids=old_ids)
+    workers = wait_for_workers(client, count, remaining, exclude_ids=old_ids)
+    client.run(_import_modules, WARM_MODULES, workers=list(workers))
+    return workers
+
+
+def _import_modules(names: tuple[str, ...]) -> None:
+    for name in names:
+        importlib.import_module(name)
 
 
 @contextmanager

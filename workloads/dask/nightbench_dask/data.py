@@ -17,8 +17,9 @@ import pandas as pd
 
 from .sizing import DataSizing, split_evenly
 
-#: Builds one pandas partition of ``nrows`` rows from a random generator.
-PartitionMaker = Callable[[np.random.Generator, int], pd.DataFrame]
+#: Builds one pandas partition: ``make(rng, nrows, total_rows)``. ``total_rows`` (of
+#: the whole frame) lets a maker size key spaces to the frame, e.g. ~50 rows per key.
+PartitionMaker = Callable[[np.random.Generator, int, int], pd.DataFrame]
 
 #: Rows generated on the client to estimate the bytes per row of a frame.
 _SAMPLE_ROWS = 10_000
@@ -62,7 +63,7 @@ def generated_frame(
     Rows get a global integer index with known divisions, as a frame read from
     storage would have, so that index-aware operations behave realistically.
     """
-    sample = make_partition(np.random.default_rng(seed), _SAMPLE_ROWS)
+    sample = make_partition(np.random.default_rng(seed), _SAMPLE_ROWS, _SAMPLE_ROWS)
     row_bytes = sample.memory_usage(deep=True, index=True).sum() / _SAMPLE_ROWS
     npartitions = sizing.chunk_count(nbytes)
     rows = max(int(nbytes / row_bytes), npartitions)
@@ -73,8 +74,9 @@ def generated_frame(
         _make_piece,
         pieces,
         make_partition=make_partition,
+        total_rows=rows,
         seed=seed,
-        meta=make_partition(np.random.default_rng(seed), 0),
+        meta=make_partition(np.random.default_rng(seed), 0, rows),
         divisions=offsets[:-1] + [offsets[-1] - 1],
         label="generate",
         # The meta comes from the same function as the data: checking it again on
@@ -85,10 +87,10 @@ def generated_frame(
 
 
 def _make_piece(
-    piece: tuple[int, int, int], make_partition: PartitionMaker, seed: int
+    piece: tuple[int, int, int], make_partition: PartitionMaker, total_rows: int, seed: int
 ) -> pd.DataFrame:
     """Partition ``index`` of a generated frame: its rows, its slice of the index."""
     index, offset, nrows = piece
-    partition = make_partition(np.random.default_rng([seed, index]), nrows)
+    partition = make_partition(np.random.default_rng([seed, index]), nrows, total_rows)
     partition.index = pd.RangeIndex(offset, offset + nrows)
     return partition

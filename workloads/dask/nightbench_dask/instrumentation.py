@@ -22,6 +22,7 @@ from itertools import takewhile
 from time import perf_counter, time
 from typing import Any
 
+from dask.utils import key_split
 from distributed import Client
 from distributed.diagnostics.plugin import SchedulerPlugin
 from distributed.spill import SpillBuffer
@@ -35,6 +36,9 @@ PROBE_NAME = "nightbench-probe"
 #: How often each worker samples its memory; fine enough to catch short peaks,
 #: coarse enough to cost nothing measurable.
 SAMPLE_INTERVAL_SECONDS = 0.2
+
+#: How many task prefixes the info's transfer breakdown lists.
+TOP_PREFIXES = 10
 
 
 class RunObserver(SchedulerPlugin):
@@ -127,10 +131,16 @@ class WorkerProbe:
             takewhile(lambda entry: entry is not self.last_transfer_before, reversed(log))
         )
         spill_after = _spill_counters(self.worker)
+        by_prefix: dict[str, int] = {}
+        for entry in transfers:
+            for key, nbytes in entry["keys"].items():
+                prefix = key_split(key)
+                by_prefix[prefix] = by_prefix.get(prefix, 0) + (nbytes or 0)
         return {
             "id": self.worker.id,
             "samples": self.samples,
             "transfer_bytes": sum(entry["total"] for entry in transfers),
+            "transfer_bytes_by_prefix": by_prefix,
             "transfer_count": len(transfers),
             # If the log wrapped around, older transfers of this run are lost.
             "transfer_log_wrapped": self.last_transfer_before is not None
@@ -261,6 +271,13 @@ def summarize(
         "startstops_seconds": {k: round(v, 6) for k, v in sorted(seconds.items())},
         "spill_counters": spill,
         "transfer_count": sum(r["transfer_count"] for r in reports.values()),
+        # Which task prefixes the transferred bytes belong to, biggest first.
+        "transfer_bytes_by_prefix": dict(
+            sorted(
+                _sum_counters(r["transfer_bytes_by_prefix"] for r in reports.values()).items(),
+                key=lambda item: -item[1],
+            )[:TOP_PREFIXES]
+        ),
         "memory_samples": sum(len(r["samples"]) for r in reports.values()),
         "workers": sorted(ended_with),
     }

@@ -1,6 +1,6 @@
 """Finding the suite's workloads and what a workload gets to run with.
 
-A workload is one module in the ``workloads`` package next to this one. Its file name
+A workload is one module in the ``nightbench_dask.workloads`` package. Its file name
 is the workload's name; it defines ``DESCRIPTION`` (one line), ``TAGS`` (a tuple of
 strings) and ``run(ctx: WorkloadContext) -> dict`` (the returned dict is free-form
 info about the data, recorded with the run). Its version is a hash of its source, so
@@ -22,7 +22,7 @@ from distributed import Client
 
 from .sizing import DataSizing
 
-WORKLOADS_PACKAGE = "workloads"
+WORKLOADS_PACKAGE = "nightbench_dask.workloads"
 
 #: Same data on every run and repeat, so that runs compare.
 SEED = 20221201

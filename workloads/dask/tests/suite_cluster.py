@@ -155,6 +155,8 @@ def main() -> int:
         workers=args.workers, threads=args.threads, memory_limit=parse_bytes(args.memory)
     )
     failures = 0
+    # A plain SIGTERM (e.g. from `timeout`) must still stop the cluster below.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     cluster.start()
     try:
         env = cluster.environment(scale=args.scale, time_limit=300)

@@ -150,6 +150,7 @@ class SummarizeTest(unittest.TestCase):
                 "id": "Worker-1",
                 "samples": [(0.0, 100, 1000), (1.0, 300, 900)],
                 "transfer_bytes": 4096,
+                "transfer_bytes_by_prefix": {"getitem": 4000, "sum": 96},
                 "transfer_count": 2,
                 "transfer_log_wrapped": False,
                 "spill": {"disk_write_bytes_total": 512, "disk_write_count_total": 1},
@@ -164,6 +165,7 @@ class SummarizeTest(unittest.TestCase):
         self.assertEqual(result.metrics["tasks"], 3)
         self.assertAlmostEqual(result.metrics["disk_seconds"], 0.3)
         self.assertAlmostEqual(result.metrics["serialization_seconds"], 0.05)
+        self.assertEqual(list(result.info["transfer_bytes_by_prefix"]), ["getitem", "sum"])
 
 
 class RegistryTest(unittest.TestCase):

@@ -13,9 +13,9 @@ import numpy as np
 
 from nightbench_dask.data import random_array
 
-DESCRIPTION = "daily climatology and anomaly std of a random 4-year (time, y, x) field of a quarter of cluster memory"
+DESCRIPTION = "daily climatology and anomaly std of a random 4-year (time, y, x) field of a fifth of cluster memory"
 TAGS = ("array", "pipeline", "rechunk")
-MEMORY_FRACTION = 0.25
+MEMORY_FRACTION = 0.2
 YEARS = 4
 DAYS_PER_YEAR = 365
 NOISE_AMPLITUDE = 4.0  # kelvin; uniform noise on top of the seasonal cycle

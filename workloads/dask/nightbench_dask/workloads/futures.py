@@ -9,9 +9,9 @@ summarized.
 import numpy as np
 from distributed import as_completed
 
-DESCRIPTION = "2.5k futures per GiB: client.map blocks, submit a summary per block as it completes, gather"
+DESCRIPTION = "1k blocks per GiB: client.map blocks, submit a summary per block as it completes, gather"
 TAGS = ("futures", "scheduler")
-FUTURES_PER_GIB = 2_500
+BLOCKS_PER_GIB = 1_000
 MEMORY_FRACTION = 0.05
 
 
@@ -24,7 +24,7 @@ def summarize(block):
 
 
 def run(ctx):
-    count = ctx.sizing.item_count(FUTURES_PER_GIB)
+    count = ctx.sizing.item_count(BLOCKS_PER_GIB)
     length = max(ctx.sizing.data_bytes(MEMORY_FRACTION) // 8 // count, 1)
     ctx.log(f"{count} blocks of {length} float64")
     blocks = ctx.client.map(make_block, range(count), seed=ctx.seed, length=length)

@@ -5,25 +5,21 @@ high cardinality (about 50 rows per sensor) has partial results as big as the in
 and uses split_out, hashing groups into several output partitions.
 """
 
-import functools
-
 import dask
 import numpy as np
 import pandas as pd
 
 from nightbench_dask.data import generated_frame
 
-DESCRIPTION = "groupby-agg of a random frame of a quarter of cluster memory: 1k stations (mean/std/sum) and ~rows/50 sensors (sum, split_out)"
+DESCRIPTION = "groupby-agg of a random frame of a fifth of cluster memory: 1k stations (mean/std/sum) and ~rows/50 sensors (sum, split_out)"
 TAGS = ("dataframe", "groupby")
-MEMORY_FRACTION = 0.25
+MEMORY_FRACTION = 0.2
 STATIONS = 1_000
 ROWS_PER_SENSOR = 50
-#: Bytes of a row of make_readings (five 8-byte columns and the index), used to
-#: pick the number of sensors before the frame exists.
-APPROX_ROW_BYTES = 48
 
 
-def make_readings(rng, nrows, sensors):
+def make_readings(rng, nrows, total_rows):
+    sensors = max(total_rows // ROWS_PER_SENSOR, 1)
     return pd.DataFrame(
         {
             "station": rng.integers(0, STATIONS, nrows),
@@ -37,12 +33,9 @@ def make_readings(rng, nrows, sensors):
 
 def run(ctx):
     nbytes = ctx.sizing.data_bytes(MEMORY_FRACTION)
-    sensors = max(nbytes // (APPROX_ROW_BYTES * ROWS_PER_SENSOR), 1)
-    generated = generated_frame(
-        functools.partial(make_readings, sensors=sensors), nbytes, ctx.sizing, ctx.seed
-    )
+    generated = generated_frame(make_readings, nbytes, ctx.sizing, ctx.seed)
     readings = generated.frame
-    ctx.log(f"{generated.rows} rows in {readings.npartitions} partitions, {sensors} sensors")
+    ctx.log(f"{generated.rows} rows in {readings.npartitions} partitions")
     by_station = readings.groupby("station").agg(
         {"temperature": ["mean", "std"], "rainfall": "sum"}
     )

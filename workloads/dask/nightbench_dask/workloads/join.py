@@ -5,36 +5,31 @@ before the partition-wise merge; the key space is sized so that a row of the lef
 frame matches one row of the right frame on average.
 """
 
-import functools
-
 import dask
 import numpy as np
 import pandas as pd
 
 from nightbench_dask.data import generated_frame
 
-DESCRIPTION = "inner merge (shuffle='tasks') of two random frames of a tenth of cluster memory each on a random integer key"
+DESCRIPTION = "inner merge (shuffle='tasks') of two random frames of 5% of cluster memory each on a random integer key"
 TAGS = ("dataframe", "join", "shuffle")
-MEMORY_FRACTION_PER_SIDE = 0.1
-#: Bytes of a row of either side (three 8-byte columns and the index), used to
-#: size the key space before the frames exist.
-APPROX_ROW_BYTES = 32
+MEMORY_FRACTION_PER_SIDE = 0.05
 
 
-def make_orders(rng, nrows, customers):
+def make_orders(rng, nrows, total_rows):
     return pd.DataFrame(
         {
-            "customer": rng.integers(0, customers, nrows),
+            "customer": rng.integers(0, total_rows, nrows),
             "amount": rng.exponential(50.0, nrows),
             "quantity": rng.integers(1, 10, nrows),
         }
     )
 
 
-def make_visits(rng, nrows, customers):
+def make_visits(rng, nrows, total_rows):
     return pd.DataFrame(
         {
-            "customer": rng.integers(0, customers, nrows),
+            "customer": rng.integers(0, total_rows, nrows),
             "duration": rng.exponential(300.0, nrows),
             "score": rng.random(nrows),
         }
@@ -43,13 +38,11 @@ def make_visits(rng, nrows, customers):
 
 def run(ctx):
     nbytes = ctx.sizing.data_bytes(MEMORY_FRACTION_PER_SIDE)
-    customers = max(nbytes // APPROX_ROW_BYTES, 1)
-    orders = generated_frame(
-        functools.partial(make_orders, customers=customers), nbytes, ctx.sizing, ctx.seed
-    )
-    visits = generated_frame(
-        functools.partial(make_visits, customers=customers), nbytes, ctx.sizing, ctx.seed + 1
-    )
+    orders = generated_frame(make_orders, nbytes, ctx.sizing, ctx.seed)
+    visits = generated_frame(make_visits, nbytes, ctx.sizing, ctx.seed + 1)
+    # Each side draws keys from [0, its row count): a pair of rows matches with
+    # probability 1 / (the larger key space).
+    customers = max(orders.rows, visits.rows)
     ctx.log(f"{orders.rows} x {visits.rows} rows, {customers} keys")
     joined = orders.frame.merge(visits.frame, on="customer", how="inner", shuffle="tasks")
     rows, score_total = dask.compute(joined.shape[0], joined.score.sum())

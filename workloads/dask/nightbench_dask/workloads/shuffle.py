@@ -11,12 +11,12 @@ from distributed import wait
 
 from nightbench_dask.data import generated_frame
 
-DESCRIPTION = "set_index on a random float column (shuffle='tasks') of a persisted frame of a fifth of cluster memory"
+DESCRIPTION = "set_index on a random float column (shuffle='tasks') of a persisted frame of a tenth of cluster memory"
 TAGS = ("dataframe", "shuffle")
-MEMORY_FRACTION = 0.2
+MEMORY_FRACTION = 0.1
 
 
-def make_records(rng, nrows):
+def make_records(rng, nrows, _total_rows):
     return pd.DataFrame(
         {
             "key": rng.random(nrows),

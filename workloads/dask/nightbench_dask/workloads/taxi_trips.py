@@ -13,9 +13,9 @@ import pandas as pd
 
 from nightbench_dask.data import generated_frame
 
-DESCRIPTION = "filter, derive and aggregate (by hour x payment, slowest zones) random taxi-like trips of a quarter of cluster memory"
+DESCRIPTION = "filter, derive and aggregate (by hour x payment, slowest zones) random taxi-like trips of 15% of cluster memory"
 TAGS = ("dataframe", "pipeline", "groupby")
-MEMORY_FRACTION = 0.25
+MEMORY_FRACTION = 0.15
 ZONES = 265
 PAYMENT_TYPES = ["card", "cash", "no charge", "dispute"]
 PAYMENT_SHARES = [0.70, 0.27, 0.02, 0.01]
@@ -23,7 +23,7 @@ YEAR_START = np.datetime64("2022-01-01T00:00:00", "s")
 SECONDS_PER_YEAR = 365 * 86_400
 
 
-def make_trips(rng, nrows):
+def make_trips(rng, nrows, _total_rows):
     distance = rng.exponential(3.0, nrows)
     distance[rng.random(nrows) < 0.01] = 0.0  # meter glitches
     fare = 3.0 + 2.5 * distance + rng.normal(0.0, 1.0, nrows)

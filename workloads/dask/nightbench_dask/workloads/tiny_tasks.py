@@ -1,14 +1,14 @@
 """Many tiny tasks: what the scheduler costs per task when tasks do nothing.
 
-Tens of thousands of delayed increments feed a tree of sums (fan-in 100), so the
+Thousands to tens of thousands of delayed increments feed a tree of sums (fan-in 100), so the
 run time is almost all scheduling, messaging and bookkeeping overhead.
 """
 
 import dask
 
-DESCRIPTION = "25k tiny delayed tasks per GiB of cluster memory, summed in a fan-in-100 tree"
+DESCRIPTION = "10k tiny delayed tasks per GiB of cluster memory, summed in a fan-in-100 tree"
 TAGS = ("scheduler", "overhead", "delayed")
-TASKS_PER_GIB = 25_000
+TASKS_PER_GIB = 10_000
 FAN_IN = 100
 
 
