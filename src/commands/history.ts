@@ -14,6 +14,10 @@ interface StoreOptions extends CommonOptions {
   branch?: string;
   path?: string;
   squash?: boolean;
+  bucket?: string;
+  key?: string;
+  region?: string;
+  endpoint?: string;
   attempts?: number;
   retryDelay?: number;
 }
@@ -24,6 +28,10 @@ function addStoreOptions(command: Command): Command {
     .option('--repo <url>', 'git: the repository (URL or path) holding the history branch')
     .option('--branch <name>', 'git: the history branch (default nightbench-history)')
     .option('--path <file>', 'git: the file inside the branch (default history.sqlite); file: the stored file')
+    .option('--bucket <name>', 's3: the bucket')
+    .option('--key <key>', 's3: the object (default nightbench/history.sqlite)')
+    .option('--region <region>', 's3: the bucket\'s region (default: $AWS_REGION)')
+    .option('--endpoint <url>', 's3: an S3-compatible endpoint')
     .option('--json', 'machine-readable output');
 }
 
@@ -34,6 +42,10 @@ function backendOptions(options: StoreOptions): Record<string, unknown> {
     branch: options.branch,
     path: options.path,
     squash: options.squash,
+    bucket: options.bucket,
+    key: options.key,
+    region: options.region,
+    endpoint: options.endpoint,
     attempts: options.attempts,
     retryDelayMs: options.retryDelay,
   };

@@ -16,6 +16,10 @@ const backends: Record<string, BackendEntry> = {
     summary: 'a SQLite file on a dedicated branch of a git repository (needs nothing beyond GitHub)',
     load: async () => (await import('./git-branch.js')).gitBranchBackend,
   },
+  s3: {
+    summary: 'a SQLite object in an S3 bucket, written with a conditional put',
+    load: async () => (await import('./s3.js')).s3Backend,
+  },
   file: {
     summary: 'a SQLite file at a path every run sees (self-hosted runners)',
     load: async () => (await import('./file.js')).fileBackend,

@@ -1,0 +1,104 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { z } from 'zod';
+import { NightbenchError, firstLine } from '../errors.js';
+import { backendFactory, type BackendDeps, type FetchOutcome, type HistoryBackend, type SaveOutcome } from './backend.js';
+import { defaultRetryPolicy, retryWhileMoved, type AttemptResult, type RetryDeps } from './retry.js';
+import { addedRows, fileBytes, mergeRunsInto } from './sqlite-file.js';
+
+export const s3OptionsSchema = z.strictObject({
+  bucket: z.string().min(1),
+  key: z.string().min(1).default('nightbench/history.sqlite'),
+  /** Default: the usual AWS environment (AWS_REGION). */
+  region: z.string().min(1).optional(),
+  /** An S3-compatible endpoint instead of AWS's. */
+  endpoint: z.url().optional(),
+  attempts: z.number().int().min(1).max(50).default(defaultRetryPolicy.attempts),
+  retryDelayMs: z.number().int().min(0).default(defaultRetryPolicy.baseDelayMs),
+});
+export type S3Options = z.output<typeof s3OptionsSchema>;
+
+/** The only calls the backend makes, so a test can hand it a fake. */
+export type S3Send = (command: GetObjectCommand | PutObjectCommand) => Promise<unknown>;
+
+/**
+ * The history as one object in an S3 bucket. A save reads the object and its ETag, merges our
+ * runs into it and writes it back only if the ETag is unchanged (a conditional put); when
+ * another writer got there first S3 answers 412 and the save reads and merges again.
+ */
+export class S3Backend implements HistoryBackend {
+  readonly description: string;
+
+  constructor(
+    private readonly options: S3Options,
+    private readonly deps: RetryDeps & { send: S3Send },
+  ) {
+    this.description = `s3://${options.bucket}/${options.key}`;
+  }
+
+  async fetch(file: string): Promise<FetchOutcome> {
+    const stored = await this.read();
+    if (!stored) return { found: false };
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    for (const stale of [`${file}-wal`, `${file}-shm`]) rmSync(stale, { force: true });
+    writeFileSync(file, stored.bytes);
+    return { found: true, revision: stored.etag, bytes: stored.bytes.length };
+  }
+
+  async save(file: string): Promise<SaveOutcome> {
+    if (!existsSync(file)) throw new NightbenchError('store', `cannot save ${file} to ${this.description}: no such file`);
+    const policy = { ...defaultRetryPolicy, attempts: this.options.attempts, baseDelayMs: this.options.retryDelayMs };
+    const { value, attempts } = await retryWhileMoved(`saving to ${this.description}`, policy, this.deps, () => this.trySave(file));
+    return { ...value, attempts };
+  }
+
+  private async trySave(file: string): Promise<AttemptResult<Omit<SaveOutcome, 'attempts'>>> {
+    const work = mkdtempSync(path.join(tmpdir(), 'nightbench-s3-'));
+    try {
+      const stored = await this.read();
+      const copy = path.join(work, 'history.sqlite');
+      if (stored) writeFileSync(copy, stored.bytes);
+      const merged = mergeRunsInto(copy, file);
+      const bytes = fileBytes(copy);
+      if (stored && addedRows(merged) === 0) return { kind: 'done', value: { changed: false, revision: stored.etag, merged, bytes } };
+      try {
+        const put = (await this.deps.send(
+          new PutObjectCommand({ Bucket: this.options.bucket, Key: this.options.key, Body: readFileSync(copy), ...(stored ? { IfMatch: stored.etag } : { IfNoneMatch: '*' }) }),
+        )) as { ETag?: string };
+        return { kind: 'done', value: { changed: true, revision: put.ETag, merged, bytes } };
+      } catch (error) {
+        const status = httpStatus(error);
+        // 412: the ETag changed (or the object appeared); 409: a concurrent conditional write.
+        if (status === 412 || status === 409) return { kind: 'moved', detail: `${this.description} changed while we merged (HTTP ${status})` };
+        throw this.storeError(error);
+      }
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+
+  private async read(): Promise<{ bytes: Uint8Array; etag?: string } | undefined> {
+    try {
+      const got = (await this.deps.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.options.key }))) as { Body?: { transformToByteArray(): Promise<Uint8Array> }; ETag?: string };
+      return { bytes: (await got.Body?.transformToByteArray()) ?? new Uint8Array(), etag: got.ETag };
+    } catch (error) {
+      if (httpStatus(error) === 404 || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+      throw this.storeError(error);
+    }
+  }
+
+  private storeError(error: unknown): NightbenchError {
+    return new NightbenchError('store', `history store (${this.description}): ${firstLine(error)}`, { cause: error });
+  }
+}
+
+function httpStatus(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+}
+
+export const s3Backend = backendFactory('s3', s3OptionsSchema, (options, deps: BackendDeps) => {
+  const client = new S3Client({ region: options.region, endpoint: options.endpoint, forcePathStyle: options.endpoint !== undefined });
+  return new S3Backend(options, { log: deps.log, send: (command) => client.send(command as never) });
+});
