@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { Episode } from '../../src/detect/index.js';
+import { groupEpisodes, issueFingerprint } from '../../src/github/group.js';
+import { badSha, goodSha, otherSha } from './builders.js';
+
+function episode(id: number, workload: string, lastGood: Record<string, string>, firstBad: Record<string, string>, overrides: Partial<Episode> = {}): Episode {
+  return {
+    id, fingerprint: `episode-${id}`, seriesKey: `["tiny","${workload}"]`, unit: 's', direction: 'lower-is-better',
+    identity: { suite: 'tiny', workload, workloadVersion: '1', metric: 'wall_time', environmentName: 'default', environmentFingerprint: 'f', provider: 'local', clusterShape: 'local:2x1:1GiB' },
+    lastGood: { night: '2026-12-02', runId: 'r1', commits: lastGood }, firstBad: { night: '2026-12-03', runId: 'r2', commits: firstBad },
+    baselineMedian: 2, baselineNoise: 0.02, newMedian: 4, ratio: 2, pValue: 0.001, state: 'open', lastNight: '2026-12-04', latestMedian: 3, nightsBack: 0,
+    ...overrides,
+  };
+}
+
+describe('groupEpisodes', () => {
+  const good = { dask: goodSha, distributed: otherSha };
+  const bad = { dask: badSha, distributed: otherSha };
+
+  it('puts every series slowed by one range into one group, in the target\'s repository order', () => {
+    const groups = groupEpisodes([episode(1, 'sum', good, bad), episode(2, 'shuffle', good, bad)], ['distributed', 'dask']);
+    expect(groups).toHaveLength(1);
+    expect(groups[0]!.ranges).toEqual([{ repo: 'distributed', from: otherSha, to: otherSha }, { repo: 'dask', from: goodSha, to: badSha }]);
+    expect(groups[0]!.fingerprint).toBe(issueFingerprint('tiny', groups[0]!.ranges));
+    expect(groups[0]!.series.map((s) => [s.workload, s.episodeId])).toEqual([['shuffle', 2], ['sum', 1]]);
+  });
+
+  it('shows the latest median and its change against the pre-regression level', () => {
+    const [group] = groupEpisodes([episode(1, 'sum', good, bad)]);
+    expect(group!.series[0]).toMatchObject({ baselineMedian: 2, newMedian: 3, change: 0.5, pValue: 0.001, noise: 0.02, state: 'open' });
+  });
+
+  it('keeps different ranges and suites apart', () => {
+    const groups = groupEpisodes([
+      episode(1, 'sum', good, bad),
+      episode(2, 'sum', bad, { dask: otherSha, distributed: otherSha }),
+      episode(3, 'sum', good, bad, { identity: { ...episode(3, 'sum', good, bad).identity, suite: 'dask' } }),
+    ]);
+    expect(groups).toHaveLength(3);
+  });
+
+  it('gives a repository that appears on one side only an empty range', () => {
+    const [group] = groupEpisodes([episode(1, 'sum', { dask: goodSha }, { dask: badSha, extra: otherSha })], ['dask']);
+    expect(group!.ranges).toEqual([{ repo: 'dask', from: goodSha, to: badSha }, { repo: 'extra', from: otherSha, to: otherSha }]);
+  });
+});
