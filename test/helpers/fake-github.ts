@@ -1,8 +1,9 @@
 /**
  * A small stateful GitHub on node:http that speaks the REST shapes nightbench uses: issues
  * (list with label/state filters and Link pagination, create, get, update), comments, the
- * labels issues were created with, commits/{sha} (author login) and commits/{sha}/pulls. It records every request and can be
- * told to answer 502 or a rate limit to the next N requests. Tests point Octokit's baseUrl at it.
+ * labels issues were created with, commits/{sha} (author login) and commits/{sha}/pulls. It
+ * records every request and can be told to answer 502 or a rate limit to the next N requests.
+ * Tests point Octokit's baseUrl at it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
