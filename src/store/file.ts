@@ -1,9 +1,9 @@
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { openDatabase } from '../history/database.js';
 import { backendFactory, type FetchOutcome, type HistoryBackend, type SaveOutcome } from './backend.js';
-import { addedRows, fileBytes, mergeRunsInto } from './sqlite-file.js';
+import { addedRows, fileBytes, mergeRunsInto, prepareDestination } from './sqlite-file.js';
 
 export const fileOptionsSchema = z.strictObject({
   /** A path on a disk every run sees: a self-hosted runner's volume, a network share. */
@@ -24,8 +24,7 @@ export class FileBackend implements HistoryBackend {
 
   async fetch(file: string): Promise<FetchOutcome> {
     if (!existsSync(this.options.path)) return { found: false };
-    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    for (const stale of [`${file}-wal`, `${file}-shm`]) rmSync(stale, { force: true });
+    prepareDestination(file);
     // VACUUM INTO gives a consistent copy even while another process writes the stored file.
     const db = openDatabase(this.options.path, { readonly: true });
     try {

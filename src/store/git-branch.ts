@@ -7,7 +7,7 @@ import { git } from '../git/git.js';
 import { backendFactory, type FetchOutcome, type HistoryBackend, type SaveOutcome } from './backend.js';
 import { redactCredentials } from './redact.js';
 import { defaultRetryPolicy, retryWhileMoved, type AttemptResult, type RetryDeps } from './retry.js';
-import { addedRows, fileBytes, mergeRunsInto } from './sqlite-file.js';
+import { addedRows, fileBytes, mergeRunsInto, prepareDestination } from './sqlite-file.js';
 
 export const gitBranchOptionsSchema = z.strictObject({
   /** Any URL or path `git fetch` and `git push` accept. */
@@ -51,8 +51,7 @@ export class GitBranchBackend implements HistoryBackend {
       const base = await this.checkoutBranch(work);
       const stored = path.join(work, this.options.path);
       if (!base || !existsSync(stored)) return { found: false, revision: base };
-      mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-      for (const stale of [`${file}-wal`, `${file}-shm`]) rmSync(stale, { force: true });
+      prepareDestination(file);
       copyFileSync(stored, file);
       return { found: true, revision: base, bytes: fileBytes(file) };
     });

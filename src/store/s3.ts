@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { NightbenchError, firstLine } from '../errors.js';
 import { backendFactory, type BackendDeps, type FetchOutcome, type HistoryBackend, type SaveOutcome } from './backend.js';
 import { defaultRetryPolicy, retryWhileMoved, type AttemptResult, type RetryDeps } from './retry.js';
-import { addedRows, fileBytes, mergeRunsInto } from './sqlite-file.js';
+import { addedRows, fileBytes, mergeRunsInto, prepareDestination } from './sqlite-file.js';
 
 export const s3OptionsSchema = z.strictObject({
   bucket: z.string().min(1),
@@ -41,8 +41,7 @@ export class S3Backend implements HistoryBackend {
   async fetch(file: string): Promise<FetchOutcome> {
     const stored = await this.read();
     if (!stored) return { found: false };
-    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    for (const stale of [`${file}-wal`, `${file}-shm`]) rmSync(stale, { force: true });
+    prepareDestination(file);
     writeFileSync(file, stored.bytes);
     return { found: true, revision: stored.etag, bytes: stored.bytes.length };
   }

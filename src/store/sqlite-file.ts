@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { openDatabase } from '../history/database.js';
 import { mergeDatabase, type MergeCounts } from '../history/merge.js';
 
@@ -24,4 +25,10 @@ export function addedRows(counts: MergeCounts): number {
 
 export function fileBytes(file: string): number {
   return statSync(file).size;
+}
+
+/** Makes room for a fetched history at `file`: its folder exists, and no -wal or -shm of an older file is left to be replayed over it. */
+export function prepareDestination(file: string): void {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  for (const stale of [`${file}-wal`, `${file}-shm`]) rmSync(stale, { force: true });
 }
