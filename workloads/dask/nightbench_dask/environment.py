@@ -41,7 +41,8 @@ class SuiteEnvironment:
         address = environ.get("NIGHTBENCH_SCHEDULER_ADDRESS", "").strip()
         if not address:
             raise ConfigurationError("NIGHTBENCH_SCHEDULER_ADDRESS is not set")
-        scale = _number(environ, "NIGHTBENCH_SCALE", float) or 1.0
+        scale = _number(environ, "NIGHTBENCH_SCALE", float)
+        scale = 1.0 if scale is None else scale
         if scale <= 0:
             raise ConfigurationError(f"NIGHTBENCH_SCALE must be positive, got {scale}")
         metrics_file = environ.get("NIGHTBENCH_METRICS_FILE")

@@ -335,14 +335,15 @@ def find_disturbances(
     for address, before in started_with.items():
         after = ended_with.get(address)
         if after is None:
-            messages.append(f"{label(address)} left during the run")
-        elif after["id"] != before["id"] or after["pid"] != before["pid"]:
-            messages.append(
+            message = f"{label(address)} left during the run"
+        elif (after["id"], after["pid"]) != (before["id"], before["pid"]):
+            message = (
                 f"{label(address)} restarted during the run "
                 f"(pid {before['pid']} -> {after['pid']})"
             )
         else:
             continue
+        messages.append(message)
         explained.add(address)
     for address in ended_with.keys() - started_with.keys():
         messages.append(f"{label(address)} joined during the run")

@@ -10,9 +10,9 @@ import numpy as np
 
 from nightbench_dask.data import random_square_array
 
-DESCRIPTION = "sum, mean(axis=0) and std(axis=1) of a random float64 array of half the cluster memory"
-TAGS = ("array", "reduction")
 MEMORY_FRACTION = 0.5
+DESCRIPTION = f"sum, mean(axis=0) and std(axis=1) of a random float64 array of {MEMORY_FRACTION:.0%} of cluster memory"
+TAGS = ("array", "reduction")
 
 
 def run(ctx):

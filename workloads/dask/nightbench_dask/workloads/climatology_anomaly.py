@@ -13,10 +13,10 @@ import numpy as np
 
 from nightbench_dask.data import random_array
 
-DESCRIPTION = "daily climatology and anomaly std of a random 4-year (time, y, x) field of a fifth of cluster memory"
-TAGS = ("array", "pipeline", "rechunk")
 MEMORY_FRACTION = 0.2
 YEARS = 4
+DESCRIPTION = f"daily climatology and anomaly std of a random {YEARS}-year (time, y, x) field of {MEMORY_FRACTION:.0%} of cluster memory"
+TAGS = ("array", "pipeline", "rechunk")
 DAYS_PER_YEAR = 365
 NOISE_AMPLITUDE = 4.0  # kelvin; uniform noise on top of the seasonal cycle
 

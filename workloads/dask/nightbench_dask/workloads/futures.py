@@ -9,10 +9,10 @@ summarized.
 import numpy as np
 from distributed import as_completed
 
-DESCRIPTION = "1k blocks per GiB: client.map blocks, submit a summary per block as it completes, gather"
-TAGS = ("futures", "scheduler")
 BLOCKS_PER_GIB = 1_000
 MEMORY_FRACTION = 0.05
+DESCRIPTION = f"{BLOCKS_PER_GIB} blocks per GiB of cluster memory (together {MEMORY_FRACTION:.0%} of it): client.map them, submit a summary per block as it completes, gather"
+TAGS = ("futures", "scheduler")
 
 
 def make_block(index, seed, length):

@@ -11,11 +11,11 @@ import pandas as pd
 
 from nightbench_dask.data import generated_frame
 
-DESCRIPTION = "groupby-agg of a random frame of a fifth of cluster memory: 1k stations (mean/std/sum) and ~rows/50 sensors (sum, split_out)"
-TAGS = ("dataframe", "groupby")
 MEMORY_FRACTION = 0.2
 STATIONS = 1_000
 ROWS_PER_SENSOR = 50
+DESCRIPTION = f"groupby-agg of a random frame of {MEMORY_FRACTION:.0%} of cluster memory: {STATIONS} stations (mean/std/sum) and rows/{ROWS_PER_SENSOR} sensors (sum, split_out)"
+TAGS = ("dataframe", "groupby")
 
 
 def make_readings(rng, nrows, total_rows):

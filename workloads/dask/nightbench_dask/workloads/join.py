@@ -11,9 +11,9 @@ import pandas as pd
 
 from nightbench_dask.data import generated_frame
 
-DESCRIPTION = "inner merge (shuffle='tasks') of two random frames of 5% of cluster memory each on a random integer key"
-TAGS = ("dataframe", "join", "shuffle")
 MEMORY_FRACTION_PER_SIDE = 0.05
+DESCRIPTION = f"inner merge (shuffle='tasks') of two random frames of {MEMORY_FRACTION_PER_SIDE:.0%} of cluster memory each on a random integer key"
+TAGS = ("dataframe", "join", "shuffle")
 
 
 def make_orders(rng, nrows, total_rows):

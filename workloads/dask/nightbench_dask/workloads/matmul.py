@@ -9,9 +9,9 @@ import numpy as np
 
 from nightbench_dask.data import random_square_array
 
-DESCRIPTION = "sum of A @ B for two random float64 square matrices of 4% of cluster memory each"
-TAGS = ("array", "linalg")
 MEMORY_FRACTION_PER_MATRIX = 0.04
+DESCRIPTION = f"sum of A @ B for two random float64 square matrices of {MEMORY_FRACTION_PER_MATRIX:.0%} of cluster memory each"
+TAGS = ("array", "linalg")
 
 
 def run(ctx):

@@ -10,9 +10,9 @@ import numpy as np
 
 from nightbench_dask.data import random_array
 
-DESCRIPTION = "rechunk a random float64 array of a quarter of cluster memory from row chunks to column chunks"
-TAGS = ("array", "rechunk")
 MEMORY_FRACTION = 0.25
+DESCRIPTION = f"rechunk a random float64 array of {MEMORY_FRACTION:.0%} of cluster memory from row chunks to column chunks"
+TAGS = ("array", "rechunk")
 
 
 def run(ctx):

@@ -11,9 +11,9 @@ from distributed import wait
 
 from nightbench_dask.data import generated_frame
 
-DESCRIPTION = "set_index on a random float column (shuffle='tasks') of a persisted frame of a tenth of cluster memory"
-TAGS = ("dataframe", "shuffle")
 MEMORY_FRACTION = 0.1
+DESCRIPTION = f"set_index on a random float column (shuffle='tasks') of a persisted frame of {MEMORY_FRACTION:.0%} of cluster memory"
+TAGS = ("dataframe", "shuffle")
 
 
 def make_records(rng, nrows, _total_rows):

@@ -12,9 +12,9 @@ from distributed import wait
 from nightbench_dask.cluster import scaled_spill_target
 from nightbench_dask.data import random_square_array
 
-DESCRIPTION = "persist a random float64 array of 1.5x the cluster's memory limit (spills to disk) and sum it"
-TAGS = ("array", "spill", "memory")
 MEMORY_FRACTION = 1.5
+DESCRIPTION = f"persist a random float64 array of {MEMORY_FRACTION:g}x the cluster's memory limit (spills to disk) and sum it"
+TAGS = ("array", "spill", "memory")
 
 
 def run(ctx):

@@ -13,9 +13,9 @@ import pandas as pd
 
 from nightbench_dask.data import generated_frame
 
-DESCRIPTION = "filter, derive and aggregate (by hour x payment, slowest zones) random taxi-like trips of 15% of cluster memory"
-TAGS = ("dataframe", "pipeline", "groupby")
 MEMORY_FRACTION = 0.15
+DESCRIPTION = f"filter, derive and aggregate (by hour x payment, slowest zones) random taxi-like trips of {MEMORY_FRACTION:.0%} of cluster memory"
+TAGS = ("dataframe", "pipeline", "groupby")
 ZONES = 265
 PAYMENT_TYPES = ["card", "cash", "no charge", "dispute"]
 PAYMENT_SHARES = [0.70, 0.27, 0.02, 0.01]

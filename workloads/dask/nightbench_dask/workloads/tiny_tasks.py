@@ -6,10 +6,10 @@ run time is almost all scheduling, messaging and bookkeeping overhead.
 
 import dask
 
-DESCRIPTION = "10k tiny delayed tasks per GiB of cluster memory, summed in a fan-in-100 tree"
-TAGS = ("scheduler", "overhead", "delayed")
 TASKS_PER_GIB = 10_000
 FAN_IN = 100
+DESCRIPTION = f"{TASKS_PER_GIB} tiny delayed tasks per GiB of cluster memory, summed in a fan-in-{FAN_IN} tree"
+TAGS = ("scheduler", "overhead", "delayed")
 
 
 def increment(i):
