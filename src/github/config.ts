@@ -28,8 +28,8 @@ export const githubSchema = z.strictObject({
   mention: mentionSchema.default('authors'),
   /** A target repository's name (as in target.repositories) -> its "owner/name" on GitHub, for links and logins. */
   targetRepositories: z.record(z.string(), fullName).default({}),
-  /** Link to a series' history page; {suite}, {workload}, {metric} are filled in. */
-  historyUrl: z.string().min(1).optional(),
+  /** Where the static site (`nightbench report`) is published; issues link each workload's history page there. */
+  siteUrl: z.url().optional(),
   /** Retries of a failed request (5xx, network) with growing waits; rate limits are waited out too. */
   retries: z.number().int().min(0).max(10).default(3),
   /**

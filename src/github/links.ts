@@ -4,20 +4,22 @@
  *
  * @module
  */
+import { sitePaths } from '../report/paths.js';
 import type { GitHubConfig } from './config.js';
 
 export interface Links {
   commit(repo: string, sha: string): string | undefined;
   compare(repo: string, from: string, to: string): string | undefined;
   pull(repo: string, number: number): string | undefined;
-  history(suite: string, workload: string, metric: string): string | undefined;
+  /** The workload's page on the published site (`nightbench report`). */
+  history(suite: string, workload: string): string | undefined;
 }
 
 /**
  * Links for target repositories mapped to GitHub in `github.targetRepositories`; a repository's
  * own `commitUrl` template ({sha}) serves for commits of one that is not on GitHub.
  */
-export function buildLinks(github: Pick<GitHubConfig, 'webUrl' | 'targetRepositories' | 'historyUrl'>, commitUrls: Record<string, string | undefined> = {}): Links {
+export function buildLinks(github: Pick<GitHubConfig, 'webUrl' | 'targetRepositories' | 'siteUrl'>, commitUrls: Record<string, string | undefined> = {}): Links {
   const web = github.webUrl.replace(/\/$/, '');
   const onGitHub = (repo: string) => github.targetRepositories[repo];
   return {
@@ -34,10 +36,6 @@ export function buildLinks(github: Pick<GitHubConfig, 'webUrl' | 'targetReposito
       const fullName = onGitHub(repo);
       return fullName ? `${web}/${fullName}/pull/${number}` : undefined;
     },
-    history: (suite, workload, metric) =>
-      github.historyUrl
-        ?.replaceAll('{suite}', encodeURIComponent(suite))
-        .replaceAll('{workload}', encodeURIComponent(workload))
-        .replaceAll('{metric}', encodeURIComponent(metric)),
+    history: (suite, workload) => (github.siteUrl ? new URL(sitePaths.workloadPage(suite, workload), github.siteUrl.replace(/\/?$/, '/')).href : undefined),
   };
 }

@@ -71,7 +71,7 @@ export function renderRecoveryComment(group: IssueGroup, context: Pick<RenderCon
 
 function renderTable(group: IssueGroup, links: Links): string {
   const rows = group.series.map((s) => {
-    const name = link(`\`${s.workload}\``, links.history(group.suite, s.workload, s.metric));
+    const name = link(`\`${s.workload}\``, links.history(group.suite, s.workload));
     return `| ${name} | ${s.metric} | ${formatValue(s.baselineMedian, s.unit)} | ${formatValue(s.newMedian, s.unit)} | ${formatChange(s.change)} | ${s.pValue === undefined ? '–' : formatP(s.pValue)} | ${s.noise === undefined ? '–' : `±${(s.noise * 100).toFixed(1)}%`} | ${stateText(s)} |`;
   });
   return ['| Workload | Metric | Baseline median | New median | Change | p-value | Noise | State |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |', ...rows].join('\n');

@@ -23,7 +23,7 @@ const range: RangeContext = {
 };
 
 function context(overrides: Partial<RenderContext> = {}): RenderContext {
-  const github = githubSchema.parse({ repository: 'acme/perf', targetRepositories: { pkg: 'acme/pkg' }, historyUrl: 'https://acme.example/nightbench/{suite}/{workload}.html#{metric}' });
+  const github = githubSchema.parse({ repository: 'acme/perf', targetRepositories: { pkg: 'acme/pkg' }, siteUrl: 'https://acme.example/nightbench' });
   return {
     night: '2026-12-03',
     ranges: { pkg: range },
