@@ -59,7 +59,7 @@ function everyUses(): { where: string; uses: string }[] {
 }
 
 /** `node bin/nightbench.js db merge --db x` -> ['db', 'merge']: the words before the first option or argument. */
-export function nightbenchCommands(script: string): string[][] {
+function nightbenchCommands(script: string): string[][] {
   const joined = script.replace(/\\\n/g, ' ').replace(/\n(?=\s*--)/g, ' ');
   return [...joined.matchAll(/node bin\/nightbench\.js((?:\s+[a-z][a-z-]*)*)/g)].map((m) => m[1]!.trim().split(/\s+/).filter(Boolean).slice(0, 2));
 }
