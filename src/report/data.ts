@@ -9,7 +9,7 @@ import { median } from 'simple-statistics';
 import { relativeSpread } from '../stats/index.js';
 import type { CommitInfo } from '../history/types.js';
 import { seriesKey, type DetectionIndex } from './detection.js';
-import { compact } from './format.js';
+import { decimalExponent, fromUnits, toUnits } from './format.js';
 import { relativeHref, sitePaths, variantOf } from './paths.js';
 import type {
   CommitRow, CommitTable, DrilldownLink, FailureNote, IndexPage, IndexRow, MetricSeries, ReportHistory, ReportRun, Variant, VariantSeries, WorkloadPage,
@@ -59,8 +59,15 @@ const errorTail = (error: string | null) => (error ?? '').trim().split('\n').sli
 export function buildSiteData(history: ReportHistory, options: SiteDataOptions): SiteData {
   const runs = new Map(history.runs.map((run) => [run.id, run]));
   const groups = new Map<string, Group>();
+  // 2 million values share a few thousand (run, workload) pairs: resolve each pair's group once.
+  const variants = new Map<string, Variant>();
+  const byRunAndWorkload = new Map<string, Group>();
   const groupOf = (run: ReportRun, workload: string): Group => {
-    const variant = variantOf(run);
+    const pair = `${run.id}\u0000${workload}`;
+    const known = byRunAndWorkload.get(pair);
+    if (known) return known;
+    let variant = variants.get(run.id);
+    if (!variant) variants.set(run.id, (variant = variantOf(run)));
     const key = [run.suite, workload, variant.id].join('\u0000');
     let group = groups.get(key);
     if (!group) {
@@ -69,6 +76,7 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
     }
     const current = group.runByNight.get(run.night);
     if (!current || current.startedAt <= run.startedAt) group.runByNight.set(run.night, run);
+    byRunAndWorkload.set(pair, group);
     return group;
   };
   for (const v of history.values) {
@@ -133,7 +141,6 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], opti
   const judgement = options.detection.judge(key);
   const perNight = nightRuns.map((run) => byRun.get(run.id) ?? []);
   const repeatCount = Math.max(0, ...perNight.map((values) => values.length));
-  const repeats = Array.from({ length: repeatCount }, (_, r) => perNight.map((values) => (values[r] === undefined ? null : compact(values[r]!))));
   const medians = perNight.map((values) => {
     const present = values.filter((v) => v !== undefined);
     return present.length ? median(present) : null;
@@ -144,11 +151,14 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], opti
     for (let j = i - 1; j >= 0 && times[i]! - times[j]! <= options.windowDays * dayMs; j--) {
       if (medians[j] !== null) window.push(medians[j]!);
     }
-    return window.length >= options.minBaselineNights ? compact(median(window)) : null;
+    return window.length >= options.minBaselineNights ? median(window) : null;
   });
+  const exponent = decimalExponent(perNight.flat().filter((v) => v !== undefined));
+  const units = (value: number | null | undefined) => (value === null || value === undefined ? null : toUnits(value, exponent));
   return {
-    metric, unit: group.units.get(metric) ?? '', threshold: options.threshold(group.suite, group.workload, metric),
-    repeats, median: medians.map((m) => (m === null ? null : compact(m))), baseline,
+    metric, unit: group.units.get(metric) ?? '', threshold: options.threshold(group.suite, group.workload, metric), exponent,
+    repeats: Array.from({ length: repeatCount }, (_, r) => perNight.map((values) => units(values[r]))),
+    median: medians.map(units), baseline: baseline.map(units),
     markers: options.detection.markers(key, options.issueUrl),
     status: judgement.status,
     statusNote: judgement.note,
@@ -168,15 +178,17 @@ function indexRows(group: Group, nightRuns: ReportRun[], metrics: MetricSeries[]
     return [{ ...base, metric: '', unit: '', status: 'failing', statusNote: 'no repeat has ever succeeded', spark: [] }];
   }
   return metrics.map((series): IndexRow => {
+    const decode = (units: number | null | undefined) => (units === null || units === undefined ? undefined : fromUnits(units, series.exponent));
     const lastIndex = series.median.length - 1;
-    const latest = series.median[lastIndex] ?? undefined;
-    const baseline = series.baseline[lastIndex] ?? undefined;
+    const latest = decode(series.median[lastIndex]);
+    const baseline = decode(series.baseline[lastIndex]);
     const window = series.median.slice(Math.max(0, lastIndex - options.windowDays), lastIndex).filter((m): m is number => m !== null);
+    const change = series.changeSinceEpisode ?? (latest !== undefined && baseline ? latest / baseline - 1 : undefined);
     return {
       ...base, metric: series.metric, unit: series.unit, status: series.status, statusNote: series.statusNote,
-      latest, baseline, change: series.changeSinceEpisode ?? (latest !== undefined && baseline ? latest / baseline - 1 : undefined),
-      noise: window.length >= 2 ? relativeSpread(window) : undefined,
-      spark: series.median.slice(-options.sparkNights),
+      latest, baseline, change: change === undefined ? undefined : Number(change.toPrecision(4)),
+      noise: window.length >= 2 ? Number(relativeSpread(window).toPrecision(3)) : undefined,
+      spark: series.median.slice(-options.sparkNights).map((m) => decode(m) ?? null),
       issue: series.issue,
     };
   });

@@ -5,7 +5,7 @@
  * @module
  */
 import type { MetricValue, ProcessSamples, RepeatStatus } from '../history/types.js';
-import { compact } from './format.js';
+import { compact, roundTo } from './format.js';
 import { relativeHref, sitePaths, variantOf } from './paths.js';
 import type { CommitRow, DrilldownPage, ProcessTimeline, ReportRun } from './types.js';
 
@@ -50,9 +50,9 @@ export function timeline(samples: ProcessSamples, maxPoints: number): ProcessTim
     const from = Math.max(0, start - 1);
     const span = samples.t[end]! - samples.t[from]!;
     const used = samples.cpu[end]! - samples.cpu[from]!;
-    out.t.push(compact(samples.t[start]!));
-    out.rssMiB.push(compact(peak / mib));
-    out.cpuCores.push(span > 0 ? compact(Math.max(0, used / span)) : null);
+    out.t.push(roundTo(samples.t[start]!, 2));
+    out.rssMiB.push(roundTo(peak / mib, 1));
+    out.cpuCores.push(span > 0 ? roundTo(Math.max(0, used / span), 2) : null);
   }
   return out;
 }

@@ -31,4 +31,21 @@ export function compact(value: number): number {
   return Number(value.toPrecision(5));
 }
 
+/**
+ * The power of ten that makes every value of a series an integer with five significant digits
+ * for the largest: "55138" instead of "551380000" or "30.123", a third less to download.
+ */
+export function decimalExponent(values: Iterable<number>): number {
+  let largest = 0;
+  for (const v of values) largest = Math.max(largest, Math.abs(v));
+  return largest > 0 ? Math.floor(Math.log10(largest)) - 4 : 0;
+}
+
+/** A value in units of 10^exponent, and back. */
+export const toUnits = (value: number, exponent: number) => Math.round(exponent < 0 ? value * 10 ** -exponent : value / 10 ** exponent);
+export const fromUnits = (units: number, exponent: number) => (exponent < 0 ? units / 10 ** -exponent : units * 10 ** exponent);
+
+/** Rounds to a number of decimals (drill-down samples: 0.1 MiB, 0.01 cores are all a chart shows). */
+export const roundTo = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
+
 export const shortSha = (sha: string) => sha.slice(0, 8);

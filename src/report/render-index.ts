@@ -53,7 +53,7 @@ ${page.rows.map((row, i) => indexRow(row, i))}
 function indexRow(row: IndexRow, order: number): Html {
   const change = row.change === undefined ? html`<td class="num muted">—</td>` : html`<td class="num change ${changeClass(row)}">${formatChange(row.change)}</td>`;
   return html`<tr data-order="${order}" data-status="${row.status}" data-suite="${row.suite}" data-workload="${row.workload}" data-metric="${row.metric}" data-shape="${row.variant.clusterShape}" data-latest="${row.latest ?? ''}" data-change="${row.change ?? ''}" data-noise="${row.noise ?? ''}">
-<td>${statusBadge(row.status, row.statusNote)}</td>
+<td>${statusBadge(row.status, row.status === 'stable' ? undefined : row.statusNote)}</td>
 <td>${row.suite}</td>
 <td><a href="${row.href}">${row.workload}</a>${row.error ? html`<div class="error-tail" title="${row.error}">${row.error.split('\n').at(-1) ?? ''}</div>` : ''}</td>
 <td>${row.metric || html`<span class="muted">no values</span>`}</td>

@@ -97,16 +97,18 @@ export function sparkline(values: (number | null)[], width = 120, height = 24): 
   const high = Math.max(...present);
   const y = (v: number) => (high === low ? height / 2 : height - 2 - ((v - low) / (high - low)) * (height - 4));
   const x = (i: number) => (values.length === 1 ? 0 : (i / (values.length - 1)) * (width - 2) + 1);
+  // Whole pixels: a sparkline shows a shape, and 2,000 of them must not weigh down the index.
+  const px = (v: number) => Math.round(v);
   let d = '';
   let pen = false;
   values.forEach((v, i) => {
     if (v === null) return void (pen = false);
-    d += `${pen ? 'L' : 'M'}${x(i).toFixed(1)} ${y(v).toFixed(1)}`;
+    d += `${pen ? 'L' : 'M'}${px(x(i))} ${px(y(v))}`;
     pen = true;
   });
   const lastValue = present.at(-1)!;
   const lastIndex = values.lastIndexOf(lastValue);
-  return html`<svg class="spark" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" aria-hidden="true"><path d="${d}"/><circle cx="${x(lastIndex).toFixed(1)}" cy="${y(lastValue).toFixed(1)}" r="2"/></svg>`;
+  return html`<svg class="spark" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" aria-hidden="true"><path d="${d}"/><circle cx="${px(x(lastIndex))}" cy="${px(y(lastValue))}" r="2"/></svg>`;
 }
 
 /** A data file: a script that hands the page its data through a global (fetch() fails on file://). */

@@ -110,6 +110,8 @@ export interface MetricSeries {
   unit: string;
   /** Detection's threshold for this series: the band is baseline x (1 +- threshold). */
   threshold: number;
+  /** Values below are integers in units of 10^exponent (`fromUnits` turns them back). */
+  exponent: number;
   /** One array per repeat number, parallel to the variant's nights; null where absent. */
   repeats: (number | null)[][];
   median: (number | null)[];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSiteData, type SiteDataOptions } from '../../src/report/data.js';
 import { seriesKey, type DetectionIndex, type SeriesJudgement } from '../../src/report/detection.js';
+import { fromUnits } from '../../src/report/format.js';
 import { variantOf } from '../../src/report/paths.js';
 import type { Marker, ReportHistory, ReportRun } from '../../src/report/types.js';
 
@@ -48,16 +49,20 @@ describe('buildSiteData', () => {
     const main = shuffle.variants.find((v) => v.variant.clusterShape === shape.clusterShape)!;
     const series = main.metrics[0]!;
     expect(main.nights).toEqual([0, 1, 2, 3, 4].map(night));
-    expect(series.repeats).toEqual([[9, 10, 11, 12, 13], [10, 11, 12, 13, 14], [11, 12, 13, 14, 15]]);
-    expect(series.median).toEqual([10, 11, 12, 13, 14]);
+    // Values travel as integers in units of 10^exponent: five significant digits of the largest (15).
+    expect(series.exponent).toBe(-3);
+    const decode = (values: (number | null)[]) => values.map((v) => (v === null ? null : fromUnits(v, series.exponent)));
+    expect(series.repeats.map(decode)).toEqual([[9, 10, 11, 12, 13], [10, 11, 12, 13, 14], [11, 12, 13, 14, 15]]);
+    expect(series.median[0]).toBe(10_000);
+    expect(decode(series.median)).toEqual([10, 11, 12, 13, 14]);
     // A baseline needs three earlier nights.
-    expect(series.baseline).toEqual([null, null, null, 11, 11.5]);
+    expect(decode(series.baseline)).toEqual([null, null, null, 11, 11.5]);
     expect(series.threshold).toBe(0.1);
   });
 
   it('never mixes cluster shapes', () => {
     const shuffle = buildSiteData(history(), options()).workloads.find((w) => w.workload === 'shuffle')!;
-    expect(shuffle.variants.map((v) => [v.variant.clusterShape, v.nights.length, v.metrics[0]!.median])).toEqual([
+    expect(shuffle.variants.map((v) => [v.variant.clusterShape, v.nights.length, v.metrics[0]!.median.map((m) => fromUnits(m!, v.metrics[0]!.exponent))])).toEqual([
       ['local:2x1:2GiB', 5, [10, 11, 12, 13, 14]],
       ['local:4x1:2GiB', 1, [5]],
     ]);
@@ -80,7 +85,7 @@ describe('buildSiteData', () => {
 
   it('computes the change against the trailing week when there is no open episode', () => {
     const row = buildSiteData(history(), options()).index.rows.find((r) => r.variant.clusterShape === shape.clusterShape && r.workload === 'shuffle')!;
-    expect(row.change).toBeCloseTo(14 / 11.5 - 1, 10);
+    expect(row.change).toBeCloseTo(14 / 11.5 - 1, 3);
   });
 
   it('offers drill-downs for the latest nights and for marked nights, only where samples exist', () => {

@@ -10,7 +10,7 @@ describe('timeline', () => {
     const out = timeline({ process: 'worker-1', host: 'h', t: seconds, rss, cpu }, 300);
     expect(out.t.length).toBeLessThanOrEqual(300);
     expect(Math.max(...out.rssMiB)).toBe(900);
-    expect(out.cpuCores.slice(1).every((c) => Math.abs(c! - 0.5) < 1e-9)).toBe(true);
+    expect(out.cpuCores.slice(1).every((c) => c === 0.5)).toBe(true);
     expect(out.t[0]).toBe(0);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decimalExponent, fromUnits, toUnits } from '../../src/report/format.js';
 import { escapeHtml, html, layout, sparkline } from '../../src/report/render.js';
 import { renderIndex } from '../../src/report/render-index.js';
 import { renderWorkloadPage } from '../../src/report/render-workload.js';
@@ -59,5 +60,12 @@ describe('pages', () => {
     const text = renderWorkloadPage(page, '2026-02-10T06:00:00.000Z');
     expect(text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(text.match(/<script/g)).toHaveLength(3);
+  });
+});
+
+describe('number formats', () => {
+  it.each([[551_380_000, 4], [30.123, -3], [0.0123, -6], [0, 0]])('gives %d five significant digits with exponent %d', (value, exponent) => {
+    expect(decimalExponent([value, value / 2])).toBe(exponent);
+    expect(fromUnits(toUnits(value, exponent), exponent)).toBeCloseTo(value, 10);
   });
 });

@@ -23,7 +23,8 @@ export function externalLink(url: string | undefined, text: string, className = 
   return el('a', { href: url, class: className }, text);
 }
 
-/** Marks the page interactive: tests and the browser benchmark wait for this attribute. */
+/** Marks the page interactive, and when (ms since navigation): tests and the browser benchmark wait for it. */
 export function markReady(): void {
+  document.body.dataset['readyAt'] = performance.now().toFixed(0);
   document.body.dataset['ready'] = 'true';
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import uPlot from 'uplot';
-import { formatValue, shortSha } from '../format.js';
+import { formatValue, fromUnits, shortSha } from '../format.js';
 import { statusLabels, type CommitTable, type Marker, type MetricSeries, type VariantSeries, type WorkloadPage } from '../types.js';
 import { axes, linkedRange, palette, resizeWith, widthOf } from './chart-kit.js';
 import { el, externalLink, markReady } from './dom.js';
@@ -25,7 +25,21 @@ interface Drawn {
   series: MetricSeries;
 }
 
+/** The data file holds integers in units of 10^exponent (smaller files); charts want the values. */
+function decodeValues(page: WorkloadPage): void {
+  for (const variant of page.variants) {
+    for (const series of variant.metrics) {
+      const decode = (values: (number | null)[]) => values.map((v) => (v === null ? null : fromUnits(v, series.exponent)));
+      series.repeats = series.repeats.map(decode);
+      series.median = decode(series.median);
+      series.baseline = decode(series.baseline);
+      series.exponent = 0;
+    }
+  }
+}
+
 function start(page: WorkloadPage, commits: CommitTable): void {
+  decodeValues(page);
   const form = document.getElementById('controls') as HTMLFormElement;
   const chartsBox = document.getElementById('charts')!;
   const details = document.getElementById('details')!;

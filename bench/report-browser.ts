@@ -1,0 +1,63 @@
+/**
+ * Time until the index and the heaviest workload page are interactive in headless Chromium
+ * (from navigation to the page's charts drawn and handlers attached), opened from file://.
+ * Target: under 1 s each. Uses the site bench/report.ts keeps:
+ *   npx tsx bench/report.ts --keep DIR && npx tsx bench/report-browser.ts --keep DIR
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../test/report/browser.js';
+
+const keepAt = process.argv.indexOf('--keep');
+const site = path.join(path.resolve(keepAt > 0 ? process.argv[keepAt + 1]! : '.nightbench/bench-report'), 'site');
+if (!existsSync(path.join(site, 'index.html'))) {
+  console.error(`no site in ${site}: run npx tsx bench/report.ts --keep ${path.dirname(site)} first`);
+  process.exit(2);
+}
+const loads = 5;
+
+/** The workload page whose data file is largest: the most points to draw. */
+function heaviestWorkloadPage(): { page: string; bytes: number } {
+  let best = { page: '', bytes: 0 };
+  for (const suite of readdirSync(path.join(site, 'data'))) {
+    const dir = path.join(site, 'data', suite, 'workloads');
+    for (const file of readdirSync(dir)) {
+      const bytes = statSync(path.join(dir, file)).size;
+      if (bytes > best.bytes) best = { page: `workloads/${suite}/${file.replace(/\.js$/, '.html')}`, bytes };
+    }
+  }
+  return best;
+}
+
+async function timeToInteractive(page: Page, relative: string): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < loads; i++) {
+    await page.goto('about:blank');
+    await page.goto(pathToFileURL(path.join(site, relative)).href);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+    times.push(Number(await page.getAttribute('body', 'data-ready-at')));
+  }
+  return times;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const browser = await launchChromium();
+try {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const index = await timeToInteractive(page, 'index.html');
+  const rows = await page.locator('#series tbody tr').count();
+  const filterStarted = Date.now();
+  await page.selectOption('select[name="status"]', 'stable');
+  const filterMs = Date.now() - filterStarted;
+  console.log(`index (${rows} rows, ${(statSync(path.join(site, 'index.html')).size / 1e6).toFixed(2)} MB): interactive after ${median(index)} ms (median of ${loads}: ${index.join(', ')}); a status filter applied in ${filterMs} ms`);
+
+  const heaviest = heaviestWorkloadPage();
+  const workload = await timeToInteractive(page, heaviest.page);
+  const points = await page.$$eval('.chart-box[data-points]', (boxes) => boxes.reduce((n, b) => n + Number((b as HTMLElement).dataset['points']), 0));
+  console.log(`heaviest workload page ${heaviest.page} (${(heaviest.bytes / 1e6).toFixed(2)} MB of data, ${points} points): interactive after ${median(workload)} ms (median of ${loads}: ${workload.join(', ')})`);
+  console.log(`target (< 1000 ms each): ${median(index) < 1000 && median(workload) < 1000 ? 'met' : 'NOT met'}`);
+} finally {
+  await browser.close();
+}

@@ -1,0 +1,73 @@
+/**
+ * Build time and size of the site for a year of history: 500 workloads x 4 metrics x 365 nights x
+ * 3 repeats (2.19 million values), samples for the last 2 nights, one planted regression found by
+ * detection. Targets: build under 30 s, site under 50 MB, no page or data file over 2 MB.
+ *   npx tsx bench/report.ts [--keep DIR]   (--keep reuses/keeps the history and site in DIR)
+ * Also times a second build over the same site (the nightly case: drill-downs kept).
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defaultDetectionPolicy as policy } from '../src/detect/index.js';
+import { openHistory } from '../src/history/open.js';
+import { silentLog } from '../src/log.js';
+import { buildSite, type BuildSummary } from '../src/report/build.js';
+import { detectEachNight, writeSyntheticHistory } from '../test/helpers/synthetic-history.js';
+
+const keepAt = process.argv.indexOf('--keep');
+const dir = keepAt > 0 ? path.resolve(process.argv[keepAt + 1]!) : mkdtempSync(path.join(tmpdir(), 'nightbench-bench-report-'));
+mkdirSync(dir, { recursive: true });
+const dbFile = path.join(dir, 'history.sqlite');
+const site = path.join(dir, 'site');
+
+const seconds = (from: number) => ((performance.now() - from) / 1000).toFixed(1);
+const cpuSeconds = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return ((used.user + used.system) / 1e6).toFixed(1);
+};
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+
+const fresh = !existsSync(dbFile);
+const store = openHistory(dbFile);
+try {
+  if (fresh) {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const history = writeSyntheticHistory(store, {
+      seed: 11, workloads: 500, nights: 365, repeats: 3, firstNight: '2025-01-01', samplesForLastNights: 2,
+      changes: [{ workload: 'shuffle', metric: 'wall_time', night: 350, factor: 1.4 }],
+    });
+    console.log(`generated the history (${history.workloads.length} workloads x ${history.metrics.length} metrics x ${history.nights.length} nights x 3 repeats) in ${seconds(started)} s (${cpuSeconds(cpu)} s CPU); ${mb(statSync(dbFile).size)} MB`);
+    const detectStarted = performance.now();
+    detectEachNight(store, policy, history.nights.slice(-20));
+    console.log(`detection over the last 20 nights: ${seconds(detectStarted)} s`);
+  } else {
+    console.log(`reusing the history in ${dbFile}`);
+  }
+
+  const build = async (label: string) => {
+    const cpu = process.cpuUsage();
+    const summary = await buildSite({
+      store, outDir: site, policy, now: new Date('2026-01-01T06:00:00Z'), log: silentLog,
+      commitUrl: (repo, sha) => `https://github.com/${repo}/commit/${sha}`, issueUrl: (n) => `https://github.com/dask/dask/issues/${n}`,
+    });
+    report(label, summary, cpuSeconds(cpu));
+    return summary;
+  };
+  if (fresh || !existsSync(site)) rmSync(site, { recursive: true, force: true });
+  const first = await build('build (empty site folder)');
+  await build('rebuild (drill-downs kept)');
+  const ok = first.seconds.total < 30 && first.bytes < 50e6 && first.largest.bytes < 2 * 2 ** 20;
+  console.log(`targets (build < 30 s, site < 50 MB, every file < 2 MB): ${ok ? 'met' : 'NOT met'}`);
+} finally {
+  store.close();
+  if (keepAt < 0) rmSync(dir, { recursive: true, force: true });
+}
+
+function report(label: string, s: BuildSummary, cpu: string): void {
+  console.log(
+    `${label}: ${s.seconds.total.toFixed(1)} s (${cpu} s CPU; read ${s.seconds.read.toFixed(1)}, derive ${s.seconds.derive.toFixed(1)}, write ${s.seconds.write.toFixed(1)}); ` +
+      `${s.files} files, ${s.pages} pages, ${s.workloads} workloads, ${s.series} series, drill-downs ${s.drilldowns.written} written / ${s.drilldowns.kept} kept; ` +
+      `${mb(s.bytes)} MB in all, largest ${s.largest.path} ${mb(s.largest.bytes)} MB`,
+  );
+}
