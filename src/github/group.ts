@@ -49,10 +49,13 @@ export interface IssueGroup {
 
 /**
  * The fingerprint of an issue: a hash of the suite and its suspect range per repository. The
- * same range on a rerun, a retry or the next night gives the same fingerprint.
+ * same range on a rerun, a retry or the next night gives the same fingerprint. A target without
+ * commits (installed packages) has no range; its first bad night stands in for one, so each
+ * regression of it still gets its own issue.
  */
-export function issueFingerprint(suite: string, ranges: readonly SuspectRange[]): string {
-  const key = JSON.stringify([suite, ...[...ranges].sort((a, b) => a.repo.localeCompare(b.repo)).map((r) => [r.repo, r.from, r.to])]);
+export function issueFingerprint(suite: string, ranges: readonly SuspectRange[], firstBadNight: string): string {
+  const parts = ranges.length > 0 ? [...ranges].sort((a, b) => a.repo.localeCompare(b.repo)).map((r) => [r.repo, r.from, r.to]) : [firstBadNight];
+  const key = JSON.stringify([suite, ...parts]);
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
@@ -68,7 +71,7 @@ export function groupEpisodes(episodes: readonly ReportedEpisode[], repositories
   const ordered = [...episodes].sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night) || a.seriesKey.localeCompare(b.seriesKey));
   for (const episode of ordered) {
     const ranges = suspectRanges(episode, repositories);
-    const fingerprint = issueFingerprint(episode.identity.suite, ranges);
+    const fingerprint = issueFingerprint(episode.identity.suite, ranges, episode.firstBad.night);
     let group = groups.get(fingerprint);
     if (!group) {
       group = { fingerprint, suite: episode.identity.suite, lastGoodNight: episode.lastGood.night, firstBadNight: episode.firstBad.night, ranges, series: [] };

@@ -101,6 +101,7 @@ function formatBytes(bytes: number): string {
 
 function renderRanges(group: IssueGroup, context: RenderContext): string {
   const parts = ['## Suspect range'];
+  if (group.ranges.length === 0) parts.push('No commit range: the target is installed packages, whose versions each run records in the history.');
   for (const range of group.ranges) {
     if (range.from === range.to) {
       parts.push(`**${range.repo}**: unchanged at ${link(`\`${shortSha(range.to)}\``, context.links.commit(range.repo, range.to))}.`);
@@ -109,7 +110,7 @@ function renderRanges(group: IssueGroup, context: RenderContext): string {
     const git = context.ranges[range.repo];
     const compare = link(`\`${shortSha(range.from)}..${shortSha(range.to)}\``, context.links.compare(range.repo, range.from, range.to));
     if (!git || 'error' in git) {
-      parts.push(`**${range.repo}**: ${compare} (git context unavailable: ${git ? git.error : 'not collected'}).`);
+      parts.push(`**${range.repo}**: ${compare} (git context unavailable: ${git ? git.error : 'no checkout of it'}).`);
       continue;
     }
     parts.push(`**${range.repo}**: ${compare}, ${plural(git.commitCount, 'commit')}.`);

@@ -25,7 +25,7 @@ export function series(workload: string, state: EpisodeState = 'open', overrides
 }
 
 export function group(members: IssueSeries[], ranges: SuspectRange[] = [{ repo: 'pkg', from: goodSha, to: badSha }]): IssueGroup {
-  return { fingerprint: issueFingerprint('tiny', ranges), suite: 'tiny', lastGoodNight: '2026-12-02', firstBadNight: '2026-12-03', ranges, series: members };
+  return { fingerprint: issueFingerprint('tiny', ranges, '2026-12-03'), suite: 'tiny', lastGoodNight: '2026-12-02', firstBadNight: '2026-12-03', ranges, series: members };
 }
 
 export function tracked(g: IssueGroup, overrides: Partial<TrackedIssue> = {}): TrackedIssue {

@@ -21,7 +21,7 @@ describe('groupEpisodes', () => {
     const groups = groupEpisodes([episode(1, 'sum', good, bad), episode(2, 'shuffle', good, bad)], ['distributed', 'dask']);
     expect(groups).toHaveLength(1);
     expect(groups[0]!.ranges).toEqual([{ repo: 'distributed', from: otherSha, to: otherSha }, { repo: 'dask', from: goodSha, to: badSha }]);
-    expect(groups[0]!.fingerprint).toBe(issueFingerprint('tiny', groups[0]!.ranges));
+    expect(groups[0]!.fingerprint).toBe(issueFingerprint('tiny', groups[0]!.ranges, '2026-12-03'));
     expect(groups[0]!.series.map((s) => [s.workload, s.episodeId])).toEqual([['shuffle', 2], ['sum', 1]]);
   });
 
@@ -37,6 +37,13 @@ describe('groupEpisodes', () => {
       episode(3, 'sum', good, bad, { identity: { ...episode(3, 'sum', good, bad).identity, suite: 'dask' } }),
     ]);
     expect(groups).toHaveLength(3);
+  });
+
+  it('tells regressions of a target without commits (installed packages) apart by their first bad night', () => {
+    const first = groupEpisodes([episode(1, 'sum', {}, {})]);
+    const later = groupEpisodes([episode(2, 'sum', {}, {}, { firstBad: { night: '2026-12-09', runId: 'r9', commits: {} } })]);
+    expect(first[0]!.ranges).toEqual([]);
+    expect(first[0]!.fingerprint).not.toBe(later[0]!.fingerprint);
   });
 
   it('gives a repository that appears on one side only an empty range', () => {

@@ -41,9 +41,11 @@ describe('issueFingerprint', () => {
   it('depends on the suite and each repository range, not their order', () => {
     const a = { repo: 'dask', from: goodSha, to: badSha };
     const b = { repo: 'distributed', from: otherSha, to: otherSha };
-    expect(issueFingerprint('dask', [a, b])).toBe(issueFingerprint('dask', [b, a]));
-    expect(issueFingerprint('dask', [a, b])).not.toBe(issueFingerprint('other', [a, b]));
-    expect(issueFingerprint('dask', [a, b])).not.toBe(issueFingerprint('dask', [a, { ...b, to: badSha }]));
-    expect(issueFingerprint('dask', [a])).toMatch(/^[0-9a-f]{16}$/);
+    const night = '2026-12-03';
+    expect(issueFingerprint('dask', [a, b], night)).toBe(issueFingerprint('dask', [b, a], night));
+    expect(issueFingerprint('dask', [a, b], night)).toBe(issueFingerprint('dask', [a, b], '2026-12-04'));
+    expect(issueFingerprint('dask', [a, b], night)).not.toBe(issueFingerprint('other', [a, b], night));
+    expect(issueFingerprint('dask', [a, b], night)).not.toBe(issueFingerprint('dask', [a, { ...b, to: badSha }], night));
+    expect(issueFingerprint('dask', [a], night)).toMatch(/^[0-9a-f]{16}$/);
   });
 });
