@@ -6,7 +6,9 @@ import { NightbenchError } from '../errors.js';
  */
 export function gitHubError(action: string, repository: string, error: unknown): NightbenchError {
   if (error instanceof NightbenchError) return error;
-  const status = (error as { status?: unknown }).status;
+  // Octokit reports a request that got no answer (refused, reset, DNS) as status 500 without a response.
+  const answered = (error as { response?: unknown }).response !== undefined;
+  const status = answered ? (error as { status?: unknown }).status : undefined;
   const message = error instanceof Error ? error.message.split('\n', 1)[0] : String(error);
   const hint =
     status === 404 ? `repository ${repository} not found (404): check github.repository and that the token can see it`
