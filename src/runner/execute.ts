@@ -117,7 +117,8 @@ export function suiteRunPlan(prepared: PreparedExecution, suite: Suite, workload
       shape: prepared.shape,
       scheduler: suite.file.processes.scheduler,
       worker: suite.file.processes.worker,
-      placeholders: suite.placeholders,
+      // {commit:REPO} lets a provider install the target at the commit under test (EC2 user-data).
+      placeholders: { ...suite.placeholders, ...Object.fromEntries(prepared.target.commits.map((c) => [`commit:${c.repo}`, c.sha])) },
       env: prepared.env,
       startTimeoutSeconds: config.cluster.startTimeoutSeconds,
       options: prepared.providerOptions,
