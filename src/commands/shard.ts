@@ -6,7 +6,8 @@ import { openHistory } from '../history/open.js';
 import { medianWallTimes } from '../shard/durations.js';
 import { writeShardPlan } from '../shard/plan-file.js';
 import { estimateWorkloads, planShards, shardMatrix } from '../shard/plan.js';
-import { listWorkloads, loadSuite, selectWorkloads } from '../suite/suite.js';
+import { selectAcrossSuites } from '../runner/execute.js';
+import { loadSuite } from '../suite/suite.js';
 import { addCommonOptions, collect, parseIntegerOption, parseNumberOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext } from './context.js';
 
@@ -40,11 +41,9 @@ export const shardCommand: CliCommand = {
         const context = commandContext(flags, { repeats: flags.repeats, workloads: flags.workload, suites: flags.suite });
         const { config } = context.loaded;
         const suites = config.suites.map((name) => loadSuite(name, { baseDir: context.loaded.baseDir, python: config.python }));
-        const listed = await Promise.all(suites.map(async (suite) => ({ suite: suite.file.name, all: await listWorkloads(suite, config.environment.variables) })));
-        // Names are checked across all suites at once, as `nightly` does: selectWorkloads words the error.
-        const everyWorkload = listed.flatMap((l) => l.all);
-        const chosen = new Set(selectWorkloads(everyWorkload, config.workloads, listed.map((l) => l.suite).join(', ')).map((w) => w.name));
-        const wanted = listed.flatMap(({ suite, all }) => all.filter((w) => chosen.has(w.name)).map((w) => ({ suite, name: w.name })));
+        // The same selection as `nightly`: names are checked across all suites at once.
+        const selected = await selectAcrossSuites(suites, config.environment.variables, config.workloads);
+        const wanted = selected.flatMap(({ suite, workloads }) => workloads.map((w) => ({ suite: suite.file.name, name: w.name })));
 
         // A first night has no history: every workload gets the default duration.
         const medians = existsSync(context.historyPath) ? readMedians(context.historyPath, flags.nights) : new Map<string, number>();

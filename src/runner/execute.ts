@@ -190,7 +190,7 @@ function runStatus(summary: RunSummary | undefined, error: string | undefined): 
 }
 
 /** Each suite's share of the wanted workloads; a name that no suite knows is an error. */
-async function selectAcrossSuites(suites: Suite[], env: Record<string, string>, wanted: string[], pick?: ExecuteOptions['pick']) {
+export async function selectAcrossSuites(suites: Suite[], env: Record<string, string>, wanted: string[], pick?: ExecuteOptions['pick']) {
   const listed = await Promise.all(suites.map(async (suite) => ({ suite, all: await listWorkloads(suite, env) })));
   const known = new Set(listed.flatMap((l) => l.all.map((w) => w.name)));
   const unknown = wanted.filter((name) => !known.has(name));
