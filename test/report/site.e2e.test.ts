@@ -151,6 +151,18 @@ describe('the published site', () => {
     expect(await chart.locator('.marker-regression').count()).toBe(1);
   });
 
+  it('scrolls to the chart an issue links to', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${url(sitePaths.workloadPage('dask', 'shuffle'))}#metric-wall_time`);
+    await page.waitForSelector('body[data-ready="true"]');
+    // The page scrolls as far as it can towards the chart: down from the top, with the chart in view.
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    expect(await page.locator('#metric-wall_time').isVisible()).toBe(true);
+    const top = await page.locator('#metric-wall_time').evaluate((e) => e.getBoundingClientRect().top);
+    expect(top).toBeGreaterThanOrEqual(0);
+    expect(top).toBeLessThan(1000);
+  });
+
   it('zooms every chart to a date range', async () => {
     await open(sitePaths.workloadPage('dask', 'shuffle'));
     await page.click('button[data-days="30"]');

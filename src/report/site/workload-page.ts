@@ -86,7 +86,8 @@ function start(page: WorkloadPage, commits: CommitTable): void {
     drawn = variant.metrics.map((series) => {
       const points = series.repeats.reduce((n, r) => n + r.filter((v) => v !== null).length, 0);
       const container = el('div', { class: 'chart-box', 'data-metric': series.metric, 'data-points': String(points) });
-      chartsBox.append(el('section', { class: 'metric' },
+      // The id lets an issue link to one chart (#metric-wall_time): the charts exist before the load event, when the browser scrolls to it.
+      chartsBox.append(el('section', { class: 'metric', id: `metric-${series.metric}` },
         el('h2', {}, series.metric, el('span', { class: 'unit' }, ` (${series.unit}) `), el('span', { class: `status status-${series.status}`, title: series.statusNote ?? '' }, statusLabels[series.status])),
         container));
       const chart: Drawn = { name: series.metric, plot: undefined as unknown as uPlot, container, series };
