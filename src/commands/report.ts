@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { validate } from '../config/load.js';
-import { detectionSchema } from '../detect/index.js';
-import { githubSchema } from '../github/config.js';
 import { buildLinks } from '../github/links.js';
 import { buildSite } from '../report/build.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
@@ -31,14 +28,13 @@ export const reportCommand: CliCommand = {
         const store = openContextHistory(context);
         try {
           const commitUrls = config.target.kind === 'git' ? Object.fromEntries(config.target.repositories.map((r) => [r.name, r.commitUrl])) : {};
-          // Validated here too: the same schema the config uses, so this holds whichever way config.github is typed.
-          const github = validate(githubSchema, config.github, 'github');
+          const github = config.github;
           const links = buildLinks(github, commitUrls);
           const summary = await buildSite({
             store,
             outDir: context.resolve(flags.out ?? `${config.reports.dir}/site`),
             abDir: context.resolve(flags.abDir ?? `${config.reports.dir}/ab`),
-            policy: validate(detectionSchema, config.detection, 'detection'),
+            policy: config.detection,
             commitUrl: links.commit,
             issueUrl: (issue) => (github.repository ? `${github.webUrl.replace(/\/$/, '')}/${github.repository}/issues/${issue}` : undefined),
             drilldownNights: flags.drilldownNights,
