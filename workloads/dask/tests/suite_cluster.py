@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -23,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import psutil
 from dask.utils import parse_bytes
 
 SUITE_DIR = Path(__file__).resolve().parent.parent
@@ -104,6 +106,19 @@ class SuiteCluster:
             "NIGHTBENCH_REPEAT": "1",
         }
 
+    def cpu_seconds(self) -> dict[int, float]:
+        """CPU seconds used so far by each live process of the cluster (nannies'
+        worker processes included), by pid."""
+        used = {}
+        for process in psutil.process_iter(["pid"]):
+            try:
+                if os.getpgid(process.pid) in {p.pid for p in self.processes}:
+                    times = process.cpu_times()
+                    used[process.pid] = times.user + times.system
+            except (ProcessLookupError, psutil.Error):
+                pass
+        return used
+
     def stop(self) -> None:
         """Stop workers first (they would otherwise wait for a vanished scheduler),
         then the scheduler, then SIGKILL whatever is left in their process groups."""
@@ -121,6 +136,11 @@ class SuiteCluster:
             _signal_group(process, signal.SIGKILL)
             process.wait()
         self.processes.clear()
+
+
+def _children_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _signal_group(process: subprocess.Popen, signum: int) -> None:
@@ -169,8 +189,15 @@ def main() -> int:
             reset = harness(SUITE["reset"], env)
             reset_seconds = time.monotonic() - started
             started = time.monotonic()
+            cluster_cpu_before = cluster.cpu_seconds()
+            harness_cpu_before = _children_cpu_seconds()
             run = harness([p.replace("{workload}", name) for p in SUITE["run"]], env)
             run_seconds = time.monotonic() - started
+            # CPU time hardly depends on what else the machine runs; wall time does.
+            cluster_cpu = cluster.cpu_seconds()
+            cpu_seconds = _children_cpu_seconds() - harness_cpu_before + sum(
+                used - cluster_cpu_before.get(pid, 0.0) for pid, used in cluster_cpu.items()
+            )
             if reset.returncode or run.returncode:
                 failures += 1
                 print(f"{name}: FAILED (reset {reset.returncode}, run {run.returncode})")
@@ -180,7 +207,7 @@ def main() -> int:
             metrics = {k: v["value"] for k, v in result["metrics"].items()}
             print(json.dumps({
                 "workload": name, "reset_seconds": round(reset_seconds, 2),
-                "run_seconds": round(run_seconds, 2),
+                "run_seconds": round(run_seconds, 2), "cpu_seconds": round(cpu_seconds, 2),
                 "workload_seconds": result["info"]["workload_seconds"],
                 "metrics": metrics, "disturbances": result["disturbances"],
                 "data": result["info"]["data"],
