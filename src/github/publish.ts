@@ -24,6 +24,7 @@ import { planIssues, type IssueAction } from './plan.js';
 import { renderIssue, renderPersistComment, renderRecoveryComment, type RenderContext } from './render.js';
 import { resolvePeople } from './resolve-people.js';
 import type { IssueTracker, TrackedIssue } from './tracker.js';
+import { checkoutDir } from '../target/git-target.js';
 
 export interface PublishOptions {
   report: DetectionReport;
@@ -146,7 +147,7 @@ async function gitContext(loaded: LoadedConfig, group: IssueGroup, log: Log): Pr
   const ranges: RenderContext['ranges'] = {};
   for (const range of group.ranges) {
     if (range.from === range.to || !repositories.includes(range.repo)) continue;
-    const dir = path.resolve(loaded.baseDir, loaded.config.workdir, 'checkouts', range.repo);
+    const dir = checkoutDir(path.resolve(loaded.baseDir, loaded.config.workdir), range.repo);
     try {
       ranges[range.repo] = await collectRangeContext(dir, range.repo, range.from, range.to);
     } catch (error) {

@@ -12,6 +12,11 @@ export interface Checkout {
   commit: CommitInfo;
 }
 
+/** Where a target repository's own clone lives: detection's blame reads the same clone. */
+export function checkoutDir(workdir: string, repo: string): string {
+  return path.join(workdir, 'checkouts', repo);
+}
+
 /**
  * Brings each repository's own clone up to date (a fetch moves only what is new), and checks out
  * the commit under test: the branch tip, or `commit` for the primary repository, in which case the
@@ -21,7 +26,7 @@ export async function checkoutGitTarget(target: GitTarget, options: { workdir: s
   const checkouts: Checkout[] = [];
   let primaryDate: string | undefined;
   for (const [index, repository] of target.repositories.entries()) {
-    const dir = path.join(options.workdir, 'checkouts', repository.name);
+    const dir = checkoutDir(options.workdir, repository.name);
     const url = existsSync(path.resolve(options.baseDir, repository.url)) ? path.resolve(options.baseDir, repository.url) : repository.url;
     const remoteRef = `refs/remotes/origin/${repository.branch}`;
     if (!existsSync(path.join(dir, '.git'))) {
