@@ -154,3 +154,13 @@ export async function waitForPort(host: string, port: number, deadline: number, 
   }
   throw new Error(`nothing listened on ${host}:${port} in time`);
 }
+
+/** Whether a process of this machine exists (a signal-0 probe; EPERM means it exists). */
+export function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { hostname } from 'node:os';
 import type { Db } from './database.js';
+import { processIsAlive } from '../cluster/processes.js';
 import { describeSqliteError } from './database.js';
 import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome } from './types.js';
 
@@ -159,14 +160,5 @@ export class HistoryStore {
     } catch (error) {
       throw describeSqliteError(error, this.file);
     }
-  }
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

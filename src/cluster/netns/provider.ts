@@ -3,7 +3,7 @@ import { clusterError, configError, firstLine } from '../../errors.js';
 import type { Log } from '../../log.js';
 import { guardSignals } from '../exit-guard.js';
 import { startProcessCluster, type ProcessHost } from '../process-cluster.js';
-import { runCommand } from '../processes.js';
+import { processIsAlive, runCommand } from '../processes.js';
 import type { Cluster, ClusterProvider, ClusterRequest } from '../types.js';
 import { netnsOptionsSchema, type NetnsOptions } from './options.js';
 import {
@@ -125,20 +125,11 @@ async function killInside(namespace: string): Promise<void> {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes what runs that died without their teardown left behind: namespaces, bridges, veths. */
 async function removeStale(log: Log): Promise<void> {
   const namespaces = (await sh(['ip', 'netns', 'list'])).split('\n').map((line) => line.split(' ')[0] ?? '').filter(Boolean);
   const links = (await sh(['ip', '-o', 'link', 'show'])).split('\n').map((line) => line.split(': ')[1]?.split('@')[0] ?? '').filter(Boolean);
-  const stale = staleResources(namespaces, links, isAlive);
+  const stale = staleResources(namespaces, links, processIsAlive);
   if (stale.namespaces.length + stale.links.length === 0) return;
   log.warn(`netns: removing leftovers of an earlier run that died: ${[...stale.namespaces, ...stale.links].join(', ')}`);
   for (const namespace of stale.namespaces) await killInside(namespace);
