@@ -34,6 +34,8 @@ export interface AbTest {
   direction: MetricDirection;
   baseline: Summary;
   candidate: Summary;
+  /** Every clean repeat's value of each side, in the order they ran: the drill-down into the runs. */
+  values: { baseline: number[]; candidate: number[] };
   /** median(candidate) / median(baseline) with its bootstrap interval; undefined when a baseline value is <= 0. */
   ratio?: RatioInterval;
   p: number;
@@ -141,6 +143,7 @@ function compareGroups(values: Values, baselineLabel: string, label: string, inp
       direction: input.directions[key] ?? 'none',
       baseline: summarize(a),
       candidate: summarize(b),
+      values: { baseline: a, candidate: b },
       ratio,
       p: rank.p,
       exact: rank.exact,

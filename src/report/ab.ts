@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { formatChange, formatValue } from './format.js';
 import { relativeHref, sitePaths } from './paths.js';
-import { html, layout } from './render.js';
+import { html, layout, type Html } from './render.js';
 
 export const abComparisonSchema = z.strictObject({
   workload: z.string().min(1),
@@ -24,6 +24,17 @@ export const abComparisonSchema = z.strictObject({
   p: z.number().min(0).max(1).optional(),
   /** e.g. "faster", "slower", "no change"; shown as given. */
   verdict: z.string().min(1),
+  /** Means and standard deviations of each side, for the bars (median bar, mean mark, sd whisker). */
+  baselineMean: z.number().optional(),
+  baselineStd: z.number().optional(),
+  candidateMean: z.number().optional(),
+  candidateStd: z.number().optional(),
+  /** The test's A/A band of the ratio: the noise of the baseline against itself. */
+  bandLow: z.number().optional(),
+  bandHigh: z.number().optional(),
+  /** Every clean repeat's value of each side: the drill-down into the individual runs. */
+  baselineValues: z.array(z.number()).optional(),
+  candidateValues: z.array(z.number()).optional(),
 });
 
 export const abReportSchema = z.strictObject({
@@ -66,8 +77,46 @@ export function renderAbReport(report: AbReport, generatedAt: string): string {
   <dt>Created</dt><dd>${report.createdAt}</dd>
 </dl>
 ${report.summary ? html`<p class="ab-summary">${report.summary}</p>` : ''}
-<table class="ab"><thead><tr><th>Workload</th><th>Metric</th><th class="num">Baseline</th><th class="num">Candidate</th><th class="num">Change</th><th class="num">95% interval</th><th class="num">p</th><th>Verdict</th></tr></thead><tbody>
-${report.comparisons.map((c) => html`<tr><td>${c.workload}</td><td>${c.metric}</td><td class="num">${formatValue(c.baselineMedian, c.unit)}</td><td class="num">${formatValue(c.candidateMedian, c.unit)}</td><td class="num change ${verdictClass(c.verdict)}">${formatChange(c.ratio - 1)}</td><td class="num">${interval(c)}</td><td class="num">${c.p === undefined ? '—' : c.p.toPrecision(2)}</td><td>${c.verdict}</td></tr>
-`)}</tbody></table>`;
+<table class="ab"><thead><tr><th>Workload</th><th>Metric</th><th class="num">Baseline</th><th class="num">Candidate</th><th>Median, mean ± sd</th><th class="num">Change</th><th class="num">95% interval</th><th>Ratio against the A/A band</th><th class="num">p</th><th>Verdict</th></tr></thead><tbody>
+${report.comparisons.map((c) => html`<tr><td>${c.workload}</td><td>${c.metric}</td><td class="num">${formatValue(c.baselineMedian, c.unit)}</td><td class="num">${formatValue(c.candidateMedian, c.unit)}</td><td>${sidesChart(c)}</td><td class="num change ${verdictClass(c.verdict)}">${formatChange(c.ratio - 1)}</td><td class="num">${interval(c)}</td><td>${ratioChart(c)}</td><td class="num">${c.p === undefined ? '—' : c.p.toPrecision(2)}</td><td>${c.verdict}</td></tr>
+`)}</tbody></table>
+${report.comparisons.some((c) => c.baselineValues && c.candidateValues) && html`<h2>Individual runs</h2>
+${report.comparisons.flatMap((c) => (c.baselineValues && c.candidateValues ? [html`<details class="ab-runs"><summary>${c.workload} · ${c.metric}</summary><table class="ab"><thead><tr><th>Side</th><th>Values of each repeat, in the order they ran</th></tr></thead><tbody>
+<tr><td>${report.baseline.name}</td><td class="num">${c.baselineValues.map((v) => formatValue(v, c.unit)).join(' · ')}</td></tr>
+<tr><td>${report.candidate.name}</td><td class="num">${c.candidateValues.map((v) => formatValue(v, c.unit)).join(' · ')}</td></tr>
+</tbody></table></details>
+`] : []))}`}`;
   return layout({ path, title: report.title, section: 'ab', generatedAt, body });
+}
+
+type Comparison = AbReport['comparisons'][number];
+
+/**
+ * The talk's picture of a test, as inline SVG: per side a bar to the median, a mark at the mean
+ * and a whisker of one standard deviation either side of it. Nothing without means.
+ */
+function sidesChart(c: Comparison): Html | undefined {
+  if (c.baselineMean === undefined || c.candidateMean === undefined) return undefined;
+  const sides = [
+    { label: 'A', median: c.baselineMedian, mean: c.baselineMean, std: c.baselineStd ?? 0, y: 2, fill: '#9aa5b1' },
+    { label: 'B', median: c.candidateMedian, mean: c.candidateMean, std: c.candidateStd ?? 0, y: 16, fill: '#3b82c4' },
+  ];
+  const top = Math.max(...sides.map((s) => Math.max(s.median, s.mean + s.std))) || 1;
+  const x = (value: number) => ((Math.max(0, value) / top) * 150).toFixed(1);
+  return html`<svg class="ab-bars" width="160" height="30" role="img" aria-label="median bars, mean and standard deviation">${sides.map(
+    (s) =>
+      html`<rect x="0" y="${s.y}" width="${x(s.median)}" height="10" fill="${s.fill}"><title>${s.label}: median ${formatValue(s.median, c.unit)}, mean ${formatValue(s.mean, c.unit)}, sd ${formatValue(s.std, c.unit)}</title></rect><line x1="${x(s.mean - s.std)}" x2="${x(s.mean + s.std)}" y1="${s.y + 5}" y2="${s.y + 5}" stroke="#111" stroke-width="1.5"/><line x1="${x(s.mean)}" x2="${x(s.mean)}" y1="${s.y}" y2="${s.y + 10}" stroke="#111" stroke-width="2"/>`,
+  )}</svg>`;
+}
+
+/** The ratio and its interval on a log axis over the shaded A/A band: a change inside it is noise. */
+function ratioChart(c: Comparison): Html {
+  const points = [c.ratio, c.low, c.high, c.bandLow, c.bandHigh].filter((v): v is number => v !== undefined && v > 0);
+  const span = Math.max(...points.map((v) => Math.abs(Math.log(v))), Math.log(1.05));
+  const x = (value: number) => (80 + (Math.log(Math.max(value, 1e-9)) / span) * 72).toFixed(1);
+  const band = c.bandLow !== undefined && c.bandHigh !== undefined
+    ? html`<rect class="ab-band" x="${x(c.bandLow)}" y="2" width="${(Number(x(c.bandHigh)) - Number(x(c.bandLow))).toFixed(1)}" height="18" fill="#e3e8ee"><title>A/A band ${formatChange(c.bandLow - 1)} … ${formatChange(c.bandHigh - 1)}</title></rect>`
+    : undefined;
+  const interval = c.low !== undefined && c.high !== undefined ? html`<line x1="${x(c.low)}" x2="${x(c.high)}" y1="11" y2="11" stroke="#111" stroke-width="1.5"/>` : undefined;
+  return html`<svg class="ab-ratio" width="160" height="22" role="img" aria-label="ratio, interval and A/A band">${band}<line x1="80" x2="80" y1="0" y2="22" stroke="#888" stroke-dasharray="2 2"/>${interval}<circle cx="${x(c.ratio)}" cy="11" r="3.5" fill="#111"><title>ratio ${c.ratio.toFixed(3)}</title></circle></svg>`;
 }

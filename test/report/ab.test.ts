@@ -23,4 +23,24 @@ describe('A/B pages', () => {
     expect(page).toContain('−25.0% … −15.0%');
     expect(renderAbIndex([], '2026-02-10T09:00:00Z')).toContain('No A/B report yet');
   });
+
+  it('draw each side as a median bar with a mean mark and an sd whisker, the ratio over the A/A band, and list the runs', () => {
+    const detailed: AbReport = {
+      ...report,
+      comparisons: [{ ...report.comparisons[0]!, baselineMean: 10.2, baselineStd: 0.5, candidateMean: 8.1, candidateStd: 0.4, bandLow: 0.95, bandHigh: 1.05, baselineValues: [9.8, 10, 10.8], candidateValues: [7.9, 8, 8.4] }],
+    };
+    expect(abReportSchema.parse(detailed)).toEqual(detailed);
+    const page = renderAbReport(detailed, '2026-02-10T09:00:00Z');
+    // Two bars: A to its median 10 (the axis ends at max(median, mean + sd) = 10.7), B to 8.
+    expect(page).toMatch(/<rect x="0" y="2" width="140\.2"/);
+    expect(page).toMatch(/<rect x="0" y="16" width="112\.1"/);
+    expect(page).toContain('class="ab-band"');
+    expect(page).toContain('<h2>Individual runs</h2>');
+    expect(page).toContain('9.80 s · 10.0 s · 10.8 s');
+    // Without means or values (older report files), the page has neither bars nor a runs section.
+    const plain = renderAbReport(report, '2026-02-10T09:00:00Z');
+    expect(plain).not.toContain('ab-bars');
+    expect(plain).not.toContain('Individual runs');
+  });
 });
+
