@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createScratchRepo } from '../git/scratch-repo.js';
-import { repoRoot, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { tinyTargetConfig } from '../helpers/tiny-target.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 const grace = { name: 'Grace Hopper', email: 'grace@example.org' };
@@ -16,21 +17,7 @@ describe('nightly against the git tip of a target', () => {
     const first = upstream.commit({ 'tinytarget/__init__.py': tinytarget('1') }, 'Add tinytarget', ada, '2026-11-30T12:00:00Z');
     const dir = mkdtempSync(path.join(tmpdir(), 'nb-tip-'));
     const config = path.join(dir, 'nightbench.config.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        target: {
-          kind: 'git',
-          name: 'tinytarget',
-          repositories: [{ name: 'tinytarget', url: upstream.dir, branch: 'main' }],
-          setup: { env: { PYTHONPATH: '{checkout:tinytarget}' } },
-        },
-        suites: [path.join(repoRoot, 'test/fixtures/suites/tiny')],
-        workloads: ['target_work'],
-        repeats: 1,
-        cluster: { workers: 2, memoryPerWorker: '1GiB' },
-      }),
-    );
+    writeFileSync(config, JSON.stringify(tinyTargetConfig(upstream.dir, { repeats: 1 })));
     const night1 = await runCli(['nightly', '--no-detect', '--night', '2026-11-30'], { cwd: dir });
     expect(night1.code, night1.stderr).toBe(0);
     expect(night1.stderr).toMatch(/cloning tinytarget/);

@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchRepo } from '../git/scratch-repo.js';
-import { repoRoot, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
+import { tinyTargetConfig } from '../helpers/tiny-target.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 const grace = { name: 'Grace Hopper', email: 'grace@example.org' };
@@ -29,16 +30,8 @@ describe('a planted slowdown opens exactly one issue', () => {
     writeFileSync(
       path.join(dir, 'nightbench.config.json'),
       JSON.stringify({
-        target: {
-          kind: 'git',
-          name: 'tinytarget',
-          repositories: [{ name: 'tinytarget', url: upstream.dir, branch: 'main' }],
-          setup: { env: { PYTHONPATH: '{checkout:tinytarget}' } },
-        },
-        suites: [path.join(repoRoot, 'test/fixtures/suites/tiny')],
-        workloads: ['target_work'],
+        ...tinyTargetConfig(upstream.dir),
         repeats: 3,
-        cluster: { workers: 2, memoryPerWorker: '1GiB' },
         // Two baseline nights of three repeats (a one-sided rank test of 3 against 6 reaches
         // p = 0.012 at best, hence alpha 0.05), and only wall time judged: sleeping changes no other figure.
         detection: {
