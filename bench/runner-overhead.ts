@@ -42,13 +42,18 @@ try {
   await cluster.runCommand(command('ready'));
   const bare: number[] = [];
   const sampled: number[] = [];
+  let bareCpu = 0;
+  let bareSeconds = 0;
   let samplerCpu = 0;
   let samplerSeconds = 0;
   let ticks = 0;
   for (let i = 0; i < pairs; i++) {
+    const bareCpu0 = ownCpuSeconds();
     const t0 = performance.now();
     await cluster.runCommand(command('run'));
     bare.push((performance.now() - t0) / 1000);
+    bareSeconds += bare.at(-1)!;
+    bareCpu += ownCpuSeconds() - bareCpu0;
 
     const sampler = new Sampler(() => cluster.sampleTargets(), 250);
     const cpu0 = ownCpuSeconds();
@@ -59,14 +64,16 @@ try {
     const elapsed = (performance.now() - t1) / 1000;
     sampled.push(elapsed);
     samplerSeconds += elapsed;
-    // Node's own CPU while it only waits for the child and samples: an upper bound on the sampler's cost.
     samplerCpu += ownCpuSeconds() - cpu0;
     console.error(`pair ${i + 1}/${pairs}: bare ${bare.at(-1)!.toFixed(2)} s, sampled ${elapsed.toFixed(2)} s`);
   }
   const ratio = median(sampled) / median(bare);
   console.log(`workload ${workload} at scale 0.3 on 2 workers x 1 GiB, ${pairs} interleaved pairs`);
   console.log(`  bare median ${median(bare).toFixed(2)} s, under the sampler median ${median(sampled).toFixed(2)} s, ratio ${ratio.toFixed(3)}`);
-  console.log(`  sampler at 4 Hz over ${cluster.sampleTargets().length} process trees: ${ticks} ticks, ${(samplerCpu * 1000).toFixed(0)} ms CPU in ${samplerSeconds.toFixed(1)} s = ${((samplerCpu / samplerSeconds) * 100).toFixed(2)}% of one core (includes Node waiting on the child)`);
+  // This process's CPU with the sampler, less its CPU running the same command without it
+  // (spawning and reading the child cost the same in both): what the sampler itself costs.
+  const share = samplerCpu / samplerSeconds - bareCpu / bareSeconds;
+  console.log(`  sampler at 4 Hz over ${cluster.sampleTargets().length} process trees: ${ticks} ticks; runner process CPU ${((samplerCpu / samplerSeconds) * 100).toFixed(2)}% of a core with it, ${((bareCpu / bareSeconds) * 100).toFixed(2)}% without: the sampler costs ${(share * 100).toFixed(2)}% of one core (${((samplerCpu - (bareCpu / bareSeconds) * samplerSeconds) / ticks * 1000).toFixed(2)} ms a tick)`);
 } finally {
   await cluster.stop();
 }

@@ -9,7 +9,13 @@ interface TargetState {
   cpuByPid: Map<number, number>;
   initialPids: Set<number>;
   reportedGone: Set<number>;
+  /** The tree as last walked; walking it reads a file per thread, so it is redone only now and then. */
+  tree: number[];
+  treeTick: number;
 }
+
+/** Ticks between walks of a process tree: new processes show up within about a second. */
+const treeRefreshTicks = 4;
 
 export interface SamplerResult {
   processes: ProcessSamples[];
@@ -55,9 +61,17 @@ export class Sampler {
       const state = this.stateOf(target);
       let rss = 0;
       const present = new Set<number>();
-      for (const pid of processTree(target.pid)) {
+      if (this.ticks - state.treeTick >= treeRefreshTicks || state.tree.length === 0) {
+        state.tree = processTree(target.pid);
+        state.treeTick = this.ticks;
+      }
+      for (const pid of state.tree) {
         const stat = readProcStat(pid);
-        if (!stat) continue;
+        if (!stat) {
+          // A process ended: walk the tree again next tick to find what replaced it.
+          state.treeTick = -treeRefreshTicks;
+          continue;
+        }
         present.add(pid);
         rss += stat.rssBytes;
         state.cpuByPid.set(pid, stat.cpuSeconds);
@@ -84,6 +98,8 @@ export class Sampler {
         cpuByPid: new Map(),
         initialPids: new Set(),
         reportedGone: new Set(),
+        tree: [],
+        treeTick: 0,
       };
       // Targets that appear late get zeros for the ticks they missed.
       for (let i = 1; i < this.ticks; i++) this.pushValues(state, Number.NaN, 0);
