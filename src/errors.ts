@@ -37,6 +37,11 @@ export const storeError = (message: string, cause?: unknown) => new NightbenchEr
 export const suiteError = (message: string, cause?: unknown) => new NightbenchError('suite', message, { cause });
 export const clusterError = (message: string, cause?: unknown) => new NightbenchError('cluster', message, { cause });
 
+/** The last `count` lines of a process's output, joined: where a traceback says what went wrong. */
+export function lastLines(text: string, count = 1): string {
+  return text.trim().split('\n').slice(-count).join(' | ');
+}
+
 /** The first line of an error's message, for one-line reports of errors from libraries. */
 export function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);

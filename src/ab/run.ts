@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { LoadedConfig } from '../config/load.js';
 import { runCommand } from '../cluster/processes.js';
-import { NightbenchError, firstLine } from '../errors.js';
+import { NightbenchError, firstLine, lastLines } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import type { RunStatus } from '../history/types.js';
 import type { Log } from '../log.js';
@@ -115,7 +115,7 @@ async function runSetup({ file, environment }: LoadedEnvironment, execution: Pre
   const result = await runCommand({ argv: ['sh', '-c', environment.setup!], env: execution.env, cwd, timeoutMs: 30 * 60_000 });
   if (result.exitCode !== 0) {
     const why = result.timedOut ? 'timed out' : `exit ${result.exitCode ?? result.signal}`;
-    throw new NightbenchError('target', `environment ${environment.name} (${file}): setup failed (${why}): ${firstLine(result.stderrTail.trim().split('\n').at(-1) ?? '')}`);
+    throw new NightbenchError('target', `environment ${environment.name} (${file}): setup failed (${why}): ${lastLines(result.stderrTail)}`);
   }
 }
 

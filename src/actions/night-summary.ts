@@ -3,6 +3,7 @@
  * the failures and the cost, plus annotations for regressions and outputs for later jobs.
  * Pure: the data comes in, Markdown and lists come out; `job-summary.ts` writes them.
  */
+import { lastLines } from '../errors.js';
 import type { RunStatus } from '../history/types.js';
 
 export interface SummaryRun {
@@ -153,7 +154,7 @@ export function escape(text: string): string {
 }
 
 function lastLine(text: string | undefined): string {
-  return (text ?? '').trim().split('\n').at(-1)?.slice(0, 200) ?? '';
+  return lastLines(text ?? '').slice(0, 200);
 }
 
 function percent(change: number | undefined): string {

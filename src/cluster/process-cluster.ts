@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { clusterError, firstLine } from '../errors.js';
+import { clusterError, firstLine, lastLines } from '../errors.js';
 import type { Log } from '../log.js';
 import { ManagedProcess, freePort, runCommand, waitForPort } from './processes.js';
 import { fillTemplate, type Cluster, type ClusterInfo, type ClusterRequest, type CommandSpec, type SampleTarget } from './types.js';
@@ -58,7 +58,7 @@ export async function startProcessCluster(request: ClusterRequest, layout: Proce
     const scheduler = launch('scheduler', layout.schedulerHost, fillTemplate(request.scheduler.command, { ...values, name: 'scheduler' }));
     log.debug(`scheduler starting at ${schedulerAddress}`);
     await waitForPort(layout.schedulerHost.address, port, deadline, () =>
-      scheduler.exit ? `the scheduler exited during start-up: ${lastLines(scheduler.output)}` : undefined,
+      scheduler.exit ? `the scheduler exited during start-up: ${lastLines(scheduler.output, 3)}` : undefined,
     ).catch((error: unknown) => {
       throw clusterError(`${layout.provider} cluster: ${firstLine(error)}`, error);
     });
@@ -90,7 +90,7 @@ export async function startProcessCluster(request: ClusterRequest, layout: Proce
       takeExits: () => {
         const exits = processes.filter((p) => p.exit && !reported.has(p));
         for (const p of exits) reported.add(p);
-        return exits.map((p) => `${p.name} exited (${p.exit!.signal ?? `code ${p.exit!.code}`}): ${lastLines(p.output, 1)}`);
+        return exits.map((p) => `${p.name} exited (${p.exit!.signal ?? `code ${p.exit!.code}`}): ${lastLines(p.output)}`);
       },
       counters: layout.counters,
       info: (): ClusterInfo => ({ startupSeconds, hosts: [...new Set([layout.schedulerHost, ...layout.workerHosts].map((h) => h.name))], ...layout.info }),
@@ -106,8 +106,4 @@ function hostOf(processName: string, layout: ProcessClusterLayout): string {
   if (processName === 'scheduler') return layout.schedulerHost.name;
   const index = Number(processName.split('-')[1]) - 1;
   return layout.workerHosts[index % layout.workerHosts.length]!.name;
-}
-
-export function lastLines(text: string, count = 3): string {
-  return text.trim().split('\n').slice(-count).join(' | ');
 }

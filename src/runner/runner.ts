@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Cluster, ClusterProvider, ClusterRequest } from '../cluster/types.js';
 import { fillTemplate } from '../cluster/types.js';
-import { firstLine } from '../errors.js';
+import { firstLine, lastLines } from '../errors.js';
 import type { MetricValue, RepeatRecord, RepeatStatus } from '../history/types.js';
 import type { Log } from '../log.js';
 import { workloadMetricsSchema, type Workload } from '../suite/schema.js';
@@ -83,7 +83,7 @@ export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider;
         }
         const result = await runRepeat(cluster, plan, workload, repeat, workdir, deps.signal);
         record({ ...base, ...result });
-        deps.log.info(`${label} repeat ${repeat}/${last}: ${result.status}${result.wall ? ` in ${result.wall.toFixed(1)}s` : ''}${result.error ? `: ${firstLine(result.error.trim().split('\n').at(-1) ?? '')}` : ''}${result.disturbance ? ` (${result.disturbance})` : ''}`);
+        deps.log.info(`${label} repeat ${repeat}/${last}: ${result.status}${result.wall ? ` in ${result.wall.toFixed(1)}s` : ''}${result.error ? `: ${lastLines(result.error)}` : ''}${result.disturbance ? ` (${result.disturbance})` : ''}`);
         if (result.status !== 'ok') {
           // A failed or disturbed repeat may leave a broken cluster: start the next one clean.
           await cluster.stop();
@@ -127,7 +127,7 @@ async function clientStep(cluster: Cluster, plan: RunPlan, step: 'ready' | 'rese
   });
   if (result.exitCode !== 0) {
     const why = result.timedOut ? 'timed out' : `exit ${result.exitCode ?? result.signal}`;
-    throw new Error(`${step} ${why}: ${result.stderrTail.trim().split('\n').at(-1) ?? ''}`);
+    throw new Error(`${step} ${why}: ${lastLines(result.stderrTail)}`);
   }
 }
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseJsonFile, validate } from '../config/load.js';
 import { runCommand } from '../cluster/processes.js';
 import { fillTemplate } from '../cluster/types.js';
-import { firstLine, suiteError } from '../errors.js';
+import { firstLine, lastLines, suiteError } from '../errors.js';
 import { suiteFileSchema, workloadListingSchema, type SuiteFile, type Workload, type MetricDirection } from './schema.js';
 
 export const workloadsDir = fileURLToPath(new URL('../../workloads/', import.meta.url));
@@ -37,7 +37,7 @@ export function loadSuite(nameOrPath: string, options: { baseDir?: string; pytho
 export async function listWorkloads(suite: Suite, env: Record<string, string>): Promise<Workload[]> {
   const result = await runCommand({ argv: fillTemplate(suite.file.list, suite.placeholders), env, cwd: suite.dir, timeoutMs: 120_000 });
   if (result.exitCode !== 0) {
-    throw suiteError(`suite ${suite.file.name}: listing its workloads failed (exit ${result.exitCode ?? result.signal}): ${firstLine(lastLine(result.stderrTail))}`);
+    throw suiteError(`suite ${suite.file.name}: listing its workloads failed (exit ${result.exitCode ?? result.signal}): ${lastLines(result.stderrTail)}`);
   }
   let parsed: unknown;
   try {
@@ -57,8 +57,4 @@ export function selectWorkloads(all: Workload[], wanted: readonly string[], suit
     throw suiteError(`unknown workload${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')} in suite ${suiteName}; known: ${[...known].join(', ')}`);
   }
   return all.filter((w) => wanted.includes(w.name));
-}
-
-function lastLine(text: string): string {
-  return text.trim().split('\n').at(-1) ?? '';
 }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import type { Config } from '../config/schema.js';
-import { NightbenchError, firstLine } from '../errors.js';
+import { NightbenchError, firstLine, lastLines } from '../errors.js';
 import type { CommitInfo } from '../history/types.js';
 import type { Log } from '../log.js';
 import { runCommand } from '../cluster/processes.js';
@@ -48,7 +48,7 @@ export async function prepareTarget(config: Config, options: PrepareOptions): Pr
     options.log.info(`setup: ${target.setup.command}`);
     const result = await runCommand({ argv: ['sh', '-c', target.setup.command], env, cwd: checkouts[0]!.dir, timeoutMs: 30 * 60_000 });
     if (result.exitCode !== 0) {
-      throw new NightbenchError('target', `target.setup.command failed (exit ${result.exitCode ?? result.signal}): ${firstLine(result.stderrTail.trim().split('\n').at(-1) ?? '')}`);
+      throw new NightbenchError('target', `target.setup.command failed (exit ${result.exitCode ?? result.signal}): ${lastLines(result.stderrTail)}`);
     }
   }
   return {
