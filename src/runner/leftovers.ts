@@ -55,7 +55,11 @@ async function endLeftoverProcesses(store: HistoryStore, log: Log, graceMs: numb
   }
   if (alive.length === 0) return [];
   const runs = [...new Set(alive.map((p) => p.runId.slice(0, 8)))];
-  log.warn(`ending ${alive.length} processes left behind by run ${runs.join(', ')} whose runner died: ${alive.map((p) => `${p.name} (pid ${p.pid})`).join(', ')}`);
+  const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+  log.warn(
+    `ending ${alive.length} ${plural(alive.length, 'process', 'processes')} left behind by ${plural(runs.length, 'run', 'runs')} ${runs.join(', ')} ` +
+      `whose runner died: ${alive.map((p) => `${p.name} (pid ${p.pid})`).join(', ')}`,
+  );
   // As a normal stop does: TERM to each whole group, then KILL to the groups once their leader is
   // gone or the grace period is over. A group's id is not handed out again while a member of it
   // lives, so the KILL meets only what is left of the same group.

@@ -83,7 +83,7 @@ describe('a runner killed with SIGKILL mid-workload', () => {
 
     const stderr = await nextStart(folder);
     expect(stderr).toMatch(new RegExp(`run ${processes[0]!.runId} had stopped before it finished; marked incomplete`));
-    expect(stderr).not.toMatch(/ending \d+ processes/);
+    expect(stderr).not.toMatch(/ending \d+ process/);
     expect(recorded(folder.db).map((p) => p.fate)).toEqual(processes.map(() => 'gone'));
   }, 400_000);
 
@@ -102,7 +102,7 @@ describe('a runner killed with SIGKILL mid-workload', () => {
     expect(left.map((p) => p.name)).toEqual(expect.arrayContaining(['scheduler', 'worker-1', 'worker-2']));
 
     const stderr = await nextStart(folder);
-    const line = /ending (\d+) processes left behind by run (\w{8}) whose runner died: (.*)/.exec(stderr);
+    const line = /ending (\d+) process(?:es)? left behind by run (\w{8}) whose runner died: (.*)/.exec(stderr);
     expect(line, stderr).not.toBeNull();
     expect(Number(line![1])).toBe(left.length);
     expect(line![2]).toBe(processes[0]!.runId.slice(0, 8));
@@ -112,7 +112,7 @@ describe('a runner killed with SIGKILL mid-workload', () => {
     for (const p of left) expect(fates.get(p.pid)).toBe('ended');
 
     // And the start after that finds nothing left.
-    expect(await nextStart(folder)).not.toMatch(/ending \d+ processes|marked incomplete/);
+    expect(await nextStart(folder)).not.toMatch(/ending \d+ process|marked incomplete/);
   }, 400_000);
 });
 

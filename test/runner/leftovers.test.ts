@@ -72,7 +72,7 @@ describe('the next start cleans up after a runner that died', () => {
     expect(ended.map((p) => p.name)).toEqual(['scheduler']);
     expect(log.warnings).toEqual([
       `run ${run.id} had stopped before it finished; marked incomplete`,
-      `ending 1 processes left behind by run ${run.id.slice(0, 8)} whose runner died: scheduler (pid ${scheduler.pid})`,
+      `ending 1 process left behind by run ${run.id.slice(0, 8)} whose runner died: scheduler (pid ${scheduler.pid})`,
     ]);
     expect(await secondsUntil(() => processesInGroups([scheduler.pid!]).length === 0, 10_000)).toBeDefined();
     expect(fates()).toEqual([{ name: 'scheduler', fate: 'ended' }, { name: 'worker-1', fate: 'gone' }]);
