@@ -125,7 +125,7 @@ function gitHubClientFor({ loaded, env, log }: PublishOptions): GitHubClient | u
 function reportedEpisodes(store: HistoryStore, report: DetectionReport, night: string) {
   if (report.dryRun) return report.activeEpisodes;
   const filter = report.suite === undefined ? {} : { suite: report.suite };
-  return loadEpisodes(store.db, filter).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
+  return loadEpisodes(store, filter).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
 }
 
 function repositoryOrder(loaded: LoadedConfig): string[] {
@@ -162,7 +162,7 @@ async function gitContext(loaded: LoadedConfig, group: IssueGroup, log: Log): Pr
 function recordOutcomes(store: HistoryStore, outcomes: readonly ActionOutcome[]): void {
   for (const { action, issue } of outcomes) {
     const ids = action.group.series.flatMap((s) => (s.episodeId === undefined ? [] : [s.episodeId]));
-    if (action.kind === 'accept') markEpisodesAccepted(store.db, ids);
-    else if (issue?.number !== undefined) setEpisodeIssue(store.db, ids, issue.number);
+    if (action.kind === 'accept') markEpisodesAccepted(store, ids);
+    else if (issue?.number !== undefined) setEpisodeIssue(store, ids, issue.number);
   }
 }

@@ -48,8 +48,8 @@ beforeAll(async () => {
     failures: [{ workload: 'join', nights: [38, 39], error: 'Traceback (most recent call last):\n  <b>KilledWorker</b>: worker-1 died' }],
   });
   detectEachNight(store, defaultDetectionPolicy, history.nights.slice(10));
-  const planted = loadEpisodes(store.db).filter((e) => e.identity.workload === 'shuffle' && e.identity.metric === 'wall_time');
-  setEpisodeIssue(store.db, planted.map((e) => e.id), 412);
+  const planted = loadEpisodes(store).filter((e) => e.identity.workload === 'shuffle' && e.identity.metric === 'wall_time');
+  setEpisodeIssue(store, planted.map((e) => e.id), 412);
   const abDir = path.join(dir, 'ab');
   mkdirSync(abDir);
   writeFileSync(path.join(abDir, 'ab-1.json'), JSON.stringify({
