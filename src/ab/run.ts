@@ -11,7 +11,7 @@ import { runSuite, type RunSummary } from '../runner/runner.js';
 import { runnerMetrics, type Suite } from '../suite/suite.js';
 import type { MetricDirection } from '../suite/schema.js';
 import { testKey } from './analysis.js';
-import type { AbSection } from './config.js';
+import type { AbSection } from '../config/ab-section.js';
 import { environmentConfig, environmentRef, loadEnvironments, type LoadedEnvironment } from './environments.js';
 import { abGroups, buildSchedule, type AbGroup } from './schedule.js';
 import type { AbTestRecord } from './test-record.js';

@@ -1,6 +1,6 @@
 import type { StoredAbTest } from '../history/ab-queries.js';
 import type { MetricDirection } from '../suite/schema.js';
-import type { AbSection } from './config.js';
+import type { AbSection } from '../config/ab-section.js';
 import type { AbEnvironment } from './environment-file.js';
 import type { AbGroup, Slot } from './schedule.js';
 

@@ -1,4 +1,4 @@
-import { validate } from '../config/load.js';
+import { validate } from '../validation.js';
 import { detectionSchema, detectRegressions, latestNightlyNight } from '../detect/index.js';
 import type { HistoryStore } from '../history/store.js';
 import type { NightSummaryInput, SummaryChange } from './night-summary.js';

@@ -5,7 +5,7 @@
  * @module
  */
 import { sitePaths } from '../report/paths.js';
-import type { GitHubConfig } from './config.js';
+import type { GitHubConfig } from '../config/github-section.js';
 
 export interface Links {
   commit(repo: string, sha: string): string | undefined;

@@ -6,7 +6,7 @@
  */
 import { formatChange, formatP } from '../detect/judge.js';
 import type { RangeCommit, RangeContext } from '../git/range.js';
-import type { MentionPolicy } from './config.js';
+import type { MentionPolicy } from '../config/github-section.js';
 import type { IssueGroup, IssueSeries } from './group.js';
 import type { Links } from './links.js';
 import { markers } from './markers.js';

@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { validate } from '../config/load.js';
+import { validate } from '../validation.js';
 import { detectRegressions, loadEpisodes, resolveSeriesPolicy, type DetectionPolicy } from '../detect/index.js';
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';

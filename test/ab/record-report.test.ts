@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { abSectionSchema } from '../../src/ab/config.js';
+import { abSectionSchema } from '../../src/config/ab-section.js';
 import { sitePages } from '../../src/ab/page.js';
 import { renderMarkdown, renderTerminal } from '../../src/ab/render.js';
 import { reportAb } from '../../src/ab/report.js';

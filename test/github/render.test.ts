@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RangeContext } from '../../src/git/range.js';
-import { githubSchema } from '../../src/github/config.js';
+import { githubSchema } from '../../src/config/github-section.js';
 import { buildLinks } from '../../src/github/links.js';
 import { readFingerprint, readNights, closedByNightbench } from '../../src/github/markers.js';
 import { formatValue, renderIssue, renderPersistComment, renderRecoveryComment, renderTitle, type RenderContext } from '../../src/github/render.js';
