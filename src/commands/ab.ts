@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { summary } from '@actions/core';
 import type { Command } from 'commander';
 import { sitePages } from '../ab/page.js';
 import { renderMarkdown, renderTerminal } from '../ab/render.js';
 import { reportAb, type AbReport } from '../ab/report.js';
 import { runAb } from '../ab/run.js';
 import type { AbTestRecord } from '../ab/test-record.js';
+import { writeJobSummary } from '../actions/job-summary.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
@@ -93,7 +93,7 @@ async function publish(context: CommandContext, record: AbTestRecord, store: His
   const markdown = renderMarkdown(report.header, report.analysis);
   process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderTerminal(report.header, report.analysis));
   if (flags.markdown) writeFile(path.resolve(flags.markdown), markdown, context.log);
-  if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(markdown).write();
+  await writeJobSummary({ markdown, annotations: [], outputs: {} });
   if (flags.page) {
     const dir = path.join(context.resolve(context.loaded.config.reports.dir), 'ab');
     for (const page of sitePages(report, record.config.environments)) writeFile(path.join(dir, `${page.id}.json`), `${JSON.stringify(page, null, 2)}\n`, context.log);
