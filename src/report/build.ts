@@ -13,7 +13,7 @@ import { detectRegressions, loadEpisodes, resolveSeriesPolicy, type DetectionPol
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
-import { abReportSchema, renderAbIndex, renderAbReport, type AbReport } from './ab.js';
+import { abSitePageSchema, renderAbIndex, renderAbReport, type AbSitePage } from './ab.js';
 import { buildAssets } from './assets.js';
 import { buildSiteData, commitRow } from './data.js';
 import { indexDetection, type DetectionFacts } from './detection.js';
@@ -119,7 +119,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
 }
 
 /** A/B reports from their folder; a file that does not validate is skipped with a warning, not fatal. */
-function readAbReports(dir: string | undefined, log: Log): AbReport[] {
+function readAbReports(dir: string | undefined, log: Log): AbSitePage[] {
   if (!dir || !existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((file) => file.endsWith('.json'))
@@ -127,7 +127,7 @@ function readAbReports(dir: string | undefined, log: Log): AbReport[] {
     .flatMap((file) => {
       const where = path.join(dir, file);
       try {
-        return [validate(abReportSchema, JSON.parse(readFileSync(where, 'utf8')), where)];
+        return [validate(abSitePageSchema, JSON.parse(readFileSync(where, 'utf8')), where)];
       } catch (error) {
         log.warn(`skipping A/B report ${where}: ${error instanceof NightbenchError ? error.message : (error as Error).message}`);
         return [];

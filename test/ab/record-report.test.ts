@@ -13,7 +13,7 @@ import type { NewAbTest } from '../../src/history/ab-queries.js';
 import { mergeShardFiles } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
-import { abReportSchema } from '../../src/report/ab.js';
+import { abSitePageSchema } from '../../src/report/ab.js';
 
 const groups = abGroups(['small-chunks', 'big-chunks'], true);
 const record: NewAbTest<AbTestRecord> = {
@@ -104,13 +104,13 @@ describe('the A/B history and its report', () => {
     const terminal = renderTerminal(header, analysis);
     const lines = terminal.split('\n');
     const headerAt = lines.findIndex((l) => l.startsWith('workload'));
-    expect(lines[headerAt + 2]).toMatch(/^chunked_sum\s+peak_memory\s+B\s+403\.5 MiB\s+523\.0 MiB\s+1\.296 \[[\d.]+-[\d.]+\]\s+0\.9\d\d-1\.0\d\d\s+[\d.]+\s+worse$/);
+    expect(lines[headerAt + 2]).toMatch(/^chunked_sum\s+peak_memory\s+B\s+404 MiB\s+523 MiB\s+1\.296 \[[\d.]+-[\d.]+\]\s+0\.9\d\d-1\.0\d\d\s+[\d.]+\s+worse$/);
     expect(lines[headerAt + 3]).toMatch(/^chunked_sum\s+wall_time\s+B .* no clear change$/);
     expect(terminal).toMatch(/A' = small-chunks \(second, independent set of the baseline\)/);
     expect(terminal).toMatch(/1 of 2 tests changed; A\/A: 0 of 2 differ/);
     const markdown = renderMarkdown(header, analysis);
     expect(markdown).toMatch(/^<!-- nightbench-ab: 0f1e2d3c-0000-4000-8000-000000000001 -->/);
-    expect(markdown).toMatch(/\| chunked_sum \| peak_memory \| B \| 403\.5 MiB \(403\.5 MiB ± 1\.9 MiB\) \| 523\.0 MiB .* \| 🔴 worse \|/);
+    expect(markdown).toMatch(/\| chunked_sum \| peak_memory \| B \| 404 MiB \(404 MiB ± 1\.87 MiB\) \| 523 MiB .* \| 🔴 worse \|/);
     expect(markdown).toMatch(/> left out: 1 failed repeats of B chunked_sum/);
   });
 
@@ -118,7 +118,7 @@ describe('the A/B history and its report', () => {
     const report = reportAb(history.abTest<AbTestRecord>(record.id), history.abTestRows(record.id));
     const pages = sitePages(report, history.abTest<AbTestRecord>(record.id).config.environments);
     expect(pages).toHaveLength(1);
-    const page = abReportSchema.parse(pages[0]);
+    const page = abSitePageSchema.parse(pages[0]);
     expect(page).toMatchObject({ id: `${record.id}-B`, baseline: { name: 'small-chunks', description: 'array.chunk-size 1MiB' }, candidate: { name: 'big-chunks' } });
     expect(page.comparisons.find((c) => c.metric === 'peak_memory')!.verdict).toMatch(/^worse \(A\/A band 0\.9\d\d-1\.0\d\d, raw p /);
   });
