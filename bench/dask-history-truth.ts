@@ -2,7 +2,8 @@
  * The measured ground truth of a recorded Dask history pair (bench/record-dask-history.ts), as
  * Markdown: per workload and metric, the median of the nightly medians over the week before the
  * planted night and over the nights from it on, in planted.sqlite and, for contrast, in
- * real.sqlite; the night-to-night spread of the nightly median (1.4826 x MAD / median, the
+ * real.sqlite; the paired effect (median over the nights from the planted one of planted / real
+ * nightly median: both were recorded alternately, so machine drift cancels); the night-to-night spread of the nightly median (1.4826 x MAD / median, the
  * detector's own yardstick) in real.sqlite; and the first-repeat bias (median over nights of
  * repeat 1 / mean of the later repeats - 1) in real.sqlite.
  *   npx tsx bench/dask-history-truth.ts [--dir /work/dask-history] [--planted-night 2023-01-12]
@@ -69,15 +70,19 @@ const medianOrNaN = (values: number[]) => (values.length > 0 ? median(values) : 
 const weekStart = weekBefore(plantedNight);
 const lines: string[] = [];
 lines.push(`Before = nights ${weekStart}..(${plantedNight} - 1), after = nights from ${plantedNight}; each figure is the median of the nightly medians (n = nights).`, '');
-lines.push('| workload | metric | db | before (n) | after (n) | change |', '| --- | --- | --- | --- | --- | --- |');
+lines.push('| workload | metric | db | before (n) | after (n) | change | paired planted / real (n) |', '| --- | --- | --- | --- | --- | --- | --- |');
 for (const workload of workloads) {
   for (const metric of metrics) {
+    const real = readSeries(path.join(dir, 'real.sqlite'), workload, metric);
     for (const variant of ['planted', 'real']) {
-      const series = readSeries(path.join(dir, `${variant}.sqlite`), workload, metric);
+      const series = variant === 'real' ? real : readSeries(path.join(dir, 'planted.sqlite'), workload, metric);
       const before = nightlyMedians(series, (n) => n >= weekStart && n < plantedNight);
       const after = nightlyMedians(series, (n) => n >= plantedNight);
       const [b, a] = [medianOrNaN(before), medianOrNaN(after)];
-      lines.push(`| ${workload} | ${metric} | ${variant} | ${num(b)} (${before.length}) | ${num(a)} (${after.length}) | ${pct(a / b - 1)} |`);
+      const paired = [...series].filter(([night]) => variant === 'planted' && night >= plantedNight && real.has(night))
+        .map(([night, repeats]) => median([...repeats.values()]) / median([...real.get(night)!.values()]));
+      const pairedText = paired.length > 0 ? `${pct(median(paired) - 1)} (${paired.length})` : '';
+      lines.push(`| ${workload} | ${metric} | ${variant} | ${num(b)} (${before.length}) | ${num(a)} (${after.length}) | ${pct(a / b - 1)} | ${pairedText} |`);
     }
   }
 }
