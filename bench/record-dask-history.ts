@@ -55,14 +55,14 @@ interface Options {
   planted: boolean;
   recentFirst?: string;
   stopAfter?: Date;
+  /** Seconds the planted commit sleeps in each generated random chunk. */
+  plantedSleep: number;
 }
 
 type Variant = 'real' | 'planted';
 
 const plantedSubject = 'Tune random chunk generation';
 const plantedAuthor = { name: 'Pat Planter', email: 'pat@example.com' };
-/** Seconds the planted commit sleeps in each generated random chunk. */
-const plantedSleepSeconds = 0.15;
 
 function nightOption(value: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw new InvalidArgumentError(`expected a date such as 2023-01-12, got "${value}"`);
@@ -86,6 +86,7 @@ function parseOptions(argv: string[]): Options {
     .option('--first-night <YYYY-MM-DD>', 'first night to record', nightOption, '2022-12-19')
     .option('--last-night <YYYY-MM-DD>', 'last night to record', nightOption, '2023-01-20')
     .option('--planted-night <YYYY-MM-DD>', 'first night of planted.sqlite that tests the planted history', nightOption, '2023-01-12')
+    .option('--planted-sleep <seconds>', 'sleep the planted commit adds to each generated random chunk (only when the planted repository is built)', numberOption(false), 0.15)
     .option('--night-time <HH:MM>', 'UTC time of the nightly: the night tests the tip of main at that time', '02:17')
     .option('--workload <name>', 'workload to run (repeatable, or comma-separated; default array_reduction,shuffle)', (v: string, prev: string[] | undefined) => [...(prev ?? []), ...v.split(',').filter(Boolean)])
     .option('--repeats <n>', 'repeats per workload', numberOption(true), 3)
@@ -135,12 +136,12 @@ async function tipAt(repo: string, branch: string, night: string, time: string):
 }
 
 /** dask's `_apply_random` generates every chunk of a `da.random` array; the planted commit slows it. */
-export function plantSleep(source: string): string {
+function plantSleep(source: string, seconds: number): string {
   const chunkLine = /^(def _apply_random\([^)]*\):\n(?:    .*\n|\n)*?)(    state = RandomState\(state_data\)\n)/m;
   if (!chunkLine.test(source) || !/^import numbers\n/m.test(source)) throw new Error('dask/array/random.py: no _apply_random with "state = RandomState(state_data)" (another dask version?)');
   return source
     .replace(/^import numbers\n/m, 'import numbers\nimport time\n')
-    .replace(chunkLine, `$1$2    if 0 not in size:  # a real chunk, not the empty meta\n        time.sleep(${plantedSleepSeconds})\n`);
+    .replace(chunkLine, `$1$2    if 0 not in size:  # a real chunk, not the empty meta\n        time.sleep(${seconds})\n`);
 }
 
 /**
@@ -165,10 +166,10 @@ async function ensurePlantedRepo(options: Options, base: string): Promise<string
   await git(['clone', '--quiet', '--no-checkout', options.daskRepo, build], options.out);
   await git(['checkout', '--quiet', '-B', 'main', base], build);
   const file = path.join(build, 'dask/array/random.py');
-  writeFileSync(file, plantSleep(readFileSync(file, 'utf8')));
+  writeFileSync(file, plantSleep(readFileSync(file, 'utf8'), options.plantedSleep));
   const plantedDate = `${options.plantedNight}T01:00:00+00:00`;
   if (Date.parse(plantedDate) <= Date.parse((await git(['show', '-s', '--format=%cI', base], build)).trim())) throw new Error(`the planted commit's date ${plantedDate} is not after its parent's`);
-  await gitWithEnv(['commit', '--quiet', '-am', `${plantedSubject}\n\nPlanted regression of nightbench's Dask history fixture (bench/record-dask-history.ts):\nsleeps ${plantedSleepSeconds} s in every generated random chunk.`], build, {
+  await gitWithEnv(['commit', '--quiet', '-am', `${plantedSubject}\n\nPlanted regression of nightbench's Dask history fixture (bench/record-dask-history.ts):\nsleeps ${options.plantedSleep} s in every generated random chunk.`], build, {
     GIT_AUTHOR_NAME: plantedAuthor.name, GIT_AUTHOR_EMAIL: plantedAuthor.email, GIT_AUTHOR_DATE: plantedDate,
     GIT_COMMITTER_NAME: plantedAuthor.name, GIT_COMMITTER_EMAIL: plantedAuthor.email, GIT_COMMITTER_DATE: plantedDate,
   });
