@@ -20,6 +20,11 @@ export interface RunPlan {
   suite: Suite;
   workloads: Workload[];
   repeats: number;
+  /**
+   * Repeats run on each fresh cluster before the measured ones, for what cannot be made alike
+   * between a cluster that just started and one that already ran; recorded as warm-ups only.
+   */
+  warmupRepeats?: number;
   /** Number of the first repeat (default 1): an A/B runs one slot of repeats at a time, interleaved. */
   firstRepeat?: number;
   timeLimitSeconds: number;
@@ -60,6 +65,7 @@ export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider;
     deps.signal?.addEventListener('abort', stopOnAbort);
     const first = plan.firstRepeat ?? 1;
     const last = first + plan.repeats - 1;
+    let warmups = 0;
     try {
       for (let repeat = first; repeat <= last && !deps.signal?.aborted; repeat++) {
         const startedAt = new Date().toISOString();
@@ -70,6 +76,13 @@ export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider;
             cluster = await deps.provider.start({ ...plan.cluster, workdir }, deps.log);
             summary.clusters.push(cluster.info());
             await clientStep(cluster, plan, 'ready', workload, repeat, workdir);
+            for (let w = 0; w < (plan.warmupRepeats ?? 0) && !deps.signal?.aborted; w++) {
+              warmups++;
+              const warmup = await runRepeat(cluster, plan, workload, repeat, workdir, deps.signal, `warmup-${warmups}`);
+              deps.sink.recordRepeat({ ...base, repeat: warmups, ...warmup, warmup: true });
+              deps.log.info(`${label} warm-up ${warmups}: ${warmup.status}${warmup.wall ? ` in ${warmup.wall.toFixed(1)}s` : ''}`);
+              await clientStep(cluster, plan, 'reset', workload, repeat, workdir);
+            }
           } else {
             await clientStep(cluster, plan, 'reset', workload, repeat, workdir);
           }
@@ -141,8 +154,8 @@ interface RepeatResult {
   wall?: number;
 }
 
-async function runRepeat(cluster: Cluster, plan: RunPlan, workload: Workload, repeat: number, workdir: string, signal?: AbortSignal): Promise<RepeatResult> {
-  const metricsFile = path.join(workdir, `metrics-${repeat}.json`);
+async function runRepeat(cluster: Cluster, plan: RunPlan, workload: Workload, repeat: number, workdir: string, signal?: AbortSignal, fileTag = String(repeat)): Promise<RepeatResult> {
+  const metricsFile = path.join(workdir, `metrics-${fileTag}.json`);
   rmSync(metricsFile, { force: true });
   cluster.takeExits();
   const countersBefore = (await cluster.counters?.()) ?? {};
