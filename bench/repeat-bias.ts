@@ -1,10 +1,10 @@
 /**
  * Is the first repeat like the others? Runs the Dask suite with 5 repeats on the local cluster and
  * prints, per workload and metric, the median over rounds of (repeat 1 / median of repeats 2..R).
- * Before and after are measured in the same run, interleaved workload by workload (before, after,
- * then after, before in the next round), so a busy machine weighs on both alike: "before" is the
- * suite as it was at --before (a git ref) with no warm-up repeat, "after" the suite of this tree
- * with the config's default warm-up.
+ * Before and after are measured in the same run, interleaved workload by workload (each variant
+ * taking each place in the order in turn), so a busy machine weighs on all alike:
+ * "before" is the suite as it was at --before (a git ref) with no warm-up repeat, "after" the suite
+ * of this tree without and with one warm-up repeat.
  *   npx tsx bench/repeat-bias.ts [--before REF] [--repeats 5] [--rounds 1] [--scale 1] [--workers 2] [--memory 2GiB] [--workload NAME]...
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -42,7 +42,8 @@ execFileSync('tar', ['-x', '-C', beforeRoot], { input: archive });
 
 const variants = [
   { name: 'before', suite: path.join(beforeRoot, 'workloads/dask'), extra: { warmupRepeats: 0 } },
-  { name: 'after', suite: path.join(root, 'workloads/dask'), extra: {} },
+  { name: 'after', suite: path.join(root, 'workloads/dask'), extra: { warmupRepeats: 0 } },
+  { name: 'after+warmup', suite: path.join(root, 'workloads/dask'), extra: { warmupRepeats: 1 } },
 ] as const;
 
 function configFor(variant: (typeof variants)[number]): string {
@@ -83,8 +84,9 @@ const workloads = flags.workload.length > 0 ? flags.workload : known;
 const runsOf = new Map<string, string[]>(variants.map((v) => [v.name, []]));
 for (let round = 0; round < Number(flags.rounds); round++) {
   for (const [index, workload] of workloads.entries()) {
-    const order = (round + index) % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
-    for (const variant of order) runsOf.get(variant)!.push(run(variant, workload));
+    // Each variant takes each place in the order in turn.
+    const shift = (round + index) % variants.length;
+    for (const variant of [...variants.slice(shift), ...variants.slice(0, shift)]) runsOf.get(variant.name)!.push(run(variant.name, workload));
   }
 }
 
@@ -94,18 +96,13 @@ const ratios = new Map(variants.map((v) => [v.name, firstRepeatRatio(rowsOf(v.na
 store.close();
 
 const percent = (ratio: number | undefined) => (ratio === undefined ? '-' : `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`);
-const header = ['workload', 'wall before', 'wall after', 'cpu before', 'cpu after'];
-const table = workloads.map((w) => [
-  w,
-  percent(ratios.get('before')!.get(w)?.wall_time),
-  percent(ratios.get('after')!.get(w)?.wall_time),
-  percent(ratios.get('before')!.get(w)?.cpu_time),
-  percent(ratios.get('after')!.get(w)?.cpu_time),
-]);
+const metrics = ['wall_time', 'cpu_time'] as const;
+const header = ['workload', ...metrics.flatMap((m) => variants.map((v) => `${m.replace('_time', '')} ${v.name}`))];
+const table = workloads.map((w) => [w, ...metrics.flatMap((m) => variants.map((v) => percent(ratios.get(v.name)!.get(w)?.[m])))]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
 const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
 console.log(
-  `repeat 1 against the median of repeats 2..${flags.repeats} (median over ${flags.rounds} round(s)); ${flags.workers} workers of ${flags.memory}, scale ${flags.scale}; before = suite at ${flags.before}`,
+  `repeat 1 against the median of repeats 2..${flags.repeats} (median over ${flags.rounds} round(s)); ${flags.workers} workers of ${flags.memory}, scale ${flags.scale}; before = suite at ${flags.before}, no warm-up; after = this suite, without and with 1 warm-up repeat`,
 );
 console.log(line(header));
 for (const row of table) console.log(line(row));

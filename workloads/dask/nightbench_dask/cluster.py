@@ -10,6 +10,8 @@ from pathlib import Path
 from time import monotonic, sleep
 from typing import Any
 
+import dask
+from dask.utils import parse_bytes
 from distributed import Client
 from distributed.diagnostics.plugin import UploadFile
 from distributed.spill import SpillBuffer
@@ -132,9 +134,10 @@ def prepare_for_repeat(client: Client, workers: dict[str, dict[str, Any]]) -> No
       ``reset`` outside the repeat.
     * The scheduler imports them too: it unpacks array and dataframe graph layers,
       and a fresh scheduler paid that import inside repeat 1 only.
-    * The scheduler forgets the task durations it learned from earlier repeats, so
-      that every repeat is scheduled from the same knowledge as the first (unknown
-      durations), not from the previous repeat's averages.
+    * The scheduler forgets the task durations and the bandwidth it learned from
+      earlier repeats, so that every repeat is scheduled from the same knowledge as
+      the first (unknown durations, the configured bandwidth), not from the previous
+      repeat's averages.
     """
     client.run(_import_modules, WARM_MODULES, workers=list(workers))
     client.run_on_scheduler(_prepare_scheduler, WARM_MODULES)
@@ -151,6 +154,9 @@ def _prepare_scheduler(names: tuple[str, ...], dask_scheduler) -> None:
     if not dask_scheduler.tasks:
         dask_scheduler.task_prefixes.clear()
         dask_scheduler.unknown_durations.clear()
+    dask_scheduler.bandwidth = parse_bytes(dask.config.get("distributed.scheduler.bandwidth"))
+    dask_scheduler.bandwidth_workers.clear()
+    dask_scheduler.bandwidth_types.clear()
 
 
 @contextmanager
