@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEc2Provider, type ReadinessProbe } from '../../../src/cluster/ec2/provider.js';
 import { NightbenchError } from '../../../src/errors.js';
 import { silentLog } from '../../../src/log.js';
+import { fakeAgent } from './fake-agent.js';
 import { ec2Options } from './options.js';
 import { ec2Request } from './request.js';
 
@@ -42,10 +43,11 @@ beforeEach(() => {
 
 afterEach(() => ec2.reset());
 
-function provider(probe: ReadinessProbe = async () => {}) {
+function provider(probe: ReadinessProbe = async () => {}, agent = fakeAgent()) {
   return createEc2Provider({
     createClient: (region) => new EC2Client({ region, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
     probe,
+    agent: () => agent,
     now: () => new Date(clock),
     sleep: async (ms) => {
       sleeps.push(ms);
@@ -59,22 +61,24 @@ const terminated = () => ec2.commandCalls(TerminateInstancesCommand).flatMap((c)
 describe('ec2 provider start', () => {
   it('launches the scheduler, then every worker against its private address, and waits for the probe', async () => {
     const probed: string[] = [];
-    const cluster = await provider(async (target) => void probed.push(`${target.schedulerAddress} x${target.workers}`)).start(ec2Request(ec2Options()), silentLog);
+    const agent = fakeAgent();
+    const cluster = await provider(async (target) => void probed.push(`${target.schedulerAddress} x${target.workers}`), agent).start(ec2Request(ec2Options()), silentLog);
     expect(launches().map((l) => [l.MinCount, l.InstanceType, l.SubnetId, l.InstanceMarketOptions?.MarketType])).toEqual([
       [1, 'm5.large', 'subnet-0a', 'spot'],
       [2, 'm5.large', 'subnet-0a', 'spot'],
     ]);
+    // The user-data installs the target and starts the agent; the agent starts the suite's processes.
     const workerScript = Buffer.from(launches()[1]!.UserData!, 'base64').toString();
-    expect(workerScript).toContain(`'tcp://10.9.0.10:8786' '--name' "$NIGHTBENCH_NAME" '--nthreads' '2' '--memory-limit' '1073741824'`);
     expect(workerScript).toContain(`pip install "git+https://example.invalid/dask@abc123"`);
+    const worker = agent.calls.find((c) => c.name === 'worker-1')!;
+    expect(worker.argv!.join(' ')).toContain('tcp://10.9.0.10:8786 --name worker-1 --nthreads 2 --memory-limit 1073741824');
     expect(probed).toEqual(['tcp://10.9.0.10:8786 x2']);
     expect(cluster.schedulerAddress).toBe('tcp://10.9.0.10:8786');
     expect(cluster.sampleTargets()).toEqual([]);
-    // Taken right after start, as the runner does, and read after stop.
-    const info = cluster.info();
     clock += 3600_000;
     await cluster.stop();
     expect(terminated()).toEqual(launchedIds);
+    const info = cluster.info();
     clock += 3600_000;
     // Billed until stop: three spot m5.large for one hour.
     expect(info).toMatchObject({ instanceType: 'm5.large', region: 'us-east-1', workers: 2, market: 'spot', costUsd: 3 * 0.04 });
