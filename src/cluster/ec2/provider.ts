@@ -256,13 +256,14 @@ async function leaseEc2Hosts(request: ClusterRequest, log: Log, deps: Ec2Depende
     };
   };
 
-  try {
-    const deadline = Date.now() + request.startTimeoutSeconds * 1000;
-    await launch('scheduler', 1, deadline);
-    await launch('worker', request.shape.workers, deadline);
-  } catch (error) {
+  // Workers no longer need the scheduler's address at boot (their processes start later, through
+  // the agent), so all hosts boot at once; both launches settle before a failure releases them.
+  const deadline = Date.now() + request.startTimeoutSeconds * 1000;
+  const launched = await Promise.allSettled([launch('scheduler', 1, deadline), launch('worker', request.shape.workers, deadline)]);
+  const failed = launched.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+  if (failed) {
     await release();
-    throw error;
+    throw failed.reason;
   }
   const seconds = (from: Date, to: Date | undefined) => ((to ?? deps.now()).getTime() - from.getTime()) / 1000;
   return {

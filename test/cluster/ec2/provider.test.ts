@@ -59,7 +59,7 @@ const launches = () => ec2.commandCalls(RunInstancesCommand).map((c) => c.args[0
 const terminated = () => ec2.commandCalls(TerminateInstancesCommand).flatMap((c) => c.args[0].input.InstanceIds ?? []);
 
 describe('ec2 provider start', () => {
-  it('launches the scheduler, then every worker against its private address, and waits for the probe', async () => {
+  it('launches the scheduler and the workers, starts the workers against its private address, and waits for the probe', async () => {
     const probed: string[] = [];
     const agent = fakeAgent();
     const cluster = await provider(async (target) => void probed.push(`${target.schedulerAddress} x${target.workers}`), agent).start(ec2Request(ec2Options()), silentLog);
@@ -86,9 +86,12 @@ describe('ec2 provider start', () => {
   });
 
   it('falls back across subnets, then instance types, on capacity errors, with doubling waits', async () => {
-    ec2.on(RunInstancesCommand).rejectsOnce(awsFailure('InsufficientInstanceCapacity')).rejectsOnce(awsFailure('InsufficientInstanceCapacity')).callsFake(launch);
+    ec2.on(RunInstancesCommand, { MinCount: 1 }).rejectsOnce(awsFailure('InsufficientInstanceCapacity')).rejectsOnce(awsFailure('InsufficientInstanceCapacity')).callsFake(launch);
     const cluster = await provider().start(ec2Request(ec2Options()), silentLog);
-    expect(launches().map((l) => `${l.InstanceType} ${l.SubnetId}`)).toEqual(['m5.large subnet-0a', 'm5.large subnet-0b', 'm5a.large subnet-0a', 'm5.large subnet-0a']);
+    // Scheduler and workers launch side by side; only the scheduler's slots were short.
+    const tried = (count: number) => launches().filter((l) => l.MinCount === count).map((l) => `${l.InstanceType} ${l.SubnetId}`);
+    expect(tried(1)).toEqual(['m5.large subnet-0a', 'm5.large subnet-0b', 'm5a.large subnet-0a']);
+    expect(tried(2)).toEqual(['m5.large subnet-0a']);
     expect(sleeps).toEqual([500, 1000]);
     expect(cluster.info()).toMatchObject({ schedulerInstanceType: 'm5a.large', instanceType: 'm5.large' });
     await cluster.stop();
@@ -108,10 +111,12 @@ describe('ec2 provider start', () => {
   });
 
   it('retries throttled calls', async () => {
-    ec2.on(RunInstancesCommand).rejectsOnce(awsFailure('RequestLimitExceeded')).callsFake(launch);
+    ec2.on(RunInstancesCommand, { MinCount: 1 }).rejectsOnce(awsFailure('RequestLimitExceeded')).callsFake(launch);
     const cluster = await provider().start(ec2Request(ec2Options()), silentLog);
     expect(launches()).toHaveLength(3);
-    expect(launches()[0]).toEqual(launches()[1]);
+    const scheduler = launches().filter((l) => l.MinCount === 1);
+    expect(scheduler).toHaveLength(2);
+    expect(scheduler[0]).toEqual(scheduler[1]);
     await cluster.stop();
   });
 });
