@@ -70,6 +70,22 @@ describe('HistoryStore', () => {
     store.close();
   });
 
+  it('keeps warm-up repeats apart: recorded with their status, never among the measured rows', () => {
+    const store = openHistory(tempFile());
+    const run = newRun();
+    store.beginRun(run);
+    store.recordRepeat({ ...okRepeat(run.id, 'array_sum', 1, 14), warmup: true });
+    store.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
+    expect(store.resultRows().map((r) => [r.repeat, r.metric, r.value])).toEqual([
+      [1, 'peak_memory', 1e9],
+      [1, 'wall_time', 10],
+    ]);
+    expect(store.db.prepare('SELECT workload, warmup, status, json_extract(metrics, \'$[0].value\') AS first FROM warmup_repeats').all()).toEqual([
+      { workload: 'array_sum', warmup: 1, status: 'ok', first: 14 },
+    ]);
+    store.close();
+  });
+
   it('keeps every repeat recorded before a crash, and marks the dead run incomplete', () => {
     const file = tempFile();
     const store = openHistory(file);
