@@ -7,13 +7,13 @@
  * instance-seconds left for workloads, and the estimated cost of a night.
  *   npx tsx bench/ec2-lease.ts [--workers 10] [--workloads 11] [--workload-seconds 180] [--boot 90] [--install 60] [--price 0.096]
  */
-import { DescribeImagesCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, RunInstancesCommand } from '@aws-sdk/client-ec2';
+import { RunInstancesCommand } from '@aws-sdk/client-ec2';
 import { parseArgs } from 'node:util';
 import { createEc2Provider } from '../src/cluster/ec2/provider.js';
 import { silentLog } from '../src/log.js';
 import type { ClusterInfo, HostLease } from '../src/cluster/types.js';
 import { fakeAgent } from '../test/cluster/ec2/fake-agent.js';
-import { startMoto } from '../test/cluster/ec2/moto.js';
+import { motoResources, startMoto } from '../test/cluster/ec2/moto.js';
 import { ec2Options } from '../test/cluster/ec2/options.js';
 import { ec2Request } from '../test/cluster/ec2/request.js';
 
@@ -32,11 +32,9 @@ const workloads = Number(flags.workloads);
 
 const moto = await startMoto();
 const setupClient = moto.client();
-const ami = (await setupClient.send(new DescribeImagesCommand({}))).Images![0]!.ImageId!;
-const subnet = (await setupClient.send(new DescribeSubnetsCommand({}))).Subnets![0]!.SubnetId!;
-const group = (await setupClient.send(new DescribeSecurityGroupsCommand({}))).SecurityGroups![0]!.GroupId!;
+const { ami, subnets, securityGroup } = await motoResources(setupClient);
 setupClient.destroy();
-const options = ec2Options({ ami, subnets: [subnet], securityGroups: [group], instanceTypes: ['m5.large'], market: 'on-demand', prices: { 'm5.large': { onDemand: Number(flags.price) } } });
+const options = ec2Options({ ami, subnets: subnets.slice(0, 1), securityGroups: [securityGroup], instanceTypes: ['m5.large'], market: 'on-demand', prices: { 'm5.large': { onDemand: Number(flags.price) } } });
 
 /** The simulated clock: an instance's agent answers boot + install after its RunInstances; workloads move it on. */
 let clock = Date.parse('2026-12-03T02:00:00Z');

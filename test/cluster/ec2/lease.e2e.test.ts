@@ -1,4 +1,4 @@
-import { DescribeInstancesCommand, DescribeImagesCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, TerminateInstancesCommand, type EC2Client, type Instance } from '@aws-sdk/client-ec2';
+import { DescribeInstancesCommand, TerminateInstancesCommand, type EC2Client, type Instance } from '@aws-sdk/client-ec2';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { runSuite, type RunSummary } from '../../../src/runner/runner.js';
 import type { Workload } from '../../../src/suite/schema.js';
 import { loadSuite } from '../../../src/suite/suite.js';
 import { fakeAgent } from './fake-agent.js';
-import { startMoto, type Moto } from './moto.js';
+import { motoResources, startMoto, type Moto } from './moto.js';
 import { ec2Options } from './options.js';
 import { ec2Request } from './request.js';
 
@@ -23,10 +23,8 @@ let options: Ec2Options;
 beforeAll(async () => {
   moto = await startMoto();
   client = moto.client();
-  const image = (await client.send(new DescribeImagesCommand({}))).Images![0]!.ImageId!;
-  const subnets = (await client.send(new DescribeSubnetsCommand({}))).Subnets!.map((s) => s.SubnetId!);
-  const group = (await client.send(new DescribeSecurityGroupsCommand({}))).SecurityGroups![0]!.GroupId!;
-  options = ec2Options({ ami: image, subnets: subnets.slice(0, 1), securityGroups: [group], instanceTypes: ['t3.micro'], prices: { 't3.micro': { onDemand: 0.0104 } } });
+  const { ami, subnets, securityGroup } = await motoResources(client);
+  options = ec2Options({ ami, subnets: subnets.slice(0, 1), securityGroups: [securityGroup], instanceTypes: ['t3.micro'], prices: { 't3.micro': { onDemand: 0.0104 } } });
 });
 
 afterAll(async () => {

@@ -1,9 +1,6 @@
 import {
-  DescribeImagesCommand,
   DescribeInstanceAttributeCommand,
   DescribeInstancesCommand,
-  DescribeSecurityGroupsCommand,
-  DescribeSubnetsCommand,
   RunInstancesCommand,
   type EC2Client,
   type Instance,
@@ -21,7 +18,7 @@ import { reapExpired } from '../../../src/cluster/ec2/reap.js';
 import { silentLog } from '../../../src/log.js';
 import { runCli } from '../../helpers/cli.js';
 import { fakeAgent } from './fake-agent.js';
-import { startMoto, type Moto } from './moto.js';
+import { motoResources, startMoto, type Moto } from './moto.js';
 import { ec2Options } from './options.js';
 import { ec2Request } from './request.js';
 
@@ -32,10 +29,8 @@ let options: Ec2Options;
 beforeAll(async () => {
   moto = await startMoto();
   client = moto.client();
-  const image = (await client.send(new DescribeImagesCommand({}))).Images![0]!.ImageId!;
-  const subnets = (await client.send(new DescribeSubnetsCommand({}))).Subnets!.map((s) => s.SubnetId!);
-  const group = (await client.send(new DescribeSecurityGroupsCommand({}))).SecurityGroups![0]!.GroupId!;
-  options = ec2Options({ ami: image, subnets: subnets.slice(0, 2), securityGroups: [group], instanceTypes: ['t3.micro', 'm5.large'], prices: { 't3.micro': { onDemand: 0.0104 }, 'm5.large': { onDemand: 0.096 } } });
+  const { ami, subnets, securityGroup } = await motoResources(client);
+  options = ec2Options({ ami, subnets: subnets.slice(0, 2), securityGroups: [securityGroup], instanceTypes: ['t3.micro', 'm5.large'], prices: { 't3.micro': { onDemand: 0.0104 }, 'm5.large': { onDemand: 0.096 } } });
 });
 
 afterAll(async () => {
