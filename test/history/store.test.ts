@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { listMigrations, openDatabase, schemaVersion } from '../../src/history/database.js';
 import { mergeShardFiles } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
-import { sqlGet } from '../helpers/sql.js';
+import { sqlAll, sqlGet } from '../helpers/sql.js';
 import { commit, newRun, okRepeat } from './fixtures.js';
 
 const tempFile = (name = 'history.sqlite') => path.join(mkdtempSync(path.join(tmpdir(), 'nb-history-')), name);
@@ -81,7 +81,7 @@ describe('HistoryStore', () => {
       [1, 'peak_memory', 1e9],
       [1, 'wall_time', 10],
     ]);
-    expect(store.db.prepare('SELECT workload, warmup, status, json_extract(metrics, \'$[0].value\') AS first FROM warmup_repeats').all()).toEqual([
+    expect(sqlAll(store.file, `SELECT workload, warmup, status, json_extract(metrics, '$[0].value') AS first FROM warmup_repeats`)).toEqual([
       { workload: 'array_sum', warmup: 1, status: 'ok', first: 14 },
     ]);
     store.close();
