@@ -149,6 +149,7 @@ describe('netns teardown on SIGTERM', () => {
 
   it('gives two clusters started at the same moment from two processes distinct subnets, and tears both down', async () => {
     const holders = await Promise.all([holdCluster(), holdCluster()]);
+    workdir = holders[0]!.started.workdir;
     const subnets = holders.map((h) => new URL(h.started.schedulerAddress).hostname.split('.').slice(0, 3).join('.'));
     expect(subnets[0]).toMatch(/^10\.213\.\d+$/);
     expect(subnets[0]).not.toBe(subnets[1]);
