@@ -22,15 +22,14 @@ export interface ProcessClusterLayout {
   workerHosts: ProcessHost[];
   /** Where client commands (ready, reset, workloads) run. */
   clientHost: ProcessHost;
-  /** Called once everything is stopped, e.g. to remove namespaces. */
-  teardown?: () => Promise<void>;
   counters?: () => Promise<Record<string, number>>;
   info?: Record<string, unknown>;
 }
 
 /**
  * Starts the suite's scheduler and workers as processes on the given hosts, and stops every one
- * of them on stop(), whatever happened before. Shared by the local and netns providers.
+ * of them on stop(), whatever happened before; the hosts themselves are the caller's. Shared by
+ * the local and netns providers.
  */
 export async function startProcessCluster(request: ClusterRequest, layout: ProcessClusterLayout, log: Log): Promise<Cluster> {
   const started = Date.now();
@@ -43,7 +42,6 @@ export async function startProcessCluster(request: ClusterRequest, layout: Proce
     if (stopping) return;
     stopping = true;
     await Promise.all(processes.map((p) => p.stop()));
-    await layout.teardown?.().catch((error: unknown) => log.warn(`cluster teardown: ${firstLine(error)}`));
   };
   const launch = (name: string, host: ProcessHost, argv: string[]) => {
     const child = new ManagedProcess(name, [...host.prefix, ...argv], { env: request.env, cwd: request.workdir, logDir });

@@ -87,6 +87,7 @@ export class HistoryStore {
   }
 
   recordRepeat(record: RepeatRecord): void {
+    if (record.warmup) return this.recordWarmup(record);
     this.write(() => {
       this
         .statement(
@@ -103,6 +104,18 @@ export class HistoryStore {
         sample.run(record.runId, record.workload, record.repeat, s.process, s.host, JSON.stringify(s.t), JSON.stringify(s.rss), JSON.stringify(s.cpu));
       }
     });
+  }
+
+  /** Kept apart from `repeats`, so that nothing that reads measurements ever sees a warm-up. */
+  private recordWarmup(record: RepeatRecord): void {
+    this.write(() =>
+      this
+        .statement(
+          `INSERT INTO warmup_repeats (run_id, workload, warmup, workload_version, status, started_at, finished_at, error, disturbance, metrics)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(record.runId, record.workload, record.repeat, record.workloadVersion, record.status, record.startedAt, record.finishedAt, record.error ?? null, record.disturbance ?? null, JSON.stringify(record.metrics)),
+    );
   }
 
   finishRun(runId: string, outcome: RunOutcome): void {

@@ -72,6 +72,8 @@ export interface RepeatRecord {
   /** Values of a failed or timed-out repeat are never stored: a failure is not a fast result. */
   metrics: MetricValue[];
   samples: ProcessSamples[];
+  /** A warm-up repeat (numbered apart): stored in its own table, never a measurement. */
+  warmup?: boolean;
 }
 
 export interface RunOutcome {

@@ -109,6 +109,7 @@ export function suiteRunPlan(prepared: PreparedExecution, suite: Suite, workload
     suite,
     workloads,
     repeats: repeats.count,
+    warmupRepeats: config.warmupRepeats,
     firstRepeat: repeats.first,
     timeLimitSeconds: config.timeLimitSeconds,
     scale: config.scale,
