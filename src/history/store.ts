@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Db } from './database.js';
 import { processIsAlive } from '../cluster/processes.js';
 import { describeSqliteError } from './database.js';
+import { finishBisect, insertBisect, linkRunToBisect, selectBisects, type BisectOutcomeRecord, type BisectRecord, type NewBisect } from './bisect-queries.js';
 import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome } from './types.js';
 
 /**
@@ -148,6 +149,27 @@ export class HistoryStore {
       for (const { repo, sha } of lookup.all(runId) as { repo: string; sha: string }[]) commits[repo] = sha;
     }
     return rows.map((row) => ({ ...row, instanceType: row.instanceType ?? undefined, commits: commitsByRun.get(row.runId)! }));
+  }
+
+  beginBisect(bisect: NewBisect): void {
+    this.write(() => insertBisect(this.db, bisect));
+  }
+
+  /** Marks a run (of kind 'bisect') as one of this bisect's. */
+  linkRunToBisect(runId: string, bisectId: string): void {
+    this.write(() => linkRunToBisect(this.db, runId, bisectId));
+  }
+
+  finishBisect(id: string, outcome: BisectOutcomeRecord): void {
+    this.write(() => finishBisect(this.db, id, outcome));
+  }
+
+  bisects(filter: { suite?: string; workload?: string } = {}): BisectRecord[] {
+    try {
+      return selectBisects(this.db, filter);
+    } catch (error) {
+      throw describeSqliteError(error, this.file);
+    }
   }
 
   close(): void {
