@@ -4,7 +4,7 @@
  * Two good nights, then 16 commits across both repositories with a slowdown planted in the 11th,
  * one bad night that opens an issue on the fake GitHub, and `nightbench bisect --issue 1`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -103,8 +103,12 @@ describe('nightbench bisect', () => {
     } finally {
       store.close();
     }
-    const detected = await nightbench(['detect', '--night', '2026-11-03', '--json']);
+    // Detection judges the same series as before the bisect (exit 1: the regression is still open).
+    const detected = await nightbench(['detect', '--night', '2026-11-03', '--json'], 1);
     expect(detected.stdout).not.toContain('bisect');
+    await nightbench(['report']);
+    const page = readFileSync(path.join(dir, 'reports/site/workloads/cheap/work.html'), 'utf8');
+    expect(page).toContain(`<code>${repoName}@${planted.sha.slice(0, 10)}</code>`);
   }
 
   it('names the planted commit of the first repository and comments on the issue', { timeout: 900_000 }, async () => {
