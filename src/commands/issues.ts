@@ -3,6 +3,7 @@ import { detectRegressions } from '../detect/run.js';
 import { NightbenchError } from '../errors.js';
 import { describeAction } from '../github/plan.js';
 import { publishIssues, type PublishResult } from '../github/publish.js';
+import { publishBroken } from '../github/publish-broken.js';
 import { addCommonOptions, type CliCommand, type CommonOptions } from './command.js';
 import type { HistoryStore } from '../history/store.js';
 import { commandContext, openContextHistory, type CommandContext } from './context.js';
@@ -29,7 +30,12 @@ export function describePublishResult(result: PublishResult, dryRun: boolean): s
  */
 export async function detectAndPublish(context: CommandContext, store: HistoryStore, options: { night?: string; suite?: string; dryRun?: boolean }): Promise<PublishResult> {
   const report = detectRegressions(store, context.loaded.config.detection, { now: options.night, suite: options.suite, dryRun: options.dryRun });
-  return publishIssues({ report, store, loaded: context.loaded, env: process.env, log: context.log, dryRun: options.dryRun });
+  const result = await publishIssues({ report, store, loaded: context.loaded, env: process.env, log: context.log, dryRun: options.dryRun });
+  if (result.night !== undefined && !options.dryRun) {
+    // Broken workloads are issues too; their trouble never holds back the regressions' issues.
+    await publishBroken({ store, loaded: context.loaded, night: result.night, env: process.env, log: context.log }).catch((error: unknown) => context.log.warn(`broken-workload issues: ${error instanceof Error ? error.message : String(error)}`));
+  }
+  return result;
 }
 
 /** The one error a command reports when GitHub kept failing: the regressions and the text are kept. */

@@ -3,6 +3,8 @@ import { hostname } from 'node:os';
 import type { Db } from './database.js';
 import { processIsAlive } from '../cluster/processes.js';
 import { describeSqliteError } from './database.js';
+import type { NightOutcome } from '../detect/failures.js';
+import { selectNightOutcomes } from './failure-queries.js';
 import { finishBisect, insertBisect, linkRunToBisect, selectBisects, type BisectOutcomeRecord, type BisectRecord, type NewBisect } from './bisect-queries.js';
 import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome } from './types.js';
 
@@ -167,6 +169,15 @@ export class HistoryStore {
   bisects(filter: { suite?: string; workload?: string } = {}): BisectRecord[] {
     try {
       return selectBisects(this.db, filter);
+    } catch (error) {
+      throw describeSqliteError(error, this.file);
+    }
+  }
+
+  /** How nightly runs and their workloads ended since `sinceNight` (broken-workload issues). */
+  nightOutcomes(sinceNight: string): NightOutcome[] {
+    try {
+      return selectNightOutcomes(this.db, sinceNight);
     } catch (error) {
       throw describeSqliteError(error, this.file);
     }
