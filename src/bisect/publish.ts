@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { createGitHubClient } from '../github/client.js';
 import { gitHubTracker } from '../github/github-tracker.js';
-import { buildLinks } from '../github/links.js';
+import { configLinks } from '../github/links.js';
 import { resolvePeople } from '../github/resolve-people.js';
 import type { Log } from '../log.js';
 import { renderBisectComment } from './render.js';
@@ -25,9 +25,7 @@ export interface PublishedBisect {
 export async function publishBisect(report: BisectReport, options: { loaded: LoadedConfig; env: Record<string, string | undefined>; unit: string | null; log: Log }): Promise<PublishedBisect> {
   const { config } = options.loaded;
   const github = config.github;
-  const target = config.target;
-  const commitUrls = target.kind === 'git' ? Object.fromEntries(target.repositories.map((r) => [r.name, r.commitUrl])) : {};
-  const links = buildLinks(github, commitUrls);
+  const links = configLinks(config);
   const token = github.repository ? options.env[github.tokenEnv] : undefined;
   const issueNumber = report.request.issueNumber;
   if (!github.repository || !token || issueNumber === undefined) {

@@ -7,7 +7,7 @@
  */
 import { median } from 'simple-statistics';
 import type { Links } from '../github/links.js';
-import { formatValue } from '../github/render.js';
+import { formatValue } from '../format/index.js';
 import type { RangeCommitRef, TargetState } from './candidates.js';
 import type { BisectReport } from './run.js';
 import type { Comparison } from './search.js';

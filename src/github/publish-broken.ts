@@ -13,9 +13,9 @@ import type { Log } from '../log.js';
 import { describeBroken, planBroken, renderBrokenComment, renderBrokenIssue, renderBrokenTitle, type BrokenAction } from './broken.js';
 import { fileTracker } from './file-tracker.js';
 import { gitHubTracker } from './github-tracker.js';
-import { buildLinks } from './links.js';
+import { configLinks } from './links.js';
 import { noPeople } from './people.js';
-import { commitUrls, gitContext, gitHubClientFor } from './publish.js';
+import { gitContext, gitHubClientFor } from './publish.js';
 
 /** How far back a workload's last pass is looked for. */
 const lookbackDays = 60;
@@ -29,7 +29,7 @@ export async function publishBroken(options: { store: HistoryStore; loaded: Load
   const client = gitHubClientFor(options);
   const tracker = client && config.github.repository ? gitHubTracker(client, config.github.repository, ['broken']) : fileTracker(path.resolve(loaded.baseDir, config.reports.dir, 'issues'));
   const actions = planBroken(broken, await tracker.find(broken.map((b) => b.fingerprint)), night);
-  const links = buildLinks(config.github, commitUrls(loaded));
+  const links = configLinks(config);
   for (const action of actions) {
     const b = action.broken;
     if (action.kind === 'open') {

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy, loadEpisodes, setEpisodeIssue } from '../../src/detect/index.js';
+import { shortSha } from '../../src/format/index.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { silentLog } from '../../src/log.js';
@@ -48,8 +49,8 @@ beforeAll(async () => {
     failures: [{ workload: 'join', nights: [38, 39], error: 'Traceback (most recent call last):\n  <b>KilledWorker</b>: worker-1 died' }],
   });
   detectEachNight(store, defaultDetectionPolicy, history.nights.slice(10));
-  const planted = loadEpisodes(store.db).filter((e) => e.identity.workload === 'shuffle' && e.identity.metric === 'wall_time');
-  setEpisodeIssue(store.db, planted.map((e) => e.id), 412);
+  const planted = loadEpisodes(store).filter((e) => e.identity.workload === 'shuffle' && e.identity.metric === 'wall_time');
+  setEpisodeIssue(store, planted.map((e) => e.id), 412);
   const abDir = path.join(dir, 'ab');
   mkdirSync(abDir);
   writeFileSync(path.join(abDir, 'ab-1.json'), JSON.stringify({
@@ -128,7 +129,7 @@ describe('the published site', () => {
       const details = page.locator('#details');
       await expect.poll(() => details.textContent()).toContain(history.nights[night]);
       const commit = history.commits[night]![0]!;
-      expect(await details.textContent()).toContain(commit.sha.slice(0, 8));
+      expect(await details.textContent()).toContain(shortSha(commit.sha));
       expect(await details.textContent()).toContain(commit.subject);
       expect(await details.textContent()).toContain(commit.authorName);
       expect(await details.locator(`a[href="https://github.com/${commit.repo}/commit/${commit.sha}"]`).count()).toBe(1);
