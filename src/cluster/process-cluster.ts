@@ -48,6 +48,7 @@ export async function startProcessCluster(request: ClusterRequest, layout: Proce
   const launch = (name: string, host: ProcessHost, argv: string[]) => {
     const child = new ManagedProcess(name, [...host.prefix, ...argv], { env: request.env, cwd: request.workdir, logDir });
     processes.push(child);
+    if (child.pid > 0) request.onLaunch?.({ name, pid: child.pid });
     return child;
   };
 
@@ -84,7 +85,13 @@ export async function startProcessCluster(request: ClusterRequest, layout: Proce
     return {
       provider: layout.provider,
       schedulerAddress,
-      runCommand: (spec: CommandSpec) => runCommand({ ...spec, argv: [...layout.clientHost.prefix, ...spec.argv], env: { ...request.env, ...spec.env } }),
+      runCommand: (spec: CommandSpec) =>
+        runCommand({
+          ...spec,
+          argv: [...layout.clientHost.prefix, ...spec.argv],
+          env: { ...request.env, ...spec.env },
+          onSpawn: (pid) => (spec.onSpawn?.(pid), request.onLaunch?.({ name: 'client', pid })),
+        }),
       sampleTargets: (): SampleTarget[] =>
         processes.filter((p) => !p.exit).map((p) => ({ name: p.name, host: hostOf(p.name, layout), pid: p.pid })),
       takeExits: () => {

@@ -31,6 +31,17 @@ export interface ClusterRequest {
   options: unknown;
   /** A label that ties the cluster's resources to one run (tags, namespace names). */
   runId: string;
+  /**
+   * Called with every process group the cluster starts on this machine (scheduler, workers,
+   * client commands), so the run can record it and a later start can end what a dead run left.
+   */
+  onLaunch?: (process: LaunchedProcess) => void;
+}
+
+/** A process group leader a cluster started on this machine (its pid is its group's id). */
+export interface LaunchedProcess {
+  name: string;
+  pid: number;
 }
 
 export interface CommandSpec {
@@ -40,6 +51,8 @@ export interface CommandSpec {
   timeoutMs: number;
   /** Ctrl-C or SIGTERM of the whole run: the command's process group is killed at once. */
   signal?: AbortSignal;
+  /** Called with the pid (and process group id) of the command once it is spawned. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface CommandResult {

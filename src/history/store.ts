@@ -23,9 +23,11 @@ import { describeSqliteError } from './database.js';
 import type { NightOutcome } from '../detect/failures.js';
 import { selectNightOutcomes } from './failure-queries.js';
 import { finishBisect, insertBisect, linkRunToBisect, selectBisects, type BisectOutcomeRecord, type BisectRecord, type NewBisect } from './bisect-queries.js';
+import { markAbTestIncomplete, runningAbTestsOfHost } from './abandoned-queries.js';
+import { insertRunProcess, settleProcess, settleRunProcesses, unsettledProcessesOfEndedRuns } from './process-queries.js';
 import { readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './report-queries.js';
 import { nightSummaryFailures, nightSummaryRuns } from './summary-queries.js';
-import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome, RunStatus } from './types.js';
+import type { CommitInfo, NewRun, ProcessFate, RepeatRecord, ResultRow, RunKind, RunOutcome, RunProcess, RunStatus } from './types.js';
 
 /**
  * Writes and reads the history. Each write is one transaction, so a crash leaves what was
@@ -278,6 +280,34 @@ export class HistoryStore {
 
   nightSummaryFailures(night: string): SummaryFailure[] {
     return nightSummaryFailures(this.db, night);
+  }
+
+  // Work a runner that died left behind (abandoned-queries.ts, process-queries.ts).
+
+  /** A/B tests left 'running' by a process of this host that no longer exists: marked incomplete. */
+  markAbandonedAbTests(isAlive: (pid: number) => boolean = processIsAlive): string[] {
+    const abandoned = runningAbTestsOfHost(this.db, hostname()).filter((test) => test.pid === null || !isAlive(test.pid)).map((test) => test.id);
+    if (abandoned.length > 0) this.write(() => abandoned.forEach((id) => markAbTestIncomplete(this.db, id)));
+    return abandoned;
+  }
+
+  /** A process group a run started on this machine (src/runner/leftovers.ts). */
+  recordProcess(process: RunProcess): void {
+    this.write(() => insertRunProcess(this.db, process));
+  }
+
+  /** Every process of the run not settled yet gets `fate`: its runner stopped them all. */
+  settleRunProcesses(runId: string, fate: ProcessFate): void {
+    this.write(() => settleRunProcesses(this.db, runId, fate));
+  }
+
+  settleProcess(process: RunProcess, fate: ProcessFate): void {
+    this.write(() => settleProcess(this.db, process, fate));
+  }
+
+  /** Processes of this host whose run ended (or was marked dead) without stopping them. */
+  unsettledProcesses(): RunProcess[] {
+    return unsettledProcessesOfEndedRuns(this.db, hostname());
   }
 
   close(): void {

@@ -3,16 +3,19 @@ import path from 'node:path';
 import type { Cluster, ClusterProvider, ClusterRequest } from '../cluster/types.js';
 import { fillTemplate } from '../cluster/types.js';
 import { firstLine, lastLines } from '../errors.js';
-import type { MetricValue, RepeatRecord, RepeatStatus } from '../history/types.js';
+import type { MetricValue, RepeatRecord, RepeatStatus, RunProcess } from '../history/types.js';
 import type { Log } from '../log.js';
 import { workloadMetricsSchema, type Workload } from '../suite/schema.js';
 import type { Suite } from '../suite/suite.js';
+import { processRecorder, type ProcessLedger } from './leftovers.js';
 import { summarizeUsage } from './sample-summary.js';
 import { Sampler } from './sampler.js';
 
 /** Where each repeat's record goes: the history store, or anything else in tests. */
 export interface RepeatSink {
   recordRepeat(record: RepeatRecord): void;
+  /** The process groups the run's clusters start, so a later start can end them if this run dies. */
+  recordProcess?(process: RunProcess): void;
 }
 
 export interface RunPlan {
@@ -50,6 +53,7 @@ export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider;
     summary.repeats[r.status]++;
   };
   const suiteName = plan.suite.file.name;
+  const onLaunch = deps.sink.recordProcess ? processRecorder(deps.sink as ProcessLedger, plan.runId, deps.log) : undefined;
   for (const [index, workload] of plan.workloads.entries()) {
     if (deps.signal?.aborted) break;
     const label = `[${suiteName}] ${index + 1}/${plan.workloads.length} ${workload.name}`;
@@ -67,7 +71,7 @@ export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider;
         try {
           if (!cluster) {
             deps.log.info(`${label}: starting a ${plan.cluster.shape.workers}-worker ${deps.provider.name} cluster`);
-            cluster = await deps.provider.start({ ...plan.cluster, workdir }, deps.log);
+            cluster = await deps.provider.start({ ...plan.cluster, workdir, onLaunch }, deps.log);
             summary.clusters.push(cluster.info());
             await clientStep(cluster, plan, 'ready', workload, repeat, workdir);
           } else {
