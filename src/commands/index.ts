@@ -1,4 +1,5 @@
 import { abCommand } from './ab.js';
+import { bisectCommand } from './bisect.js';
 import type { CliCommand } from './command.js';
 import { dbCommand } from './db.js';
 import { detectCommand } from './detect.js';
@@ -12,4 +13,4 @@ import { shardCommand } from './shard.js';
 import { summaryCommand } from './summary.js';
 
 /** Every CLI verb, in the order `--help` lists them. A new command is one file and one line here. */
-export const commands: CliCommand[] = [nightlyCommand, runCommand, detectCommand, issuesCommand, abCommand, dbCommand, historyCommand, shardCommand, summaryCommand, reportCommand, reapCommand];
+export const commands: CliCommand[] = [nightlyCommand, runCommand, detectCommand, issuesCommand, abCommand, dbCommand, historyCommand, shardCommand, summaryCommand, reportCommand, reapCommand, bisectCommand];

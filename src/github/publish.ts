@@ -110,7 +110,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
 }
 
 /** A client when a repository is configured and its token is set; otherwise files, and why. */
-function gitHubClientFor({ loaded, env, log }: PublishOptions): GitHubClient | undefined {
+export function gitHubClientFor({ loaded, env, log }: Pick<PublishOptions, 'loaded' | 'env' | 'log'>): GitHubClient | undefined {
   const github = loaded.config.github;
   if (!github.repository) return undefined;
   const token = env[github.tokenEnv];
@@ -128,7 +128,7 @@ function reportedEpisodes(store: HistoryStore, report: DetectionReport, night: s
   return loadEpisodes(store, filter).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
 }
 
-function repositoryOrder(loaded: LoadedConfig): string[] {
+export function repositoryOrder(loaded: LoadedConfig): string[] {
   const target = loaded.config.target;
   return target.kind === 'git' ? target.repositories.map((r) => r.name) : [];
 }
@@ -137,7 +137,7 @@ function repositoryOrder(loaded: LoadedConfig): string[] {
  * Git context of each changed repository of a git target, from the nightly's own clones
  * (`<workdir>/checkouts/<repo>`). A range git cannot read is reported in the issue, not fatal.
  */
-async function gitContext(loaded: LoadedConfig, group: IssueGroup, log: Log): Promise<RenderContext['ranges']> {
+export async function gitContext(loaded: LoadedConfig, group: Pick<IssueGroup, 'ranges'>, log: Log): Promise<RenderContext['ranges']> {
   const repositories = repositoryOrder(loaded);
   const ranges: RenderContext['ranges'] = {};
   for (const range of group.ranges) {

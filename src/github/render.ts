@@ -80,7 +80,8 @@ function stateText(series: IssueSeries): string {
   return { open: 'new', 'still-regressed': 'still regressed', recovered: 'recovered', accepted: 'accepted' }[series.state];
 }
 
-function renderRanges(group: IssueGroup, context: RenderContext): string {
+/** The suspect range of each repository: commits, files and blame (a broken workload's issue shows the same). */
+export function renderRanges(group: Pick<IssueGroup, 'ranges'>, context: RenderContext): string {
   const parts = ['## Suspect range'];
   if (group.ranges.length === 0) parts.push('No commit range: the target is installed packages, whose versions each run records in the history.');
   for (const range of group.ranges) {

@@ -68,11 +68,18 @@ export function schemaVersion(db: Db): number {
 export function migrate(db: Db): Migration[] {
   const current = schemaVersion(db);
   const pending = listMigrations().filter((m) => m.version > current);
-  for (const migration of pending) {
-    db.transaction(() => {
-      db.exec(migration.sql);
-      db.pragma(`user_version = ${migration.version}`);
-    }).immediate();
+  // Migrations are this repository's own files: one may widen a CHECK through writable_schema,
+  // which SQLite's defensive mode (better-sqlite3's default) refuses outside unsafe mode.
+  db.unsafeMode(true);
+  try {
+    for (const migration of pending) {
+      db.transaction(() => {
+        db.exec(migration.sql);
+        db.pragma(`user_version = ${migration.version}`);
+      }).immediate();
+    }
+  } finally {
+    db.unsafeMode(false);
   }
   return pending;
 }

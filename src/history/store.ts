@@ -20,6 +20,9 @@ import type { ReportHistory } from '../report/types.js';
 import { abTestRuns, abTestsMatching, attachRunToAbTest, finishAbTest, insertAbTest, latestAbTests, type NewAbTest, type StoredAbTest } from './ab-queries.js';
 import type { Db } from './database.js';
 import { describeSqliteError } from './database.js';
+import type { NightOutcome } from '../detect/failures.js';
+import { selectNightOutcomes } from './failure-queries.js';
+import { finishBisect, insertBisect, linkRunToBisect, selectBisects, type BisectOutcomeRecord, type BisectRecord, type NewBisect } from './bisect-queries.js';
 import { markAbTestIncomplete, runningAbTestsOfHost } from './abandoned-queries.js';
 import { insertRunProcess, settleProcess, settleRunProcesses, unsettledProcessesOfEndedRuns } from './process-queries.js';
 import { readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './report-queries.js';
@@ -192,6 +195,36 @@ export class HistoryStore {
       for (const { repo, sha } of lookup.all(runId) as { repo: string; sha: string }[]) commits[repo] = sha;
     }
     return rows.map((row) => ({ ...row, instanceType: row.instanceType ?? undefined, commits: commitsByRun.get(row.runId)! }));
+  }
+
+  beginBisect(bisect: NewBisect): void {
+    this.write(() => insertBisect(this.db, bisect));
+  }
+
+  /** Marks a run (of kind 'bisect') as one of this bisect's. */
+  linkRunToBisect(runId: string, bisectId: string): void {
+    this.write(() => linkRunToBisect(this.db, runId, bisectId));
+  }
+
+  finishBisect(id: string, outcome: BisectOutcomeRecord): void {
+    this.write(() => finishBisect(this.db, id, outcome));
+  }
+
+  bisects(filter: { suite?: string; workload?: string } = {}): BisectRecord[] {
+    try {
+      return selectBisects(this.db, filter);
+    } catch (error) {
+      throw describeSqliteError(error, this.file);
+    }
+  }
+
+  /** How nightly runs and their workloads ended since `sinceNight` (broken-workload issues). */
+  nightOutcomes(sinceNight: string): NightOutcome[] {
+    try {
+      return selectNightOutcomes(this.db, sinceNight);
+    } catch (error) {
+      throw describeSqliteError(error, this.file);
+    }
   }
 
   // The A/B tests (ab-queries.ts). `T` is the A/B module's record type: the history stores its config and schedule whole.

@@ -1,6 +1,6 @@
 /** The shapes the history stores; the SQL lives in db/migrations. */
 
-export type RunKind = 'nightly' | 'run' | 'ab';
+export type RunKind = 'nightly' | 'run' | 'ab' | 'bisect';
 export type RunStatus = 'running' | 'complete' | 'partial' | 'failed' | 'incomplete';
 export type RepeatStatus = 'ok' | 'failed' | 'timeout' | 'disturbed';
 

@@ -9,6 +9,7 @@ import { detectRegressions } from '../detect/run.js';
 import { NightbenchError } from '../errors.js';
 import { describeAction } from '../github/plan.js';
 import { publishIssues, type PublishResult } from '../github/publish.js';
+import { publishBroken } from '../github/publish-broken.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 
@@ -22,7 +23,12 @@ export interface DetectAndPublishOptions {
 
 export async function detectAndPublish(loaded: LoadedConfig, store: HistoryStore, log: Log, options: DetectAndPublishOptions = {}): Promise<PublishResult> {
   const report = detectRegressions(store, loaded.config.detection, { now: options.night, suite: options.suite, dryRun: options.dryRun });
-  return publishIssues({ report, store, loaded, env: process.env, log, dryRun: options.dryRun });
+  const result = await publishIssues({ report, store, loaded, env: process.env, log, dryRun: options.dryRun });
+  if (result.night !== undefined && !options.dryRun) {
+    // Broken workloads are issues too; their trouble never holds back the regressions' issues.
+    await publishBroken({ store, loaded, night: result.night, env: process.env, log }).catch((error: unknown) => log.warn(`broken-workload issues: ${error instanceof Error ? error.message : String(error)}`));
+  }
+  return result;
 }
 
 /** The summary: one line per planned action, and where the failed ones went. */

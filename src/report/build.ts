@@ -86,7 +86,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   const unfinished = options.store.unfinishedRuns();
   const drilldowns = { written: 0, kept: 0 };
   for (const page of site.workloads) {
-    out.write(sitePaths.workloadPage(page.suite, page.workload), renderWorkloadPage(page, generatedAt));
+    out.write(sitePaths.workloadPage(page.suite, page.workload), renderWorkloadPage(page, generatedAt, options.store.bisects({ suite: page.suite, workload: page.workload })));
     out.write(sitePaths.workloadData(page.suite, page.workload), dataScript('NIGHTBENCH_WORKLOAD', page));
     for (const link of page.variants.flatMap((v) => v.drilldowns)) {
       const run = runs.get(link.runId)!;

@@ -9,8 +9,10 @@ import { formatValue } from '../format/index.js';
 import { relativeHref, sitePaths } from './paths.js';
 import { commitLine, html, layout } from './render.js';
 import type { DrilldownPage, WorkloadPage } from './types.js';
+import type { BisectRecord } from '../history/bisect-queries.js';
 
-export function renderWorkloadPage(page: WorkloadPage, generatedAt: string): string {
+/** `bisects`: the workload's bisect runs (kind 'bisect', outside every series), newest first. */
+export function renderWorkloadPage(page: WorkloadPage, generatedAt: string, bisects: readonly BisectRecord[] = []): string {
   const path = sitePaths.workloadPage(page.suite, page.workload);
   const links = page.variants.flatMap((v) => v.drilldowns.map((d) => ({ ...d, variant: v.variant.label })));
   const body = html`
@@ -32,6 +34,10 @@ export function renderWorkloadPage(page: WorkloadPage, generatedAt: string): str
 <h2>Run drill-downs</h2>
 ${links.length === 0 ? html`<p class="muted">No run of this workload has stored samples.</p>` : html`<table class="runs"><thead><tr><th>Night</th><th>Cluster · environment</th><th>Run</th></tr></thead><tbody>
 ${links.map((l) => html`<tr><td><a href="${l.href}">${l.night}</a></td><td>${l.variant}</td><td><code>${l.runId}</code></td></tr>
+`)}</tbody></table>`}
+<h2>Bisects</h2>
+${bisects.length === 0 ? html`<p class="muted">None.</p>` : html`<table class="bisects"><thead><tr><th>Started</th><th>Mode</th><th>Metric</th><th>Issue</th><th>Outcome</th><th>Culprit</th><th>Cluster minutes</th></tr></thead><tbody>
+${bisects.map((b) => html`<tr><td>${b.createdAt.slice(0, 16).replace('T', ' ')}</td><td>${b.mode}</td><td>${b.metric}</td><td>${b.issueNumber === undefined ? '-' : `#${b.issueNumber}`}</td><td>${b.outcome ?? b.status}</td><td>${b.culprit ? html`<code>${b.culprit.repo}@${b.culprit.sha.slice(0, 10)}</code>` : '-'}</td><td>${b.clusterSeconds === undefined ? '-' : (b.clusterSeconds / 60).toFixed(1)}</td></tr>
 `)}</tbody></table>`}
 <h2>Failed repeats</h2>
 ${page.failures.length === 0 ? html`<p class="muted">None.</p>` : html`<table class="failures"><thead><tr><th>Night</th><th>Cluster · environment</th><th>Repeat</th><th>Status</th><th>Error (tail)</th></tr></thead><tbody>

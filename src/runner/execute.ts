@@ -58,14 +58,14 @@ export interface PreparedExecution {
  * The provider, suites, target and workloads of a config, made ready without starting a cluster,
  * so that every input error surfaces before anything runs.
  */
-export async function prepareExecution(loaded: LoadedConfig, log: Log, options: Pick<ExecuteOptions, 'commit' | 'pick'> = {}): Promise<PreparedExecution> {
+export async function prepareExecution(loaded: LoadedConfig, log: Log, options: Pick<ExecuteOptions, 'commit' | 'pick'> & { commits?: Readonly<Record<string, string>> } = {}): Promise<PreparedExecution> {
   const { config } = loaded;
   const provider = await getProvider(config.cluster.provider);
   const providerOptions = validate(provider.optionsSchema, config.cluster.options, 'cluster.options');
   const suites = config.suites.map((name) => loadSuite(name, { baseDir: loaded.baseDir, python: config.python }));
   const python = suites[0]!.placeholders.python!;
   const workdir = path.resolve(loaded.baseDir, config.workdir);
-  const target = await prepareTarget(config, { workdir, baseDir: loaded.baseDir, python, commit: options.commit, log });
+  const target = await prepareTarget(config, { workdir, baseDir: loaded.baseDir, python, commit: options.commit, commits: options.commits, log });
   const env = { ...target.env, ...config.environment.variables };
   const selected = await selectAcrossSuites(suites, env, config.workloads, options.pick);
   const environment = await identifyEnvironment({ ...config.environment, python, scale: config.scale });

@@ -20,9 +20,10 @@ export function checkoutDir(workdir: string, repo: string): string {
 /**
  * Brings each repository's own clone up to date (a fetch moves only what is new), and checks out
  * the commit under test: the branch tip, or `commit` for the primary repository, in which case the
- * others take their last commit before it (the state of the world on that night).
+ * others take their last commit before it (the state of the world on that night). `commits` names
+ * the exact commit of each repository it lists (a bisect's states).
  */
-export async function checkoutGitTarget(target: GitTarget, options: { workdir: string; baseDir: string; commit?: string; log: Log }): Promise<Checkout[]> {
+export async function checkoutGitTarget(target: GitTarget, options: { workdir: string; baseDir: string; commit?: string; commits?: Readonly<Record<string, string>>; log: Log }): Promise<Checkout[]> {
   const checkouts: Checkout[] = [];
   let primaryDate: string | undefined;
   for (const [index, repository] of target.repositories.entries()) {
@@ -33,14 +34,16 @@ export async function checkoutGitTarget(target: GitTarget, options: { workdir: s
       mkdirSync(path.dirname(dir), { recursive: true });
       options.log.info(`cloning ${repository.name} from ${url}`);
       await git(['clone', '--no-checkout', '--branch', repository.branch, url, dir], options.workdir);
-    } else {
+    } else if (!options.commits?.[repository.name]) {
+      // An exact commit (a bisect's state) is fetched by resolveCommit only when the clone lacks it.
       const before = await git(['rev-parse', '--verify', '--quiet', remoteRef], dir).catch(() => '');
       await git(['fetch', '--quiet', 'origin', `+refs/heads/${repository.branch}:${remoteRef}`], dir);
       const after = (await git(['rev-parse', remoteRef], dir)).trim();
       const fresh = before.trim() ? (await git(['rev-list', '--count', `${before.trim()}..${after}`], dir)).trim() : 'all';
       options.log.info(`fetched ${repository.name}: ${fresh} new commit${fresh === '1' ? '' : 's'} on ${repository.branch}`);
     }
-    const sha = await resolveCommit(dir, remoteRef, index === 0 ? options.commit : undefined, index === 0 ? undefined : primaryDate);
+    const exact = options.commits?.[repository.name];
+    const sha = await resolveCommit(dir, remoteRef, exact ?? (index === 0 ? options.commit : undefined), index === 0 || exact ? undefined : primaryDate);
     await git(['checkout', '--quiet', '--force', '--detach', sha], dir);
     await git(['clean', '-ffdxq'], dir);
     const commit = await readCommit(dir, repository.name, sha);

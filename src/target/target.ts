@@ -21,13 +21,15 @@ export interface PrepareOptions {
   python: string;
   /** Test this commit of the primary repository instead of its branch tip. */
   commit?: string;
+  /** Exact commits of the repositories it names (a bisect's states); see checkoutGitTarget. */
+  commits?: Readonly<Record<string, string>>;
   log: Log;
 }
 
 export async function prepareTarget(config: Config, options: PrepareOptions): Promise<PreparedTarget> {
   const target = config.target;
   if (target.kind === 'installed') {
-    if (options.commit) throw new NightbenchError('usage', `--commit needs a git target; target.kind is "installed"`);
+    if (options.commit || options.commits) throw new NightbenchError('usage', `--commit needs a git target; target.kind is "installed"`);
     const versions = await installedVersions(options.python, target.packages);
     options.log.info(`target: installed ${Object.entries(versions).map(([p, v]) => `${p} ${v}`).join(', ')}`);
     return { description: { kind: 'installed', name: target.name, versions }, commits: [], env: {} };

@@ -112,6 +112,26 @@ describe('workflow files', () => {
     expect(nightly.jobs.history!.if).toMatch(/^always\(\)/);
   });
 
+  it('bisect: by hand with an issue and a mode, called by the nightly for the issues it opened, one per issue at a time', () => {
+    const bisect = workflows['bisect.yml']!;
+    const dispatch = (bisect.on.workflow_dispatch as { inputs: Record<string, { required?: boolean; options?: string[] }> }).inputs;
+    expect(Object.keys(dispatch).sort()).toEqual(['issue', 'mode']);
+    expect(dispatch.issue!.required).toBe(true);
+    expect(dispatch.mode!.options).toEqual(['bisect', 'rerun']);
+    expect(Object.keys((bisect.on.workflow_call as { inputs: object }).inputs).sort()).toEqual(['issue', 'mode']);
+    const job = bisect.jobs.bisect! as Job & { concurrency?: { group: string }; env?: Record<string, string> };
+    expect(job.concurrency?.group).toMatch(/^nightbench-bisect-\$\{\{ inputs\.issue \}\}$/);
+    expect(job.permissions).toEqual({ contents: 'read', issues: 'write', 'id-token': 'write' });
+    expect(job.env).toMatchObject({ ISSUE: '${{ inputs.issue }}' });
+    expect(bisect.jobs.save!.permissions).toEqual({ contents: 'write' });
+    const nightly = workflows['nightly.yml']!;
+    const caller = nightly.jobs.bisect! as Job & { needs?: string; with?: Record<string, string> };
+    expect(caller.uses).toBe('./.github/workflows/bisect.yml');
+    expect(caller.needs).toBe('history');
+    expect(caller.with).toEqual({ issue: '${{ matrix.issue }}', mode: 'bisect' });
+    expect(caller.strategy?.matrix).toEqual({ issue: '${{ fromJSON(needs.history.outputs.opened-issues) }}' });
+  });
+
   it('call only nightbench commands that exist', async () => {
     const commands = [...new Map(scripts().flatMap((s) => nightbenchCommands(s.run)).map((words) => [words.join(' '), words])).values()];
     expect(commands.length).toBeGreaterThan(5);

@@ -1,0 +1,163 @@
+/**
+ * The bisect's I/O: the suspect range read from each repository's clone, one state checked out
+ * at a time, one repeat of one workload run on a fresh cluster of the configured shape, every
+ * repeat recorded as a run of kind 'bisect'. The decisions are `search.ts`'s.
+ *
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import type { LoadedConfig } from '../config/load.js';
+import { NightbenchError, lastLines } from '../errors.js';
+import { listRangeCommits } from '../git/range-commits.js';
+import type { HistoryStore } from '../history/store.js';
+import type { RepeatRecord } from '../history/types.js';
+import type { Log } from '../log.js';
+import { beginSuiteRun, finishSuiteRun, prepareExecution, suiteRunPlan, type PreparedExecution } from '../runner/execute.js';
+import { runSuite, type RunSummary } from '../runner/runner.js';
+import { checkoutDir } from '../target/git-target.js';
+import { prepareTarget } from '../target/target.js';
+import { orderStates, type RangeCommitRef, type TargetState } from './candidates.js';
+import { bisect, rerun, type BisectMode, type BisectResult, type MeasurePort, type Observation } from './search.js';
+
+/** What to bisect: one series (suite, workload, metric) between a good and a bad state. */
+export interface BisectRequest {
+  mode: 'bisect' | 'rerun';
+  judged: BisectMode;
+  suite?: string;
+  workload: string;
+  metric: string;
+  good: Record<string, string>;
+  bad: Record<string, string>;
+  /** The series' own noise (relative), a floor under the noise the bisect measures. */
+  priorNoise: number;
+  episodeId?: number;
+  issueNumber?: number;
+  seed?: number;
+}
+
+export interface BisectReport {
+  id: string;
+  request: BisectRequest;
+  suite: string;
+  states: TargetState[];
+  result: BisectResult;
+  /** Seconds clusters were up for the bisect (start to stop of every repeat). */
+  clusterSeconds: number;
+  clusterShape: string;
+}
+
+/** Runs a bisect (or rerun) of `request` and records it; the caller reports the result. */
+export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: Log, request: BisectRequest, signal?: AbortSignal): Promise<BisectReport> {
+  const target = loaded.config.target;
+  if (target.kind !== 'git') throw new NightbenchError('usage', 'bisect needs a git target (target.kind "git"): an installed target has no commits to search');
+  store.assertWritable();
+  const selected = { ...loaded, config: { ...loaded.config, workloads: [request.workload] } };
+  const quiet: Log = { info: (m) => log.debug(m), warn: (m) => log.warn(m), debug: (m) => log.debug(m) };
+  const prepared = await prepareExecution(selected, quiet, { commits: request.bad });
+  const { suite, workloads } = prepared.selected.find((s) => s.suite.file.name === request.suite) ?? prepared.selected[0]!;
+
+  const repositories = target.repositories.map((r) => r.name);
+  const ranges: Record<string, RangeCommitRef[]> = {};
+  for (const repo of repositories) {
+    const [from, to] = [request.good[repo], request.bad[repo]];
+    if (!from || !to) throw new NightbenchError('usage', `bisect: no ${!from ? 'good' : 'bad'} commit of repository ${repo}`);
+    ranges[repo] = from === to ? [] : await listRangeCommits(checkoutDir(prepared.workdir, repo), repo, from, to);
+  }
+  const states = orderStates(repositories, request.good, ranges);
+  const last = states.length - 1;
+  if (last < 1) throw new NightbenchError('usage', 'bisect: the good and bad commits are the same: nothing to search');
+  log.info(`bisect ${request.workload} ${request.metric}: ${last} commit${last === 1 ? '' : 's'} across ${repositories.filter((r) => ranges[r]!.length > 0).join(' and ')} on ${prepared.clusterShape}`);
+
+  const id = randomUUID();
+  store.beginBisect({
+    id,
+    createdAt: new Date().toISOString(),
+    mode: request.mode,
+    judged: request.judged,
+    episodeId: request.episodeId,
+    issueNumber: request.issueNumber,
+    suite: suite.file.name,
+    workload: request.workload,
+    metric: request.metric,
+    goodCommits: request.good,
+    badCommits: request.bad,
+    host: hostname(),
+    pid: process.pid,
+  });
+  const measurer = new StateMeasurer(prepared, store, id, states, request, quiet, signal);
+  const port: MeasurePort = { measure: (state) => measurer.measure(state, suite, workloads), progress: (line) => log.info(line) };
+  const options = { mode: request.judged, last, priorNoise: request.priorNoise, seed: request.seed };
+  let result: BisectResult;
+  try {
+    result = request.mode === 'rerun' ? await rerun(port, options) : await bisect(port, options);
+  } catch (error) {
+    measurer.finish(signal?.aborted ?? false);
+    store.finishBisect(id, { status: signal?.aborted ? 'incomplete' : 'failed', finishedAt: new Date().toISOString(), result: { error: String(error) }, clusterSeconds: measurer.clusterSeconds });
+    throw error;
+  }
+  measurer.finish(false);
+  const culpritState = result.outcome.kind === 'culprit' ? states[result.outcome.state] : undefined;
+  store.finishBisect(id, {
+    status: 'complete',
+    finishedAt: new Date().toISOString(),
+    outcome: result.outcome.kind,
+    culprit: culpritState?.change ? { repo: culpritState.change.repo, sha: culpritState.change.sha } : undefined,
+    result,
+    clusterSeconds: measurer.clusterSeconds,
+  });
+  return { id, request, suite: suite.file.name, states, result, clusterSeconds: measurer.clusterSeconds, clusterShape: prepared.clusterShape };
+}
+
+/** Checks out states and runs one repeat at a time; one history run per state. */
+class StateMeasurer {
+  clusterSeconds = 0;
+  private current?: number;
+  private prepared: PreparedExecution;
+  private readonly runs = new Map<number, { runId: string; repeats: number; summaries: RunSummary[] }>();
+
+  constructor(
+    private readonly base: PreparedExecution,
+    private readonly store: HistoryStore,
+    private readonly bisectId: string,
+    private readonly states: TargetState[],
+    private readonly request: BisectRequest,
+    private readonly log: Log,
+    private readonly signal?: AbortSignal,
+  ) {
+    this.prepared = base;
+  }
+
+  async measure(state: number, suite: PreparedExecution['selected'][number]['suite'], workloads: PreparedExecution['selected'][number]['workloads']): Promise<Observation> {
+    if (this.signal?.aborted) throw new Error('interrupted');
+    if (this.current !== state) {
+      const { config } = this.base.loaded;
+      const target = await prepareTarget(config, { workdir: this.base.workdir, baseDir: this.base.loaded.baseDir, python: suite.placeholders.python!, commits: this.states[state]!.commits, log: this.log });
+      this.prepared = { ...this.base, target, env: { ...target.env, ...config.environment.variables } };
+      this.current = state;
+    }
+    let run = this.runs.get(state);
+    if (!run) {
+      const runId = beginSuiteRun(this.store, this.prepared, suite, { kind: 'bisect', night: new Date().toISOString().slice(0, 10) });
+      this.store.linkRunToBisect(runId, this.bisectId);
+      run = { runId, repeats: 0, summaries: [] };
+      this.runs.set(state, run);
+    }
+    let recorded: RepeatRecord | undefined;
+    const sink = { recordRepeat: (record: RepeatRecord) => (this.store.recordRepeat(record), (recorded = record)) };
+    const started = Date.now();
+    const plan = suiteRunPlan(this.prepared, suite, workloads, run.runId, { first: run.repeats + 1, count: 1 });
+    run.summaries.push(await runSuite(plan, { provider: this.prepared.provider, sink, log: this.log, signal: this.signal }));
+    this.clusterSeconds += (Date.now() - started) / 1000;
+    run.repeats++;
+    if (!recorded || recorded.status === 'failed' || recorded.status === 'timeout') return { error: recorded?.error ? lastLines(recorded.error) : 'no repeat recorded' };
+    if (this.request.judged === 'pass-fail') return { value: 1 };
+    const value = recorded.metrics.find((m) => m.metric === this.request.metric)?.value;
+    return value === undefined ? { error: `the workload reported no ${this.request.metric}` } : { value };
+  }
+
+  finish(aborted: boolean): void {
+    for (const run of this.runs.values()) finishSuiteRun(this.store, run.runId, run.summaries, { aborted });
+  }
+}

@@ -1,0 +1,130 @@
+import type { Command } from 'commander';
+import { publishBisect } from '../bisect/publish.js';
+import { runBisect, type BisectRequest } from '../bisect/run.js';
+import { loadEpisodes } from '../detect/store.js';
+import type { Episode } from '../detect/episodes.js';
+import { NightbenchError } from '../errors.js';
+import type { HistoryStore } from '../history/store.js';
+import { prepareTarget } from '../target/target.js';
+import { addCommonOptions, collect, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
+import { commandContext, openContextHistory, type CommandContext } from './context.js';
+import { abortOnSignals } from './run-options.js';
+import path from 'node:path';
+
+interface BisectFlags extends CommonOptions {
+  episode?: number;
+  issue?: number;
+  good?: string[];
+  bad?: string[];
+  workload?: string;
+  metric?: string;
+  suite?: string;
+  mode: string;
+  failing?: boolean;
+  seed?: number;
+}
+
+/** `nightbench bisect`: from a suspect range to the commit that made the difference. */
+export const bisectCommand: CliCommand = {
+  register(program: Command, setExitCode) {
+    addCommonOptions(
+      program
+        .command('bisect')
+        .description("find the commit of a regression (or failure) across the target's repositories, deciding each step with the series' noise, and comment the result on its issue")
+        .option('--episode <id>', 'the regression episode to bisect (an id from the regressions table)', parseIntegerOption('--episode'))
+        .option('--issue <number>', "the issue whose episodes to bisect (the largest change of them); the result is commented there", parseIntegerOption('--issue'))
+        .option('--good <sha>', 'last good commit of the primary repository, or REPO=SHA (repeatable); others paired by date', collect)
+        .option('--bad <sha>', 'first bad commit, as --good', collect)
+        .option('--workload <name>', 'with --good/--bad: the workload to run')
+        .option('--metric <name>', 'with --good/--bad: the metric to judge (default wall_time)')
+        .option('--suite <name>', 'with --good/--bad: the suite of the workload (default: the one that has it)')
+        .option('--failing', 'with --good/--bad: bisect a failure (pass/fail) instead of a slowdown')
+        .option('--mode <mode>', 'bisect: search the range; rerun: last good against first bad as one interleaved A/B', 'bisect')
+        .option('--seed <n>', 'seed of the confirmation bootstrap', parseIntegerOption('--seed'))
+        .option('--json', 'print the result as JSON on stdout')
+        .addHelpText(
+          'after',
+          `\nEach step runs the candidate interleaved with fresh repeats of the last good and first bad states, more repeats while\nundecided (a sequential test between the two levels, capped), never fewer than the series' noise requires. The answer is a\nculprit (confirmed against its parent as an interleaved A/B), a spread over several commits, "not reproduced" or "ambiguous".\nBisect runs are recorded as kind "bisect", outside every nightly series.\nExit codes: 0 an answer (culprit, spread or not reproduced), 1 ambiguous, 2 bad input, 3 target or git trouble,\n4 history trouble, 5 cluster trouble, 6 GitHub trouble (the comment is then in reports/issues/), 130 interrupted.`,
+        ),
+    ).action(async (flags: BisectFlags) => {
+      if (flags.mode !== 'bisect' && flags.mode !== 'rerun') throw new NightbenchError('usage', `--mode must be bisect or rerun, got "${flags.mode}"`);
+      const context = commandContext(flags);
+      const store = openContextHistory(context);
+      const signals = abortOnSignals();
+      try {
+        const { request, unit } = await resolveRequest(context, store, flags);
+        const report = await runBisect(context.loaded, store, context.log, request, signals.signal);
+        const published = await publishBisect(report, { loaded: context.loaded, env: process.env, unit, log: context.log });
+        const { outcome } = report.result;
+        const named = outcome.kind === 'culprit' ? report.states[outcome.state]!.change : undefined;
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify({ id: report.id, outcome, culprit: named, result: report.result, clusterMinutes: report.clusterSeconds / 60, comment: published.where }, null, 2)}\n`);
+        } else {
+          process.stdout.write(`${published.body}\n`);
+        }
+        setExitCode(signals.received() ? 130 : outcome.kind === 'ambiguous' ? 1 : 0);
+      } finally {
+        signals.dispose();
+        store.close();
+      }
+    });
+  },
+};
+
+/** The series and range to bisect, from an episode, an issue, or the flags. */
+async function resolveRequest(context: CommandContext, store: HistoryStore, flags: BisectFlags): Promise<{ request: BisectRequest; unit: string | null }> {
+  const mode = flags.mode as BisectRequest['mode'];
+  if (flags.episode !== undefined || flags.issue !== undefined) {
+    const episodes = loadEpisodes(store).filter((e) => (flags.episode !== undefined ? e.id === flags.episode : e.issueNumber === flags.issue));
+    if (episodes.length === 0) throw new NightbenchError('usage', flags.episode !== undefined ? `no regression episode ${flags.episode} in the history` : `no regression episode is reported in issue #${flags.issue}`);
+    const episode = largestChange(episodes);
+    return { request: episodeRequest(episode, mode, flags), unit: episode.unit };
+  }
+  if (!flags.good?.length || !flags.bad?.length || !flags.workload) throw new NightbenchError('usage', 'bisect needs --episode, --issue, or --good, --bad and --workload');
+  return {
+    request: {
+      mode,
+      judged: flags.failing ? 'pass-fail' : 'metric',
+      suite: flags.suite,
+      workload: flags.workload,
+      metric: flags.metric ?? 'wall_time',
+      good: await completeCommits(context, flags.good),
+      bad: await completeCommits(context, flags.bad),
+      priorNoise: 0,
+      seed: flags.seed,
+    },
+    unit: flags.metric === undefined || flags.metric === 'wall_time' ? 's' : null,
+  };
+}
+
+function episodeRequest(episode: Episode, mode: BisectRequest['mode'], flags: BisectFlags): BisectRequest {
+  return {
+    mode,
+    judged: 'metric',
+    suite: episode.identity.suite,
+    workload: episode.identity.workload,
+    metric: episode.identity.metric,
+    good: episode.lastGood.commits,
+    bad: episode.firstBad.commits,
+    // The night-to-night noise of the series' medians: a floor under the noise of one repeat.
+    priorNoise: episode.baselineNoise,
+    episodeId: episode.id,
+    issueNumber: episode.issueNumber ?? flags.issue,
+    seed: flags.seed,
+  };
+}
+
+function largestChange(episodes: readonly Episode[]): Episode {
+  return [...episodes].sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)))[0]!;
+}
+
+/** `SHA` (the primary repository, the others paired by date as --commit does) plus `REPO=SHA` overrides. */
+async function completeCommits(context: CommandContext, given: string[]): Promise<Record<string, string>> {
+  const explicit = Object.fromEntries(given.filter((g) => g.includes('=')).map((g) => g.split('=', 2) as [string, string]));
+  const primary = given.find((g) => !g.includes('='));
+  const { config } = context.loaded;
+  // A git target never runs the interpreter here; only an installed one does (and it cannot bisect).
+  const python = config.python ?? '/usr/bin/python3';
+  const target = await prepareTarget(config, { workdir: path.resolve(context.loaded.baseDir, config.workdir), baseDir: context.loaded.baseDir, python, commit: primary, commits: explicit, log: { ...context.log, info: context.log.debug } });
+  return Object.fromEntries(target.commits.map((c) => [c.repo, c.sha]));
+}

@@ -1,0 +1,24 @@
+import type { RangeCommitRef } from '../bisect/candidates.js';
+import { git } from './git.js';
+import { ensureHistory } from './history.js';
+
+const separator = '\x1f';
+const terminator = '\x1e';
+
+/**
+ * The commits of `from..to` oldest first, along the first-parent line: the states the branch
+ * itself went through, which are the states a nightly could have tested (a merged branch's own
+ * commits were never a tip). Fetches what a shallow or stale clone lacks first.
+ */
+export async function listRangeCommits(dir: string, repo: string, from: string, to: string): Promise<RangeCommitRef[]> {
+  await ensureHistory(dir, repo, [from, to]);
+  const log = await git(['log', '--first-parent', '--reverse', `--format=${['%H', '%cI', '%an', '%ae', '%s'].join(separator)}${terminator}`, `${from}..${to}`], dir);
+  return log
+    .split(terminator)
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [sha, committedAt, authorName, authorEmail, subject] = entry.split(separator) as [string, string, string, string, string];
+      return { repo, sha, committedAt, authorName, authorEmail, subject };
+    });
+}

@@ -1,0 +1,63 @@
+/**
+ * Issues of broken workloads (src/detect/failures.ts): the plan (open, comment while failing,
+ * close when passing again, skip what a night already reported) and the text. Pure.
+ *
+ * @module
+ */
+import type { BrokenWorkload } from '../detect/failures.js';
+import { markers } from './markers.js';
+import { renderRanges, type RenderContext } from './render.js';
+import type { TrackedIssue } from './tracker.js';
+
+export type BrokenAction =
+  | { kind: 'open'; broken: BrokenWorkload }
+  | { kind: 'comment'; broken: BrokenWorkload; issue: TrackedIssue }
+  | { kind: 'close'; broken: BrokenWorkload; issue: TrackedIssue }
+  | { kind: 'skip'; broken: BrokenWorkload; issue?: TrackedIssue; reason: string };
+
+export function planBroken(broken: readonly BrokenWorkload[], existing: readonly TrackedIssue[], night: string): BrokenAction[] {
+  const byFingerprint = new Map(existing.map((issue) => [issue.fingerprint, issue]));
+  return broken.map((b): BrokenAction => {
+    const issue = byFingerprint.get(b.fingerprint);
+    if (!issue) return b.state === 'failing' ? { kind: 'open', broken: b } : { kind: 'skip', broken: b, reason: 'fixed before any issue was opened' };
+    if (issue.reportedNights.includes(night)) return { kind: 'skip', broken: b, issue, reason: `${night} already reported` };
+    if (issue.state === 'closed') return { kind: 'skip', broken: b, issue, reason: 'closed' };
+    return b.state === 'failing' ? { kind: 'comment', broken: b, issue } : { kind: 'close', broken: b, issue };
+  });
+}
+
+export function describeBroken(b: BrokenWorkload): string {
+  return b.workload === undefined ? `${b.suite}: the night's run` : `${b.suite} ${b.workload}`;
+}
+
+export function renderBrokenTitle(b: BrokenWorkload): string {
+  const since = `since ${Object.values(b.firstFailing.commits)[0]?.slice(0, 7) ?? b.firstFailing.night} (${b.firstFailing.night})`;
+  return b.workload === undefined ? `Broken: the ${b.suite} night fails before any workload runs ${since}` : `Broken: ${b.workload} (${b.suite}) fails ${since}`;
+}
+
+/** The opening body: what fails with its error tail, the suspect range with commits, authors and blame. */
+export function renderBrokenIssue(b: BrokenWorkload, context: RenderContext): string {
+  const ranges = Object.keys({ ...b.lastPassing.commits, ...b.firstFailing.commits }).map((repo) => ({ repo, from: b.lastPassing.commits[repo] ?? '', to: b.firstFailing.commits[repo] ?? '' }));
+  return [
+    markers.fingerprint(b.fingerprint),
+    markers.night(b.firstFailing.night),
+    `**${describeBroken(b)}** passed on ${b.lastPassing.night} and fails since ${b.firstFailing.night}.`,
+    '## Error (tail)',
+    fence(b.firstFailing.error ?? 'no error recorded'),
+    renderRanges({ ranges }, context),
+    `## Bisect\n\nPass/fail is the cheapest bisect: \`${context.cli} bisect --failing --workload ${b.workload ?? '<workload>'} ${ranges.map((r) => `--good ${r.repo}=${r.from.slice(0, 12)} --bad ${r.repo}=${r.to.slice(0, 12)}`).join(' ')}\``,
+  ].join('\n\n');
+}
+
+export function renderBrokenComment(b: BrokenWorkload, night: string): string {
+  if (b.state === 'fixed') return `${markers.night(night)}\nPasses again on ${night} (${shortCommits(b.latest.commits)}): closing.`;
+  return `${markers.night(night)}\nStill failing on ${night} (${shortCommits(b.latest.commits)}):\n\n${fence(b.latest.error ?? 'no error recorded')}`;
+}
+
+function shortCommits(commits: Record<string, string>): string {
+  return Object.entries(commits).map(([repo, sha]) => `${repo}@${sha.slice(0, 7)}`).join(', ');
+}
+
+function fence(text: string): string {
+  return `\`\`\`\n${text.replace(/```/g, "'''")}\n\`\`\``;
+}

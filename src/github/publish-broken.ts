@@ -1,0 +1,51 @@
+/**
+ * Broken workloads as issues: found in the night's outcomes, planned against the issues that
+ * carry their fingerprints, opened with the git context of their range, commented on while
+ * failing, closed when passing. Beside the regressions' publishing, through the same tracker.
+ *
+ * @module
+ */
+import path from 'node:path';
+import type { LoadedConfig } from '../config/load.js';
+import { findBroken } from '../detect/failures.js';
+import type { HistoryStore } from '../history/store.js';
+import type { Log } from '../log.js';
+import { describeBroken, planBroken, renderBrokenComment, renderBrokenIssue, renderBrokenTitle, type BrokenAction } from './broken.js';
+import { fileTracker } from './file-tracker.js';
+import { gitHubTracker } from './github-tracker.js';
+import { configLinks } from './links.js';
+import { noPeople } from './people.js';
+import { gitContext, gitHubClientFor } from './publish.js';
+
+/** How far back a workload's last pass is looked for. */
+const lookbackDays = 60;
+
+export async function publishBroken(options: { store: HistoryStore; loaded: LoadedConfig; night: string; env: Record<string, string | undefined>; log: Log; cli?: string }): Promise<BrokenAction[]> {
+  const { store, loaded, night, log } = options;
+  const { config } = loaded;
+  const since = new Date(Date.parse(`${night}T00:00:00Z`) - lookbackDays * 86_400_000).toISOString().slice(0, 10);
+  const broken = findBroken(store.nightOutcomes(since), night);
+  if (broken.length === 0) return [];
+  const client = gitHubClientFor(options);
+  const tracker = client && config.github.repository ? gitHubTracker(client, config.github.repository, ['broken']) : fileTracker(path.resolve(loaded.baseDir, config.reports.dir, 'issues'));
+  const actions = planBroken(broken, await tracker.find(broken.map((b) => b.fingerprint)), night);
+  const links = configLinks(config);
+  for (const action of actions) {
+    const b = action.broken;
+    if (action.kind === 'open') {
+      const ranges = Object.keys(b.firstFailing.commits).map((repo) => ({ repo, from: b.lastPassing.commits[repo] ?? '', to: b.firstFailing.commits[repo]! }));
+      const context = { night, ranges: await gitContext(loaded, { ranges }, log), people: noPeople, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench' };
+      const issue = await tracker.open({ fingerprint: b.fingerprint, title: renderBrokenTitle(b), body: renderBrokenIssue(b, context), labels: ['broken', b.suite] });
+      log.info(`broken: ${describeBroken(b)} -> opened ${issue.ref}`);
+    } else if (action.kind === 'comment') {
+      await tracker.comment(action.issue, renderBrokenComment(b, night));
+      log.info(`broken: ${describeBroken(b)} still failing -> commented on ${action.issue.ref}`);
+    } else if (action.kind === 'close') {
+      await tracker.close(action.issue, renderBrokenComment(b, night));
+      log.info(`broken: ${describeBroken(b)} passes again -> closed ${action.issue.ref}`);
+    } else {
+      log.info(`broken: ${describeBroken(b)}: skip (${action.reason})`);
+    }
+  }
+  return actions;
+}

@@ -1,0 +1,133 @@
+/**
+ * From an issue to its culprit: two throw-away repositories (like dask and distributed) on
+ * PYTHONPATH, the cheap suite's `work` sleeping as long as their code says with 10% seeded noise.
+ * Two good nights, then 16 commits across both repositories with a slowdown planted in the 11th,
+ * one bad night that opens an issue on the fake GitHub, and `nightbench bisect --issue 1`.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openHistory } from '../../src/history/open.js';
+import { runCli } from '../helpers/cli.js';
+import { cheapa, cheapb, cheapTargetConfig, createCheapTarget, type CheapTarget } from '../helpers/cheap-target.js';
+import { FakeGitHub } from '../helpers/fake-github.js';
+
+const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
+const linus = { name: 'Linus Slow', email: 'linus@example.org' };
+const env = { GITHUB_TOKEN: 'e2e-token', NIGHTBENCH_NOISE_CV: '0.1' };
+
+describe('nightbench bisect', () => {
+  let target: CheapTarget;
+  let dir: string;
+  let github: FakeGitHub;
+
+  beforeEach(async () => {
+    target = createCheapTarget();
+    dir = mkdtempSync(path.join(tmpdir(), 'nb-bisect-'));
+    github = await new FakeGitHub().start();
+    github.addRepository('acme/perf').addRepository('acme/cheapa').addRepository('acme/cheapb');
+    writeFileSync(
+      path.join(dir, 'nightbench.config.json'),
+      JSON.stringify({
+        ...cheapTargetConfig(target),
+        repeats: 3,
+        detection: { minBaselineNights: 2, alpha: 0.05, noiseMultiple: 2, thresholds: ['cpu_time', 'peak_memory', 'average_memory'].map((metric) => ({ metric, threshold: 10 })) },
+        github: { repository: 'acme/perf', apiUrl: github.baseUrl, targetRepositories: { cheapa: 'acme/cheapa', cheapb: 'acme/cheapb' }, waitUnitMs: 1, writeSpacingMs: 0, notifySpacingMs: 0 },
+      }),
+    );
+  });
+  afterEach(async () => {
+    await github.stop();
+    target.remove();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function nightbench(args: string[], expectedCode = 0) {
+    const began = Date.now();
+    const result = await runCli(args, { cwd: dir, env, timeoutMs: 600_000 });
+    process.stderr.write(`  ${((Date.now() - began) / 1000).toFixed(1).padStart(5)} s  nightbench ${args.join(' ')}\n`);
+    expect(result.code, result.stderr.slice(-3000)).toBe(expectedCode);
+    return result;
+  }
+
+  /** Two good nights, then 16 commits on 2026-11-03 alternating between the repositories as `repoOf` says, the 11th planting `plant`. */
+  async function plantedRange(repoOf: (i: number) => 'a' | 'b', plant: 'a' | 'b') {
+    const a0 = target.a.commit({ 'cheapa.py': cheapa(0.2) }, 'Add cheapa', ada, '2026-11-01T10:00:00Z');
+    target.b.commit({ 'cheapb.py': cheapb(0) }, 'Add cheapb', ada, '2026-11-01T09:00:00Z');
+    await nightbench(['nightly', '--night', '2026-11-01', '--commit', a0]);
+    const a1 = target.a.commit({ 'README.md': 'cheapa\n' }, 'Describe cheapa', ada, '2026-11-02T10:00:00Z');
+    await nightbench(['nightly', '--night', '2026-11-02', '--commit', a1]);
+    const range: { repo: 'a' | 'b'; sha: string }[] = [];
+    for (let i = 1; i <= 16; i++) {
+      const repo = i === 11 ? plant : repoOf(i);
+      const date = `2026-11-03T${String(i).padStart(2, '0')}:00:00Z`;
+      const planted = i === 11;
+      const files: Record<string, string> = planted ? (repo === 'a' ? { 'cheapa.py': cheapa(0.3) } : { 'cheapb.py': cheapb(0.1) }) : { [`notes-${i}.txt`]: `${i}\n` };
+      const sha = target[repo].commit(files, planted ? 'Be thorough (#11)' : `Note ${i}`, planted ? linus : ada, date);
+      if (planted) github.addCommit(repo === 'a' ? 'acme/cheapa' : 'acme/cheapb', sha, { login: 'linus-slow' });
+      range.push({ repo, sha });
+    }
+    expect(range.at(-1)!.repo, 'the night tests the primary repository at its last commit').toBe('a');
+    await nightbench(['nightly', '--night', '2026-11-03', '--commit', range.at(-1)!.sha]);
+    return range;
+  }
+
+  async function bisectsTheIssue(range: { repo: 'a' | 'b'; sha: string }[], repoName: string) {
+    const issues = github.issues('acme/perf');
+    expect(issues, 'the bad night opened one issue').toHaveLength(1);
+    const result = await nightbench(['bisect', '--issue', '1', '--json']);
+    const json = JSON.parse(result.stdout) as { outcome: { kind: string; state: number }; culprit: { repo: string; sha: string }; result: { steps: { kind: string }[]; repeats: number; confirmation: { confirmed: boolean } }; clusterMinutes: number };
+    process.stderr.write(`  bisect: ${json.result.steps.filter((s) => s.kind === 'step').length} steps, ${json.result.repeats} repeats, ${json.clusterMinutes.toFixed(1)} cluster minutes\n`);
+    const planted = range[10]!;
+    expect(json.outcome).toEqual({ kind: 'culprit', state: 11 });
+    expect(json.culprit).toMatchObject({ repo: repoName, sha: planted.sha });
+    expect(json.result.steps.filter((s) => s.kind === 'step').length, 'log2(16) steps').toBeLessThanOrEqual(4);
+    expect(json.result.confirmation.confirmed).toBe(true);
+
+    const comments = issues[0]!.comments;
+    expect(comments).toHaveLength(1);
+    const body = comments[0]!.body;
+    expect(body).toContain(`**Culprit**: ${repoName}@[\`${planted.sha.slice(0, 7)}\`](https://github.com/acme/${repoName}/commit/${planted.sha}) Be thorough (#11), by Linus Slow (@linus-slow)`);
+    expect(body).toMatch(/Confirmation \(culprit against its parent, interleaved, \d+ \+ \d+ repeats\): median [\d.]+ s -> [\d.]+ s, x1\.\d+ \(95% interval 1\.\d+\.\.\d\.\d+\), Mann-Whitney p = [\d.e-]+: confirmed/);
+    expect(body).toMatch(/\| step \| 8\/16 \| cheap[ab]@[0-9a-f]{7} \| \d+ \| [\d.]+ s \| good \|/);
+    expect(body).toMatch(/Cost: [\d.]+ cluster minutes, \d+ repeats on local:/);
+
+    // Recorded as its own kind: the nightly series and detection never see it.
+    const store = openHistory(path.join(dir, '.nightbench/history.sqlite'));
+    try {
+      expect(store.bisects({ workload: 'work' })).toMatchObject([{ outcome: 'culprit', culprit: { repo: repoName, sha: planted.sha }, issueNumber: 1 }]);
+      const kinds = new Set(store.resultRows().map((r) => r.kind));
+      expect(kinds).toEqual(new Set(['nightly', 'bisect']));
+      expect(store.resultRows({ kind: 'nightly' }).every((r) => r.night <= '2026-11-03')).toBe(true);
+    } finally {
+      store.close();
+    }
+    // Detection judges the same series as before the bisect (exit 1: the regression is still open).
+    const detected = await nightbench(['detect', '--night', '2026-11-03', '--json'], 1);
+    expect(detected.stdout).not.toContain('bisect');
+    await nightbench(['report']);
+    const page = readFileSync(path.join(dir, 'reports/site/workloads/cheap/work.html'), 'utf8');
+    expect(page).toContain(`<code>${repoName}@${planted.sha.slice(0, 10)}</code>`);
+  }
+
+  it('names the planted commit of the first repository and comments on the issue', { timeout: 900_000 }, async () => {
+    const range = await plantedRange((i) => (i % 2 === 0 ? 'a' : 'b'), 'a');
+    await bisectsTheIssue(range, 'cheapa');
+  });
+
+  it('names the planted commit when it is in the second repository', { timeout: 900_000 }, async () => {
+    const range = await plantedRange((i) => (i % 2 === 0 ? 'a' : 'b'), 'b');
+    await bisectsTheIssue(range, 'cheapb');
+  });
+
+  it('says "not reproduced" when good and bad do not differ, and exits 0', { timeout: 600_000 }, async () => {
+    const good = target.a.commit({ 'cheapa.py': cheapa(0.2) }, 'Add cheapa', ada, '2026-11-01T10:00:00Z');
+    target.b.commit({ 'cheapb.py': cheapb(0) }, 'Add cheapb', ada, '2026-11-01T09:00:00Z');
+    for (let i = 1; i <= 4; i++) target[i % 2 ? 'b' : 'a'].commit({ [`notes-${i}.txt`]: `${i}\n` }, `Note ${i}`, ada, `2026-11-02T0${i}:00:00Z`);
+    const bad = target.a.commit({ 'README.md': 'cheapa\n' }, 'Describe cheapa', ada, '2026-11-02T10:00:00Z');
+    const result = await nightbench(['bisect', '--good', good, '--bad', bad, '--workload', 'work', '--metric', 'work_time']);
+    expect(result.stdout).toContain('**Not reproduced**');
+    expect(result.stdout).not.toContain('Culprit');
+  });
+});

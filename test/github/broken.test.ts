@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { BrokenWorkload } from '../../src/detect/failures.js';
+import { planBroken, renderBrokenComment, renderBrokenTitle } from '../../src/github/broken.js';
+import type { TrackedIssue } from '../../src/github/tracker.js';
+
+const outcome = (night: string, passed: boolean) => ({ suite: 's', workload: 'w', night, runId: night, commits: { dask: `sha-${night}` }, passed });
+const broken = (state: 'failing' | 'fixed'): BrokenWorkload => ({
+  fingerprint: 'f1',
+  suite: 's',
+  workload: 'w',
+  lastPassing: outcome('2026-11-01', true),
+  firstFailing: { ...outcome('2026-11-02', false), error: 'boom' },
+  latest: outcome('2026-11-03', state === 'fixed'),
+  state,
+});
+const tracked = (state: 'open' | 'closed', reportedNights: string[] = ['2026-11-02']): TrackedIssue => ({ fingerprint: 'f1', number: 7, ref: 'acme/perf#7', state, closedByNightbench: false, reportedNights });
+
+describe('planBroken', () => {
+  it.each([
+    ['opens a new failure', broken('failing'), [], 'open'],
+    ['comments while it keeps failing', broken('failing'), [tracked('open')], 'comment'],
+    ['closes when it passes again', broken('fixed'), [tracked('open')], 'close'],
+    ['adds nothing to a night already reported', broken('failing'), [tracked('open', ['2026-11-03'])], 'skip'],
+    ['leaves an issue a maintainer closed', broken('failing'), [tracked('closed')], 'skip'],
+    ['opens nothing for a failure already fixed', broken('fixed'), [], 'skip'],
+  ] as const)('%s', (_, b, existing, kind) => {
+    expect(planBroken([b], existing, '2026-11-03')[0]!.kind).toBe(kind);
+  });
+
+  it('titles and comments name the workload, the night and the commits', () => {
+    expect(renderBrokenTitle(broken('failing'))).toBe('Broken: w (s) fails since sha-202 (2026-11-02)');
+    expect(renderBrokenComment(broken('fixed'), '2026-11-03')).toContain('Passes again on 2026-11-03 (dask@sha-202)');
+  });
+});

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { createScratchRepo, type ScratchRepo } from '../git/scratch-repo.js';
+import { repoRoot } from './cli.js';
+
+/** The two throw-away repositories of the cheap suite (like dask and distributed). */
+export interface CheapTarget {
+  a: ScratchRepo;
+  b: ScratchRepo;
+  remove(): void;
+}
+
+export const cheapa = (cost: number, broken = false) => `COST = ${cost}\nBROKEN = ${broken ? 'True' : 'False'}\n`;
+export const cheapb = (extra: number) => `EXTRA = ${extra}\n`;
+
+export function createCheapTarget(): CheapTarget {
+  const a = createScratchRepo('nb-cheapa-');
+  const b = createScratchRepo('nb-cheapb-');
+  return { a, b, remove: () => (a.remove(), b.remove()) };
+}
+
+/** A config that tests both repositories with the cheap suite's `work` workload (no Dask, sub-second repeats). */
+export function cheapTargetConfig(target: CheapTarget, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    target: {
+      kind: 'git',
+      name: 'cheap',
+      repositories: [
+        { name: 'cheapa', url: target.a.dir, branch: 'main' },
+        { name: 'cheapb', url: target.b.dir, branch: 'main' },
+      ],
+      setup: { env: { PYTHONPATH: '{checkout:cheapa}:{checkout:cheapb}' } },
+    },
+    suites: [path.join(repoRoot, 'test/fixtures/suites/cheap')],
+    workloads: ['work'],
+    cluster: { workers: 1, memoryPerWorker: '1GiB' },
+    ...overrides,
+  };
+}
