@@ -8,7 +8,7 @@ import type { DetectionReport } from './run.js';
 import type { SeriesIdentity } from './series.js';
 
 /** Most urgent first: what needs a look, then what could not be judged, then the quiet rest. */
-const kindOrder: readonly VerdictKind[] = ['regression', 'improvement', 'failed', 'disturbed', 'missing', 'too-few-repeats', 'insufficient-baseline', 'stable'];
+const kindOrder: readonly VerdictKind[] = ['regression', 'improvement', 'failed', 'disturbed', 'missing', 'insufficient-baseline', 'stable'];
 
 /** A short, readable name of a series: suite/workload metric, then where it ran. */
 export function seriesLabel(identity: SeriesIdentity): string {

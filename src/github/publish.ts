@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { loadEpisodes, markEpisodesAccepted, setEpisodeIssue, type DetectionReport } from '../detect/index.js';
+import type { DetectionReport } from '../detect/index.js';
 import { activeStates } from '../detect/episodes.js';
 import { collectRangeContext, type RangeContext } from '../git/range.js';
 import type { HistoryStore } from '../history/store.js';
@@ -68,7 +68,8 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   let tracker: IssueTracker = client && config.github.repository ? gitHubTracker(client, config.github.repository, config.github.labels) : files;
   if (night === undefined) return { tracker: tracker.description, filesDir, actions: [], failed: 0 };
 
-  const groups = groupEpisodes(reportedEpisodes(store, report, night), repositoryOrder(loaded));
+  const wanted = reportedEpisodes(store, report, night).filter((e) => e.kind === 'regression' || config.github.improvements === 'issue');
+  const groups = groupEpisodes(wanted, repositoryOrder(loaded));
   const fingerprints = groups.map((g) => g.fingerprint);
   let existing: TrackedIssue[] = [];
   let unreachable: string | undefined;
@@ -125,7 +126,7 @@ function gitHubClientFor({ loaded, env, log }: PublishOptions): GitHubClient | u
 function reportedEpisodes(store: HistoryStore, report: DetectionReport, night: string) {
   if (report.dryRun) return report.activeEpisodes;
   const filter = report.suite === undefined ? {} : { suite: report.suite };
-  return loadEpisodes(store.db, filter).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
+  return store.episodes(filter).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
 }
 
 function repositoryOrder(loaded: LoadedConfig): string[] {
@@ -162,7 +163,7 @@ async function gitContext(loaded: LoadedConfig, group: IssueGroup, log: Log): Pr
 function recordOutcomes(store: HistoryStore, outcomes: readonly ActionOutcome[]): void {
   for (const { action, issue } of outcomes) {
     const ids = action.group.series.flatMap((s) => (s.episodeId === undefined ? [] : [s.episodeId]));
-    if (action.kind === 'accept') markEpisodesAccepted(store.db, ids);
-    else if (issue?.number !== undefined) setEpisodeIssue(store.db, ids, issue.number);
+    if (action.kind === 'accept') store.markEpisodesAccepted(ids);
+    else if (issue?.number !== undefined) store.setEpisodeIssue(ids, issue.number);
   }
 }

@@ -3,6 +3,11 @@ import { hostname } from 'node:os';
 import type { Db } from './database.js';
 import { processIsAlive } from '../cluster/processes.js';
 import { describeSqliteError } from './database.js';
+import {
+  applyEpisodeChanges, latestNightlyNight, loadEpisodes, markEpisodesAccepted, metricDirections, recordMetricDirections, setEpisodeIssue,
+  type DeclaredDirection, type EpisodeFilter,
+} from './regression-queries.js';
+import type { Episode, EpisodeChange } from '../detect/episodes.js';
 import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome } from './types.js';
 
 /**
@@ -148,6 +153,41 @@ export class HistoryStore {
       for (const { repo, sha } of lookup.all(runId) as { repo: string; sha: string }[]) commits[repo] = sha;
     }
     return rows.map((row) => ({ ...row, instanceType: row.instanceType ?? undefined, commits: commitsByRun.get(row.runId)! }));
+  }
+
+  /** Detection's episodes matching the filter, oldest first (see `regression-queries.ts`). */
+  episodes(filter: EpisodeFilter = {}): Episode[] {
+    return loadEpisodes(this.db, filter);
+  }
+
+  /** Carries out a plan of episode changes in one transaction; returns the ids of the episodes it opened. */
+  applyEpisodeChanges(changes: readonly EpisodeChange[]): number[] {
+    return applyEpisodeChanges(this.db, changes);
+  }
+
+  /** Records the GitHub issue that reports these episodes; returns how many rows changed. */
+  setEpisodeIssue(episodeIds: readonly number[], issueNumber: number): number {
+    return setEpisodeIssue(this.db, episodeIds, issueNumber);
+  }
+
+  /** A maintainer accepted the new level of these episodes; returns how many rows changed. */
+  markEpisodesAccepted(episodeIds: readonly number[]): number {
+    return markEpisodesAccepted(this.db, episodeIds);
+  }
+
+  /** The latest night with a nightly run (of `suite`, if given). */
+  latestNightlyNight(suite?: string): string | undefined {
+    return latestNightlyNight(this.db, suite);
+  }
+
+  /** Stores the metric directions a suite's listing declares. */
+  recordMetricDirections(directions: readonly DeclaredDirection[]): void {
+    recordMetricDirections(this.db, directions);
+  }
+
+  /** Every metric direction the suites declared. */
+  metricDirections(): DeclaredDirection[] {
+    return metricDirections(this.db);
   }
 
   close(): void {

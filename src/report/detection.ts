@@ -33,7 +33,6 @@ const verdictStatus: Record<VerdictKind, SeriesStatus> = {
   failed: 'failing',
   disturbed: 'insufficient',
   missing: 'insufficient',
-  'too-few-repeats': 'insufficient',
   'insufficient-baseline': 'insufficient',
 };
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { detectRegressions, loadEpisodes, type DetectionPolicy } from '../detect/index.js';
+import { assessNight, type DetectionPolicy } from '../detect/index.js';
 import type { Db } from '../history/database.js';
 import type { HistoryStore } from '../history/store.js';
 import type { CommitInfo, MetricValue, ProcessSamples, RepeatStatus } from '../history/types.js';
@@ -87,9 +87,9 @@ export function readRunWorkload(db: Db, runId: string, workload: string): Repeat
 }
 
 /**
- * Detection's view of the history without changing it: a dry run judges the latest night, and
+ * Detection's view of the history without changing it: `assessNight` judges the latest night, and
  * the stored episodes give every regression and recovery so far.
  */
 export function readDetection(store: HistoryStore, policy: DetectionPolicy): DetectionFacts {
-  return { verdicts: detectRegressions(store, policy, { dryRun: true }).verdicts, episodes: loadEpisodes(store.db) };
+  return { verdicts: assessNight(store, policy).verdicts, episodes: store.episodes() };
 }
