@@ -150,7 +150,8 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // differences alone: bench/detect-quality.ts). Outlier nights inflate it, which costs recall
   // only on series that have them.
   const persistNoise = Math.max(stats.noise, sampleStandardDeviation(levels.slice(0, -1)));
-  const shift = strongestShift(levels, 0, persistNoise, { minBaseline: policy.minBaselineNights, minNights: policy.persistNights, maxNights: policy.windowDays, clip: clipNoiseUnits });
+  const shiftOptions = { minBaseline: policy.minBaselineNights, minNights: policy.persistNights, maxNights: policy.windowDays, clip: clipNoiseUnits };
+  const shift = strongestShift(levels, 0, persistNoise, shiftOptions);
   const tonightBeyond = shift !== undefined && Math.sign(levels.at(-1)! - shift.baselineLevel) === Math.sign(shift.z) && Math.abs(levels.at(-1)! - shift.baselineLevel) >= persistNoise;
   const persistent = comparison.lookback.length >= minNoiseNights && shift !== undefined && Math.abs(shift.z) >= policy.persistZ && Math.abs(Math.expm1(shift.shift)) >= threshold && tonightBeyond;
 
@@ -182,7 +183,20 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   }
   if (fast) {
     const worse = direction === 'lower' ? change > 0 : change < 0;
-    return { ...judged, kind: worse ? 'regression' : 'improvement', path: 'fast', firstBad: base.latest, reason: fastFigures };
+    // Tonight proves the change alone, but it may have begun a night or two before, too small
+    // then to prove: the nights just before that sit nearer tonight's level than the baseline's
+    // (and beyond the noise) belong to it.
+    const old = Math.log(stats.baselineMedian);
+    const half = Math.log(stats.ratio) / 2;
+    let start = levels.length - 1;
+    while (start > 1 && levels.length - start < policy.windowDays) {
+      const distance = (levels[start - 1]! - old) * Math.sign(half);
+      if (distance < Math.abs(half) || distance < persistNoise) break;
+      start--;
+    }
+    const firstBad = start < levels.length - 1 ? since[start]! : latest;
+    const lastGood = start < levels.length - 1 && start > 0 ? nightRef(since[start - 1]!) : base.lastGood;
+    return { ...judged, kind: worse ? 'regression' : 'improvement', path: 'fast', firstBad: nightRef(firstBad), lastGood, reason: fastFigures };
   }
   const missed = fastAllowed
     ? [large ? undefined : 'below threshold', significant ? undefined : `not significant at alpha ${policy.alpha}`, beyondNoise ? undefined : `within ${policy.noiseMultiple}x noise`]
