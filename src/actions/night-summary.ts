@@ -4,6 +4,7 @@
  * Pure: the data comes in, Markdown and lists come out; `job-summary.ts` writes them.
  */
 import { lastLines } from '../errors.js';
+import { formatChange, formatValue } from '../format/index.js';
 import type { RunStatus } from '../history/types.js';
 
 export interface SummaryRun {
@@ -158,13 +159,11 @@ function lastLine(text: string | undefined): string {
 }
 
 function percent(change: number | undefined): string {
-  return change === undefined ? '' : `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%`;
+  return change === undefined ? '' : formatChange(change);
 }
 
 function value(v: number | undefined, unit: string | undefined): string {
-  if (v === undefined) return '';
-  const shown = Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3);
-  return unit ? `${shown} ${unit}` : shown;
+  return v === undefined ? '' : formatValue(v, unit);
 }
 
 function plural(n: number): string {

@@ -18,7 +18,7 @@ import { isGitHubFailure } from './errors.js';
 import { fileTracker } from './file-tracker.js';
 import { gitHubTracker } from './github-tracker.js';
 import { groupEpisodes, type IssueGroup } from './group.js';
-import { buildLinks } from './links.js';
+import { configLinks } from './links.js';
 import { noPeople } from './people.js';
 import { planIssues, type IssueAction } from './plan.js';
 import { renderIssue, renderPersistComment, renderRecoveryComment, type RenderContext } from './render.js';
@@ -86,7 +86,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const actions = planIssues(groups, existing, night);
   if (options.dryRun) return { tracker: tracker.description, filesDir, night, actions, failed: unreachable ? 1 : 0, ...(unreachable ? { error: unreachable } : {}) };
 
-  const links = buildLinks(config.github, commitUrls(loaded));
+  const links = configLinks(config);
   const renderContext = (ranges: RenderContext['ranges'], people: RenderContext['people']): RenderContext => ({ night, ranges, people, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench' });
   const outcomes = await applyIssueActions(
     actions,
@@ -132,11 +132,6 @@ function reportedEpisodes(store: HistoryStore, report: DetectionReport, night: s
 function repositoryOrder(loaded: LoadedConfig): string[] {
   const target = loaded.config.target;
   return target.kind === 'git' ? target.repositories.map((r) => r.name) : [];
-}
-
-function commitUrls(loaded: LoadedConfig): Record<string, string | undefined> {
-  const target = loaded.config.target;
-  return target.kind === 'git' ? Object.fromEntries(target.repositories.map((r) => [r.name, r.commitUrl])) : {};
 }
 
 /**

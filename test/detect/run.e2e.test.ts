@@ -8,6 +8,7 @@ import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
 import { runCli } from '../helpers/cli.js';
+import { sqlAll } from '../helpers/sql.js';
 
 let dir: string;
 let file: string;
@@ -31,7 +32,7 @@ afterEach(() => {
 });
 
 const commitsOf = (h: SyntheticHistory, night: number) => Object.fromEntries(h.commits[night]!.map((c) => [c.repo, c.sha]));
-const table = () => store.db.prepare('SELECT * FROM regressions ORDER BY id').all();
+const table = () => sqlAll(store.file, 'SELECT * FROM regressions ORDER BY id');
 
 describe('detectRegressions on a SQLite history', () => {
   it('stores the episode of a planted step with its commit range, and changes nothing when run again', () => {

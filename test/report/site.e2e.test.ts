@@ -9,7 +9,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDetectionPolicy} from '../../src/detect/index.js';
+import { defaultDetectionPolicy } from '../../src/detect/index.js';
+import { shortSha } from '../../src/format/index.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { silentLog } from '../../src/log.js';
@@ -128,7 +129,7 @@ describe('the published site', () => {
       const details = page.locator('#details');
       await expect.poll(() => details.textContent()).toContain(history.nights[night]);
       const commit = history.commits[night]![0]!;
-      expect(await details.textContent()).toContain(commit.sha.slice(0, 8));
+      expect(await details.textContent()).toContain(shortSha(commit.sha));
       expect(await details.textContent()).toContain(commit.subject);
       expect(await details.textContent()).toContain(commit.authorName);
       expect(await details.locator(`a[href="https://github.com/${commit.repo}/commit/${commit.sha}"]`).count()).toBe(1);
