@@ -6,7 +6,7 @@ import { openDatabase, type Db } from './database.js';
  * The tables that hold recorded facts, parents first. Derived tables (detection's episodes)
  * are not merged: detection runs again on the merged history.
  */
-export const mergedTables = ['commits', 'ab_tests', 'runs', 'run_commits', 'repeats', 'results', 'samples'] as const;
+export const mergedTables = ['commits', 'ab_tests', 'runs', 'run_commits', 'repeats', 'results', 'samples', 'warmup_repeats'] as const;
 
 export interface MergeCounts {
   source: string;
