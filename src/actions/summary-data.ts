@@ -1,5 +1,5 @@
 import { validate } from '../validation.js';
-import { detectionSchema, detectRegressions, latestNightlyNight } from '../detect/index.js';
+import { assessNight, detectionSchema } from '../detect/index.js';
 import type { HistoryStore } from '../history/store.js';
 import type { NightSummaryInput, SummaryChange } from './night-summary.js';
 
@@ -16,7 +16,7 @@ export interface CollectOptions {
 
 /** Reads what the summary of a night shows from the history (read-only: detection is a dry run). */
 export function collectNightSummary(store: HistoryStore, options: CollectOptions = {}): NightSummaryInput {
-  const night = options.night ?? latestNightlyNight(store) ?? '(none)';
+  const night = options.night ?? store.latestNightlyNight() ?? '(none)';
   const runs = store.nightSummaryRuns(night);
   const failures = store.nightSummaryFailures(night);
 
@@ -24,7 +24,7 @@ export function collectNightSummary(store: HistoryStore, options: CollectOptions
   let stable = 0;
   if (options.detect !== false && runs.length > 0) {
     const policy = validate(detectionSchema, options.detection ?? {}, 'detection');
-    const report = detectRegressions(store, policy, { now: night, dryRun: true });
+    const report = assessNight(store, policy, { now: night });
     stable = report.counts.stable;
     changes = report.verdicts.flatMap((v) =>
       v.kind === 'regression' || v.kind === 'improvement'

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { publishBisect } from '../bisect/publish.js';
 import { runBisect, type BisectRequest } from '../bisect/run.js';
-import { loadEpisodes } from '../detect/store.js';
 import type { Episode } from '../detect/episodes.js';
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
@@ -75,7 +74,7 @@ export const bisectCommand: CliCommand = {
 async function resolveRequest(context: CommandContext, store: HistoryStore, flags: BisectFlags): Promise<{ request: BisectRequest; unit: string | null }> {
   const mode = flags.mode as BisectRequest['mode'];
   if (flags.episode !== undefined || flags.issue !== undefined) {
-    const episodes = loadEpisodes(store).filter((e) => (flags.episode !== undefined ? e.id === flags.episode : e.issueNumber === flags.issue));
+    const episodes = store.episodes().filter((e) => (flags.episode !== undefined ? e.id === flags.episode : e.issueNumber === flags.issue));
     if (episodes.length === 0) throw new NightbenchError('usage', flags.episode !== undefined ? `no regression episode ${flags.episode} in the history` : `no regression episode is reported in issue #${flags.issue}`);
     const episode = largestChange(episodes);
     return { request: episodeRequest(episode, mode, flags), unit: episode.unit };

@@ -17,7 +17,7 @@ export const detectCommand: CliCommand = {
     addCommonOptions(
       program
         .command('detect')
-        .description('compare the latest night (or --night) of every series with its trailing week and update the regression episodes')
+        .description('judge the latest night (or --night) of every series against its history (one night alone, or the nights since a shift) and update the episodes')
         .option('--night <date>', 'the night to judge, YYYY-MM-DD (default: the latest nightly night in the history)')
         .option('--suite <name>', 'only the series of this suite')
         .option('--dry-run', 'show what would change in the regressions table without storing it')
@@ -34,7 +34,7 @@ export const detectCommand: CliCommand = {
         const report = detectRegressions(store, context.loaded.config.detection, { now: options.night, suite: options.suite, dryRun: options.dryRun });
         context.log.info(`judged ${report.verdicts.length} series of night ${report.night ?? '(none)'}: ${report.counts.regression} regressions, ${report.counts.improvement} improvements`);
         process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderReport(report, { all: options.all })}\n`);
-        setExitCode(report.activeEpisodes.length > 0 ? 1 : 0);
+        setExitCode(report.activeEpisodes.some((e) => e.kind === 'regression') ? 1 : 0);
       } finally {
         store.close();
       }

@@ -40,6 +40,8 @@ export const githubSchema = z.strictObject({
   /** Least time between writes; GitHub asks for one second, three for writes that notify people. */
   writeSpacingMs: z.number().int().min(0).default(1000),
   notifySpacingMs: z.number().int().min(0).default(3000),
+  /** Improvement episodes get issues too (`issue`), or only the pages, summary and `detect` show them (`off`, the default). */
+  improvements: z.enum(['off', 'issue']).default('off'),
 });
 
 /** The validated `github` section. */

@@ -5,14 +5,17 @@
  * @module
  */
 import { median } from 'simple-statistics';
-import { mannWhitneyU, relativeSpread } from '../stats/index.js';
+import { mannWhitneyU } from '../stats/index.js';
+import { differenceNoise } from '../stats/segmentation.js';
 import type { NightPoint, Series } from './series.js';
 
 export interface CompareOptions {
   /** The judged night, YYYY-MM-DD. */
   night: string;
-  /** Nights before `night` that form the baseline. */
+  /** Nights before `night` that form the fast path's baseline. */
   windowDays: number;
+  /** Nights before `night` whose medians give the series' noise and the persistence path's baseline (at least `windowDays`). */
+  lookbackDays: number;
   /**
    * No baseline night before this one (YYYY-MM-DD): set to the first bad night of an accepted
    * episode, so that the level a maintainer accepted is what later nights are compared with.
@@ -34,9 +37,12 @@ export interface ComparisonStats {
   pValue: number;
   /** Relative noise of one nightly median: the larger of {@link nightSpread} and what {@link repeatSpread} implies. */
   noise: number;
-  /** Robust night-to-night spread of the baseline's nightly medians (1.4826 MAD / median). */
+  /**
+   * Night-to-night noise of the lookback's log nightly medians, from the MAD of successive
+   * differences: a level shift or an outlier night inside the lookback barely moves it.
+   */
   nightSpread: number;
-  /** Pooled within-night standard deviation of the baseline's log values (about the repeats' CV). */
+  /** Pooled within-night standard deviation of the lookback's log values (about the repeats' CV). */
   repeatSpread: number;
   /**
    * Standard deviation of `ln(ratio)` under no change: `noise * sqrt(1 + 1/baselineNights)`,
@@ -51,8 +57,12 @@ export interface Comparison {
   latest?: NightPoint;
   /** Ok nights of the window, oldest first. */
   baseline: NightPoint[];
+  /** Ok nights of the lookback before tonight, oldest first (the window's among them, and older ones). */
+  lookback: NightPoint[];
   /** Nights of the window that are not ok (failed, disturbed, missing): left out, never judged. */
   skipped: NightPoint[];
+  /** The first night after the last level shift (an episode's first bad night), if inside the lookback. */
+  baselineStart?: string;
   /** The latest ok night before the judged one, however old: the good end of a suspect range. */
   lastGood?: NightPoint;
   /** Median of tonight's values, when tonight is ok. */
@@ -85,50 +95,47 @@ export function compareNight(series: Series, options: CompareOptions): Compariso
   const latest = index >= 0 && points[index]!.night === options.night ? points[index] : undefined;
   const end = latest ? index - 1 : index;
   const windowStart = nightsBefore(options.night, options.windowDays);
+  const lookbackStart = nightsBefore(options.night, Math.max(options.windowDays, options.lookbackDays));
   const from = options.baselineStart !== undefined && options.baselineStart > windowStart ? options.baselineStart : windowStart;
   const baseline: NightPoint[] = [];
+  const lookback: NightPoint[] = [];
   const skipped: NightPoint[] = [];
   let lastGood: NightPoint | undefined;
   for (let i = end; i >= 0; i--) {
     const point = points[i]!;
     if (lastGood === undefined && point.status === 'ok') lastGood = point;
-    if (point.night < from) {
+    if (point.night < lookbackStart) {
       if (lastGood !== undefined) break;
       continue;
     }
+    if (point.status === 'ok') lookback.push(point);
+    if (point.night < from) continue;
     (point.status === 'ok' ? baseline : skipped).push(point);
   }
   baseline.reverse();
+  lookback.reverse();
   skipped.reverse();
-  const comparison: Comparison = { night: options.night, latest, baseline, skipped, lastGood };
+  const comparison: Comparison = { night: options.night, latest, baseline, lookback, skipped, lastGood, baselineStart: options.baselineStart };
   if (latest?.status !== 'ok') return comparison;
   comparison.newMedian = median(latest.values);
-  comparison.stats = statistics(latest.values, comparison.newMedian, baseline);
+  comparison.stats = statistics(latest.values, comparison.newMedian, baseline, lookback);
   return comparison;
 }
 
-function statistics(values: number[], newMedian: number, baseline: NightPoint[]): ComparisonStats | undefined {
+function statistics(values: number[], newMedian: number, baseline: NightPoint[], lookback: NightPoint[]): ComparisonStats | undefined {
   if (baseline.length === 0) return undefined;
-  const pooled: number[] = [];
-  const nightlyMedians: number[] = [];
+  // Relative statistics (ratios, logs, spreads) need positive values on both sides.
+  if (!values.every((value) => value > 0) || !lookback.every((point) => point.values.every((value) => value > 0))) return undefined;
+  const pooled = baseline.flatMap((point) => point.values);
   let squares = 0;
   let degreesOfFreedom = 0;
-  for (const point of baseline) {
-    let logSum = 0;
-    for (const value of point.values) {
-      // Relative statistics (ratios, logs, spreads) need positive values on both sides.
-      if (!(value > 0)) return undefined;
-      pooled.push(value);
-      logSum += Math.log(value);
-    }
-    const logMean = logSum / point.values.length;
+  for (const point of lookback) {
+    const logMean = point.values.reduce((sum, value) => sum + Math.log(value), 0) / point.values.length;
     for (const value of point.values) squares += (Math.log(value) - logMean) ** 2;
     degreesOfFreedom += point.values.length - 1;
-    nightlyMedians.push(median(point.values));
   }
-  if (!values.every((value) => value > 0)) return undefined;
   const baselineMedian = median(pooled);
-  const nightSpread = relativeSpread(nightlyMedians);
+  const nightSpread = differenceNoise(lookback.map((point) => Math.log(median(point.values))));
   const repeatSpread = degreesOfFreedom > 0 ? Math.sqrt(squares / degreesOfFreedom) : 0;
   const noise = Math.max(nightSpread, repeatSpread * medianNoiseFactor(values.length));
   const ratio = newMedian / baselineMedian;
@@ -141,7 +148,7 @@ function statistics(values: number[], newMedian: number, baseline: NightPoint[])
  * for one or two values (their median is their mean), else the large-sample sqrt(pi / 2n),
  * which is slightly pessimistic for 3-5 values (0.72 against the exact 0.67 at n = 3).
  */
-function medianNoiseFactor(n: number): number {
+export function medianNoiseFactor(n: number): number {
   return n <= 2 ? 1 / Math.sqrt(n) : Math.sqrt(Math.PI / (2 * n));
 }
 

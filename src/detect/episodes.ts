@@ -1,5 +1,5 @@
 /**
- * Stage 4 of detection: episodes, not alarms. A regression opens one episode; the nights after
+ * Stage 4 of detection: episodes, not alarms. A regression (or an improvement) opens one episode; the nights after
  * update it; it ends when the series is back within noise of its pre-regression level on
  * `recoveryNights` nights in a row (recovered) or when a maintainer accepts the new level
  * (accepted). Pure: this module plans the changes, `store.ts` applies them.
@@ -22,9 +22,16 @@ export type EpisodeState = 'open' | 'still-regressed' | 'recovered' | 'accepted'
 /** The states of an episode that still needs a look; the others are final. */
 export const activeStates: readonly EpisodeState[] = ['open', 'still-regressed'];
 
-/** One regression of one series, from its first bad night until it recovers or is accepted. */
+/** Which way an episode moved the series, as its direction judges it. */
+export type EpisodeKind = 'regression' | 'improvement';
+
+/**
+ * One level shift of one series (a regression, or an improvement), from the night it began until
+ * it recovers (the series comes back) or is accepted.
+ */
 export interface Episode {
   id: number;
+  kind: EpisodeKind;
   /** Hash of the series key and the first bad night: stable, so an issue can carry it. */
   fingerprint: string;
   seriesKey: string;
@@ -33,11 +40,11 @@ export interface Episode {
   direction: Direction;
   firstBad: NightRef;
   lastGood: NightRef;
-  /** The pre-regression level: the baseline median of the first bad night. */
+  /** The level before the shift: the baseline median of the first bad night. */
   baselineMedian: number;
   /** Relative noise of a nightly median in that baseline; recovery is judged in these units. */
   baselineNoise: number;
-  /** The first bad night's median, its ratio to the baseline and its p-value. */
+  /** The shifted level when found (the first bad night's median on the fast path), its ratio to the baseline and its p-value (1 on the persistence path, which has none). */
   newMedian: number;
   ratio: number;
   pValue: number;
@@ -90,10 +97,10 @@ export function episodeFingerprint(seriesKey: string, firstBadNight: string): st
  * - an active episode is updated with tonight's median when tonight is ok: `nightsBack` grows
  *   while the series is back within noise of the pre-regression level and resets otherwise;
  *   at `recoveryNights` it is recovered. Nights that failed or were disturbed are skipped.
- * - a regression verdict opens an episode unless an active one already covers it: an episode
- *   whose first bad night is inside tonight's baseline is the same regression still being
- *   absorbed. Once the window holds only nights after that first bad night, a regression is a
- *   new step and opens its own episode.
+ * - a regression or improvement verdict opens an episode from the night its change began,
+ *   unless an episode of the series began on or after that night (the same shift seen again:
+ *   after a shift, detection compares only with nights from its first bad night on, see
+ *   `judgeNight`), or the change is an active episode's series returning to its old level.
  * - accepted and recovered episodes never change.
  */
 export function planEpisodes(verdicts: readonly SeriesVerdict[], episodes: readonly Episode[], policy: DetectionPolicy): EpisodeChange[] {
@@ -112,7 +119,7 @@ export function planEpisodes(verdicts: readonly SeriesVerdict[], episodes: reado
       const update = advance(episode, verdict, policy);
       if (update) changes.push(update);
     }
-    const opened = openEpisode(verdict, active, own);
+    const opened = openEpisode(verdict, active, own, policy);
     if (opened) changes.push({ action: 'open', episode: opened });
   }
   return changes;
@@ -122,9 +129,10 @@ function advance(episode: Episode, verdict: SeriesVerdict, policy: DetectionPoli
   // Only an ok night with enough repeats tells where the series is; others leave the episode be.
   const judgeable = verdict.kind === 'regression' || verdict.kind === 'improvement' || verdict.kind === 'stable' || verdict.kind === 'insufficient-baseline';
   if (!judgeable || verdict.newMedian === undefined || !(verdict.newMedian > 0)) return undefined;
-  const worse = Math.log(verdict.newMedian / episode.baselineMedian) * (episode.direction === 'lower-is-better' ? 1 : -1);
-  const tolerance = Math.max(policy.recoveryNoiseMultiple * episode.baselineNoise, Math.log(1 + verdict.threshold * recoveryFloorOfThreshold));
-  const nightsBack = worse <= tolerance ? episode.nightsBack + 1 : 0;
+  // How far the series still is from the old level, measured the way the episode moved it.
+  const away = Math.log(verdict.newMedian / episode.baselineMedian) * (episode.ratio >= 1 ? 1 : -1);
+  const tolerance = recoveryTolerance(episode, verdict, policy);
+  const nightsBack = away <= tolerance ? episode.nightsBack + 1 : 0;
   const recovered = nightsBack >= policy.recoveryNights;
   return {
     action: 'update',
@@ -140,30 +148,39 @@ function advance(episode: Episode, verdict: SeriesVerdict, policy: DetectionPoli
   };
 }
 
-function openEpisode(verdict: SeriesVerdict, active: readonly Episode[], own: readonly Episode[]): NewEpisode | undefined {
-  if (verdict.kind !== 'regression') return undefined;
-  const { latest, lastGood, baselineMedian, newMedian, noise, pValue } = verdict;
-  if (!latest || !lastGood || baselineMedian === undefined || newMedian === undefined || noise === undefined || pValue === undefined) return undefined;
-  const { baselineFrom } = verdict;
-  if (baselineFrom === undefined || active.some((episode) => episode.firstBad.night >= baselineFrom)) return undefined;
-  const fingerprint = episodeFingerprint(verdict.seriesKey, verdict.night);
-  if (own.some((episode) => episode.fingerprint === fingerprint)) return undefined;
+function openEpisode(verdict: SeriesVerdict, active: readonly Episode[], own: readonly Episode[], policy: DetectionPolicy): NewEpisode | undefined {
+  if (verdict.kind !== 'regression' && verdict.kind !== 'improvement') return undefined;
+  const { latest, firstBad, lastGood, baselineMedian, newMedian, change, noise } = verdict;
+  if (!latest || !firstBad || !lastGood || baselineMedian === undefined || newMedian === undefined || change === undefined || noise === undefined) return undefined;
+  // A shift that began at or before a known episode's first night is that episode seen again.
+  if (own.some((episode) => episode.firstBad.night >= firstBad.night)) return undefined;
+  // A move back to the level before an active episode is that episode recovering, not a new one.
+  const reverting = active.some(
+    (episode) => episode.ratio >= 1 !== change >= 0 && Math.abs(Math.log(newMedian / episode.baselineMedian)) <= recoveryTolerance(episode, verdict, policy),
+  );
+  if (reverting) return undefined;
   return {
-    fingerprint,
+    kind: verdict.kind,
+    fingerprint: episodeFingerprint(verdict.seriesKey, firstBad.night),
     seriesKey: verdict.seriesKey,
     identity: verdict.identity,
     unit: verdict.unit,
     direction: verdict.direction,
-    firstBad: latest,
+    firstBad,
     lastGood,
     baselineMedian,
     baselineNoise: noise,
-    newMedian,
-    ratio: newMedian / baselineMedian,
-    pValue,
+    newMedian: baselineMedian * (1 + change),
+    ratio: 1 + change,
+    pValue: verdict.path === 'fast' ? (verdict.pValue ?? 1) : 1,
     state: 'open',
     lastNight: verdict.night,
     latestMedian: newMedian,
     nightsBack: 0,
   };
+}
+
+/** "Back": within this many log units of the level before the episode. */
+function recoveryTolerance(episode: Episode, verdict: SeriesVerdict, policy: DetectionPolicy): number {
+  return Math.max(policy.recoveryNoiseMultiple * episode.baselineNoise, Math.log(1 + verdict.threshold * recoveryFloorOfThreshold));
 }

@@ -6,9 +6,16 @@
  */
 import { z } from 'zod';
 
-/** Which way is better for a metric. Time and memory (every runner metric) are lower-is-better. */
-export const directionSchema = z.enum(['lower-is-better', 'higher-is-better']);
-export type Direction = z.infer<typeof directionSchema>;
+/**
+ * Which way is better for a metric, in the suite's vocabulary (`src/suite/schema.ts`): time and
+ * memory (every runner metric) are `lower`. The older spellings `lower-is-better` and
+ * `higher-is-better` are still read.
+ */
+export const directionSchema = z.preprocess(
+  (value) => (value === 'lower-is-better' ? 'lower' : value === 'higher-is-better' ? 'higher' : value),
+  z.enum(['lower', 'higher']),
+);
+export type Direction = 'lower' | 'higher';
 
 /** A relative change, e.g. 0.1 for 10%. */
 const fraction = z.number().positive().max(10);
@@ -30,14 +37,34 @@ export const thresholdRuleSchema = z
   });
 
 export const detectionSchema = z.strictObject({
-  /** Nights before the judged one that form its baseline. */
+  /** Nights before the judged one that form the fast path's baseline. */
   windowDays: z.number().int().min(1).max(365).default(7),
+  /**
+   * Nights before the judged one whose medians give the series' noise and the persistence path's
+   * baseline (since the last level shift): a longer look than the window, so that a moderate
+   * shift is measured against a well-known level.
+   */
+  lookbackDays: z.number().int().min(1).max(365).default(30),
+  /** The persistence path opens an episode once at least this many nights (tonight included) agree on a shift. */
+  persistNights: z.number().int().min(1).max(30).default(3),
+  /**
+   * How far (in standard errors) the clipped mean of the nights since a shift must stand from
+   * the baseline level for the persistence path (see `src/detect/evidence.ts`).
+   */
+  persistZ: z.number().positive().max(100).default(4),
   /** A series with fewer good nights than this in its window is reported as insufficient, never judged. */
   minBaselineNights: z.number().int().min(1).max(365).default(3),
-  /** Ok repeats the judged night needs; fewer (failures aside) make it too thin to judge. */
+  /**
+   * Ok repeats a night needs for the fast path (one night alone opening an episode); with fewer
+   * the night still counts for the persistence path.
+   */
   minRepeats: z.number().int().min(1).max(1000).default(2),
-  /** Smallest relative change that counts, in either direction (0.1 = 10%). */
-  threshold: fraction.default(0.1),
+  /**
+   * Smallest relative change that counts, in either direction (0.05 = 5%). Chosen on the whole
+   * benchmark (bench/detect-quality.ts): at 10% half of Mozilla's labelled changes (2-7%) are
+   * out of reach; noise, not this floor, keeps noisy series quiet.
+   */
+  threshold: fraction.default(0.05),
   /** Per suite, workload and metric thresholds; see {@link thresholdRuleSchema}. */
   thresholds: z.array(thresholdRuleSchema).default([]),
   /**
@@ -55,7 +82,7 @@ export const detectionSchema = z.strictObject({
   recoveryNights: z.number().int().min(1).max(365).default(2),
   /** "Within noise": within this many times the pre-regression noise of a nightly median. */
   recoveryNoiseMultiple: z.number().positive().max(100).default(2),
-  /** Metrics where higher is better (throughputs); every other metric is lower-is-better. */
+  /** Per metric, which way is better; overrides the suite's declaration (a metric neither names is `lower`). */
   directions: z.record(z.string().min(1), directionSchema).default({}),
 });
 
@@ -79,8 +106,11 @@ export interface PolicySubject {
   metric: string;
 }
 
-/** The threshold and direction of one series: the most specific matching rule, else the global values. */
-export function resolveSeriesPolicy(policy: DetectionPolicy, subject: PolicySubject): SeriesPolicy {
+/**
+ * The threshold and direction of one series: the most specific matching rule, else the global
+ * values. The direction: the config's, else the suite's declaration (`declared`), else `lower`.
+ */
+export function resolveSeriesPolicy(policy: DetectionPolicy, subject: PolicySubject, declared?: Direction): SeriesPolicy {
   let threshold = policy.threshold;
   let bestSpecificity = 0;
   for (const rule of policy.thresholds) {
@@ -93,5 +123,5 @@ export function resolveSeriesPolicy(policy: DetectionPolicy, subject: PolicySubj
       threshold = rule.threshold;
     }
   }
-  return { threshold, direction: policy.directions[subject.metric] ?? 'lower-is-better' };
+  return { threshold, direction: policy.directions[subject.metric] ?? declared ?? 'lower' };
 }

@@ -1,6 +1,6 @@
 /**
- * Detection over the history: read the window, group series, compare, judge, plan episodes,
- * apply them. What `nightbench detect` and `nightbench nightly` call.
+ * Detection over the history: read the lookback, group series, compare, judge, plan episodes
+ * (all pure, `planNight`), then store the plan: the one write. What `nightbench detect` and `nightbench nightly` call.
  *
  * @module
  */
@@ -10,9 +10,17 @@ import type { ResultRow } from '../history/types.js';
 import { compareNight, nightsBefore } from './compare.js';
 import { activeStates, planEpisodes, type Episode, type EpisodeChange, type NewEpisode } from './episodes.js';
 import { judge, type SeriesVerdict, type VerdictKind } from './judge.js';
-import type { DetectionPolicy } from './policy.js';
+import type { DetectionPolicy, Direction } from './policy.js';
+
+/** The direction the suite declares for a metric of a workload, if any. */
+export type DeclaredDirections = (suite: string, workload: string, metric: string) => Direction | undefined;
+
+/** Nights before the judged one that detection reads. */
+export function lookbackOf(policy: DetectionPolicy): number {
+  return Math.max(policy.windowDays, policy.lookbackDays);
+}
 import { groupSeries, type Series } from './series.js';
-import { applyEpisodeChanges, latestNightlyNight, loadEpisodes } from './store.js';
+import type { DeclaredDirection } from '../history/regression-queries.js';
 
 export interface DetectOptions {
   /** The night to judge: YYYY-MM-DD or an ISO timestamp (its date counts). Default: the latest nightly night. */
@@ -42,53 +50,85 @@ export interface DetectionReport {
   activeEpisodes: ActiveEpisode[];
 }
 
-const verdictKinds: readonly VerdictKind[] = ['regression', 'improvement', 'stable', 'failed', 'disturbed', 'missing', 'too-few-repeats', 'insufficient-baseline'];
+const verdictKinds: readonly VerdictKind[] = ['regression', 'improvement', 'stable', 'failed', 'disturbed', 'missing', 'insufficient-baseline'];
 
 /**
- * Judges every series of the night (default: the latest) against its trailing window and
- * advances the stored episodes. Idempotent: a second call for the same night changes nothing.
+ * Judges every series of the night (default: the latest) against its history and advances the
+ * stored episodes: {@link assessNight}, then one write. Idempotent: a second call for the same
+ * night changes nothing.
  */
 export function detectRegressions(store: HistoryStore, policy: DetectionPolicy, options: DetectOptions = {}): DetectionReport {
-  const dryRun = options.dryRun ?? false;
-  const night = options.now !== undefined ? nightOf(options.now) : latestNightlyNight(store, options.suite);
-  const counts = Object.fromEntries(verdictKinds.map((kind) => [kind, 0])) as Record<VerdictKind, number>;
-  if (night === undefined) return { suite: options.suite, dryRun, verdicts: [], counts, changes: [], openedIds: [], activeEpisodes: [] };
+  const planned = assessNight(store, policy, options);
+  if (options.dryRun || planned.night === undefined) return planned;
+  const openedIds = store.applyEpisodeChanges(planned.changes);
+  return { ...planned, dryRun: false, openedIds, activeEpisodes: store.episodes({ suite: options.suite, states: activeStates }) };
+}
 
-  const rows = store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: nightsBefore(night, policy.windowDays) });
-  const episodes = loadEpisodes(store, { suite: options.suite });
-  const verdicts = judgeRows(rows, episodes, policy, night);
+/**
+ * What detection finds for the night, read from the history and planned, never written: what the
+ * pages, the job summary and `detect --dry-run` show.
+ */
+export function assessNight(store: HistoryStore, policy: DetectionPolicy, options: Omit<DetectOptions, 'dryRun'> = {}): DetectionReport {
+  const night = options.now !== undefined ? nightOf(options.now) : store.latestNightlyNight(options.suite);
+  if (night === undefined) return planNight([], [], policy, { suite: options.suite });
+  const rows = store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: nightsBefore(night, lookbackOf(policy)) });
+  return planNight(rows, store.episodes({ suite: options.suite }), policy, { night, suite: options.suite, declared: declaredDirections(store.metricDirections()) });
+}
+
+/** The pure pipeline of one night: group, compare, judge, plan. A report with `dryRun` set: nothing is stored. */
+export function planNight(
+  rows: readonly ResultRow[],
+  episodes: readonly Episode[],
+  policy: DetectionPolicy,
+  options: { night?: string; suite?: string; declared?: DeclaredDirections },
+): DetectionReport {
+  const counts = Object.fromEntries(verdictKinds.map((kind) => [kind, 0])) as Record<VerdictKind, number>;
+  const { night, suite } = options;
+  if (night === undefined) return { suite, dryRun: true, verdicts: [], counts, changes: [], openedIds: [], activeEpisodes: [] };
+  const verdicts = judgeRows(rows, episodes, policy, night, options.declared);
   for (const verdict of verdicts) counts[verdict.kind]++;
   const changes = planEpisodes(verdicts, episodes, policy);
-  const openedIds = dryRun ? [] : applyEpisodeChanges(store, changes);
-  const activeEpisodes: ActiveEpisode[] = dryRun
-    ? activeAfter(episodes, changes)
-    : loadEpisodes(store, { suite: options.suite, states: activeStates });
-  return { night, suite: options.suite, dryRun, verdicts, counts, changes, openedIds, activeEpisodes };
+  return { night, suite, dryRun: true, verdicts, counts, changes, openedIds: [], activeEpisodes: activeAfter(episodes, changes) };
+}
+
+/** The suites' declared directions as a lookup; `none` leaves the default. */
+export function declaredDirections(declared: readonly DeclaredDirection[]): DeclaredDirections {
+  const byKey = new Map(declared.filter((d) => d.direction !== 'none').map((d) => [`${d.suite}\0${d.workload}\0${d.metric}`, d.direction as Direction]));
+  return (suite, workload, metric) => byKey.get(`${suite}\0${workload}\0${metric}`);
 }
 
 /**
  * The pure pipeline up to the verdicts: groups the rows of `night` and its window (rows of other
  * nights cost a comparison each) and judges every series with a point on `night`.
  */
-export function judgeRows(rows: readonly ResultRow[], episodes: readonly Episode[], policy: DetectionPolicy, night: string): SeriesVerdict[] {
-  return judgeNight(groupSeries(rows, { from: nightsBefore(night, policy.windowDays), to: night }), episodes, policy, night);
+export function judgeRows(rows: readonly ResultRow[], episodes: readonly Episode[], policy: DetectionPolicy, night: string, declared?: DeclaredDirections): SeriesVerdict[] {
+  return judgeNight(groupSeries(rows, { from: nightsBefore(night, lookbackOf(policy)), to: night }), episodes, policy, night, declared);
 }
 
 /**
- * The verdicts of every series with a point on `night`. A series whose latest accepted episode
- * began inside the window is compared only with nights from that episode's first bad night on.
+ * The verdicts of every series with a point on `night`. A series is compared only with nights
+ * from its latest episode's first bad night on (re-baselined after a level shift, or after the
+ * level a maintainer accepted), or from the night it recovered. `declared` gives the direction
+ * the suite declares for a metric.
  */
-export function judgeNight(series: readonly Series[], episodes: readonly Episode[], policy: DetectionPolicy, night: string): SeriesVerdict[] {
-  const acceptedFrom = new Map<string, string>();
+export function judgeNight(
+  series: readonly Series[],
+  episodes: readonly Episode[],
+  policy: DetectionPolicy,
+  night: string,
+  declared: DeclaredDirections = () => undefined,
+): SeriesVerdict[] {
+  const levelFrom = new Map<string, string>();
   for (const episode of episodes) {
-    if (episode.state !== 'accepted') continue;
-    const seen = acceptedFrom.get(episode.seriesKey);
-    if (seen === undefined || episode.firstBad.night > seen) acceptedFrom.set(episode.seriesKey, episode.firstBad.night);
+    const from = episode.state === 'recovered' ? (episode.recoveredNight ?? episode.firstBad.night) : episode.firstBad.night;
+    if (from >= night) continue;
+    const seen = levelFrom.get(episode.seriesKey);
+    if (seen === undefined || from > seen) levelFrom.set(episode.seriesKey, from);
   }
   const verdicts: SeriesVerdict[] = [];
   for (const one of series) {
-    const comparison = compareNight(one, { night, windowDays: policy.windowDays, baselineStart: acceptedFrom.get(one.key) });
-    if (comparison.latest !== undefined) verdicts.push(judge(one, comparison, policy));
+    const comparison = compareNight(one, { night, windowDays: policy.windowDays, lookbackDays: policy.lookbackDays, baselineStart: levelFrom.get(one.key) });
+    if (comparison.latest !== undefined) verdicts.push(judge(one, comparison, policy, declared(one.identity.suite, one.identity.workload, one.identity.metric)));
   }
   return verdicts;
 }

@@ -9,7 +9,7 @@ import type { DetectionReport } from './run.js';
 import type { SeriesIdentity } from './series.js';
 
 /** Most urgent first: what needs a look, then what could not be judged, then the quiet rest. */
-const kindOrder: readonly VerdictKind[] = ['regression', 'improvement', 'failed', 'disturbed', 'missing', 'too-few-repeats', 'insufficient-baseline', 'stable'];
+const kindOrder: readonly VerdictKind[] = ['regression', 'improvement', 'failed', 'disturbed', 'missing', 'insufficient-baseline', 'stable'];
 
 /** A short, readable name of a series: suite/workload metric, then where it ran. */
 export function seriesLabel(identity: SeriesIdentity): string {
@@ -26,14 +26,21 @@ export function renderReport(report: DetectionReport, options: { all?: boolean }
   const shown = report.verdicts
     .filter((verdict) => options.all || verdict.kind !== 'stable')
     .sort((a, b) => kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind));
-  const header = ['series', 'baseline median', 'new median', 'change', 'p', 'verdict'];
+  const header = ['series', 'baseline median', 'new median', 'change', 'p', 'noise', 'catches', 'verdict'];
   const rows = shown.map((verdict) => [
     seriesLabel(verdict.identity),
     verdict.baselineMedian === undefined ? '-' : formatValue(verdict.baselineMedian, verdict.unit),
     verdict.newMedian === undefined ? '-' : formatValue(verdict.newMedian, verdict.unit),
     verdict.change === undefined ? '-' : formatChange(verdict.change),
     verdict.pValue === undefined ? '-' : formatP(verdict.pValue),
-    verdict.kind === 'stable' || verdict.kind === 'regression' || verdict.kind === 'improvement' ? verdict.kind : `${verdict.kind}: ${verdict.reason}`,
+    verdict.noise === undefined ? '-' : `${(verdict.noise * 100).toFixed(1)}%`,
+    // The smallest change the series catches at its settings, within the persistence path's nights.
+    verdict.detectable === undefined ? '-' : `${Math.ceil(verdict.detectable.persistent * 100)}% in ${verdict.detectable.nights} nights`,
+    verdict.kind === 'stable'
+      ? verdict.kind
+      : verdict.kind === 'regression' || verdict.kind === 'improvement'
+        ? `${verdict.kind} since ${verdict.firstBad?.night ?? verdict.night} (${verdict.path === 'persistent' ? 'persisting shift' : 'one night'}): ${verdict.reason}`
+        : `${verdict.kind}: ${verdict.reason}`,
   ]);
   const lines = rows.length > 0 ? alignColumns([header, ...rows]) : [];
   const counts = Object.entries(report.counts)
@@ -49,14 +56,17 @@ function episodeLines(report: DetectionReport): string[] {
   const verb = report.dryRun ? 'would ' : '';
   const lines = report.changes.map((change) =>
     change.action === 'open'
-      ? `${verb}open episode ${change.episode.fingerprint}: ${seriesLabel(change.episode.identity)} ${formatChange(change.episode.ratio - 1)} from ${change.episode.firstBad.night} (last good ${change.episode.lastGood.night})`
+      ? `${verb}open ${change.episode.kind} episode ${change.episode.fingerprint}: ${seriesLabel(change.episode.identity)} ${formatChange(change.episode.ratio - 1)} from ${change.episode.firstBad.night} (last good ${change.episode.lastGood.night})`
       : `${verb}update episode ${change.fingerprint}: ${change.from} -> ${change.to}`,
   );
-  lines.push(
-    report.activeEpisodes.length === 0
-      ? 'no open regression episodes'
-      : `${report.activeEpisodes.length} open regression episode${report.activeEpisodes.length === 1 ? '' : 's'}: ${report.activeEpisodes.map((e) => `${seriesLabel(e.identity)} since ${e.firstBad.night}`).join('; ')}`,
-  );
+  for (const kind of ['regression', 'improvement'] as const) {
+    const active = report.activeEpisodes.filter((e) => e.kind === kind);
+    lines.push(
+      active.length === 0
+        ? `no open ${kind} episodes`
+        : `${active.length} open ${kind} episode${active.length === 1 ? '' : 's'}: ${active.map((e) => `${seriesLabel(e.identity)} since ${e.firstBad.night}`).join('; ')}`,
+    );
+  }
   return lines;
 }
 

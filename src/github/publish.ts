@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { loadEpisodes, markEpisodesAccepted, setEpisodeIssue, type DetectionReport } from '../detect/index.js';
+import type { DetectionReport } from '../detect/index.js';
 import { activeStates } from '../detect/episodes.js';
 import { collectRangeContext, type RangeContext } from '../git/range.js';
 import type { HistoryStore } from '../history/store.js';
@@ -68,7 +68,8 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   let tracker: IssueTracker = client && config.github.repository ? gitHubTracker(client, config.github.repository, config.github.labels) : files;
   if (night === undefined) return { tracker: tracker.description, filesDir, actions: [], failed: 0 };
 
-  const groups = groupEpisodes(reportedEpisodes(store, report, night), repositoryOrder(loaded));
+  const wanted = reportedEpisodes(store, report, night).filter((e) => e.kind === 'regression' || config.github.improvements === 'issue');
+  const groups = groupEpisodes(wanted, repositoryOrder(loaded));
   const fingerprints = groups.map((g) => g.fingerprint);
   let existing: TrackedIssue[] = [];
   let unreachable: string | undefined;
@@ -125,7 +126,7 @@ export function gitHubClientFor({ loaded, env, log }: Pick<PublishOptions, 'load
 function reportedEpisodes(store: HistoryStore, report: DetectionReport, night: string) {
   if (report.dryRun) return report.activeEpisodes;
   const filter = report.suite === undefined ? {} : { suite: report.suite };
-  return loadEpisodes(store, filter).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
+  return store.episodes(filter).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
 }
 
 export function repositoryOrder(loaded: LoadedConfig): string[] {
@@ -157,7 +158,7 @@ export async function gitContext(loaded: LoadedConfig, group: Pick<IssueGroup, '
 function recordOutcomes(store: HistoryStore, outcomes: readonly ActionOutcome[]): void {
   for (const { action, issue } of outcomes) {
     const ids = action.group.series.flatMap((s) => (s.episodeId === undefined ? [] : [s.episodeId]));
-    if (action.kind === 'accept') markEpisodesAccepted(store, ids);
-    else if (issue?.number !== undefined) setEpisodeIssue(store, ids, issue.number);
+    if (action.kind === 'accept') store.markEpisodesAccepted(ids);
+    else if (issue?.number !== undefined) store.setEpisodeIssue(ids, issue.number);
   }
 }

@@ -23,6 +23,11 @@ import { describeSqliteError } from './database.js';
 import type { NightOutcome } from '../detect/failures.js';
 import { selectNightOutcomes } from './failure-queries.js';
 import { finishBisect, insertBisect, linkRunToBisect, selectBisects, type BisectOutcomeRecord, type BisectRecord, type NewBisect } from './bisect-queries.js';
+import {
+  applyEpisodeChanges, latestNightlyNight, loadEpisodes, markEpisodesAccepted, metricDirections, recordMetricDirections, setEpisodeIssue,
+  type DeclaredDirection, type EpisodeFilter,
+} from './regression-queries.js';
+import type { Episode, EpisodeChange } from '../detect/episodes.js';
 import { markAbTestIncomplete, runningAbTestsOfHost } from './abandoned-queries.js';
 import { insertRunProcess, settleProcess, settleRunProcesses, unsettledProcessesOfEndedRuns } from './process-queries.js';
 import { readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './report-queries.js';
@@ -40,11 +45,6 @@ export class HistoryStore {
     private readonly db: Db,
     readonly file: string,
   ) {}
-
-  /** @deprecated temporary: detect/store.ts moves into src/history (issue 10); nothing else may call this. */
-  databaseForDetection(): Db {
-    return this.db;
-  }
 
   /** Prepared once per store: the runner writes thousands of rows a night through a few statements. */
   private statement(sql: string): Database.Statement {
@@ -225,6 +225,41 @@ export class HistoryStore {
     } catch (error) {
       throw describeSqliteError(error, this.file);
     }
+  }
+
+  /** Detection's episodes matching the filter, oldest first (see `regression-queries.ts`). */
+  episodes(filter: EpisodeFilter = {}): Episode[] {
+    return loadEpisodes(this.db, filter);
+  }
+
+  /** Carries out a plan of episode changes in one transaction; returns the ids of the episodes it opened. */
+  applyEpisodeChanges(changes: readonly EpisodeChange[]): number[] {
+    return applyEpisodeChanges(this.db, changes);
+  }
+
+  /** Records the GitHub issue that reports these episodes; returns how many rows changed. */
+  setEpisodeIssue(episodeIds: readonly number[], issueNumber: number): number {
+    return setEpisodeIssue(this.db, episodeIds, issueNumber);
+  }
+
+  /** A maintainer accepted the new level of these episodes; returns how many rows changed. */
+  markEpisodesAccepted(episodeIds: readonly number[]): number {
+    return markEpisodesAccepted(this.db, episodeIds);
+  }
+
+  /** The latest night with a nightly run (of `suite`, if given). */
+  latestNightlyNight(suite?: string): string | undefined {
+    return latestNightlyNight(this.db, suite);
+  }
+
+  /** Stores the metric directions a suite's listing declares. */
+  recordMetricDirections(directions: readonly DeclaredDirection[]): void {
+    recordMetricDirections(this.db, directions);
+  }
+
+  /** Every metric direction the suites declared. */
+  metricDirections(): DeclaredDirection[] {
+    return metricDirections(this.db);
   }
 
   // The A/B tests (ab-queries.ts). `T` is the A/B module's record type: the history stores its config and schedule whole.

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { validate } from '../validation.js';
-import { detectRegressions, loadEpisodes, resolveSeriesPolicy, type DetectionPolicy } from '../detect/index.js';
+import { assessNight, resolveSeriesPolicy, type DetectionPolicy } from '../detect/index.js';
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
@@ -187,5 +187,5 @@ class SiteWriter {
  * the stored episodes give every regression and recovery so far.
  */
 function readDetection(store: HistoryStore, policy: DetectionPolicy): DetectionFacts {
-  return { verdicts: detectRegressions(store, policy, { dryRun: true }).verdicts, episodes: loadEpisodes(store) };
+  return { verdicts: assessNight(store, policy).verdicts, episodes: store.episodes() };
 }

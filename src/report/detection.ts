@@ -6,7 +6,7 @@
  * @module
  */
 import type { Comparability } from '../history/types.js';
-import type { Episode, SeriesVerdict, VerdictKind } from '../detect/index.js';
+import { describeDetectable, type Episode, type SeriesVerdict, type VerdictKind } from '../detect/index.js';
 import { formatChange } from '../format/index.js';
 import { variantOf } from './paths.js';
 import type { Marker, SeriesStatus } from './types.js';
@@ -33,7 +33,6 @@ const verdictStatus: Record<VerdictKind, SeriesStatus> = {
   failed: 'failing',
   disturbed: 'insufficient',
   missing: 'insufficient',
-  'too-few-repeats': 'insufficient',
   'insufficient-baseline': 'insufficient',
 };
 
@@ -47,7 +46,7 @@ export function siteSeriesKey(suite: string, workload: string, metric: string, v
 
 const keyOf = (identity: Comparability & { suite: string; workload: string; metric: string }) =>
   siteSeriesKey(identity.suite, identity.workload, identity.metric, variantOf(identity).id);
-const isActive = (episode: Episode) => episode.state === 'open' || episode.state === 'still-regressed';
+const isActive = (episode: Episode) => episode.kind === 'regression' && (episode.state === 'open' || episode.state === 'still-regressed');
 
 /** Judgements and markers looked up by series key. */
 export interface DetectionIndex {
@@ -76,13 +75,14 @@ export function indexDetection(facts: DetectionFacts): DetectionIndex {
       }
       const verdict = verdicts.get(key);
       if (verdict === undefined) return { status: 'insufficient', note: 'detection has not judged the latest night' };
-      return { status: verdictStatus[verdict.kind], note: `${verdict.kind}: ${verdict.reason}` };
+      const reach = verdict.detectable ? `; at its settings: ${describeDetectable(verdict.detectable)}` : '';
+      return { status: verdictStatus[verdict.kind], note: `${verdict.kind}: ${verdict.reason}${reach}` };
     },
     markers(key, issueUrl) {
       return (episodes.get(key) ?? []).flatMap((episode): Marker[] => {
         const url = episode.issueNumber === undefined ? undefined : issueUrl(episode.issueNumber);
-        const label = `regression ${formatChange(episode.ratio - 1)}${episode.state === 'accepted' ? ' (accepted)' : ''}`;
-        const opened: Marker = { night: episode.firstBad.night, kind: 'regression', label, issueUrl: url };
+        const label = `${episode.kind} ${formatChange(episode.ratio - 1)}${episode.state === 'accepted' ? ' (accepted)' : ''}`;
+        const opened: Marker = { night: episode.firstBad.night, kind: episode.kind, label, issueUrl: url };
         if (!episode.recoveredNight) return [opened];
         return [opened, { night: episode.recoveredNight, kind: 'recovery', label: 'recovered', issueUrl: url }];
       });

@@ -100,7 +100,8 @@ export interface IndexPage {
 /** A regression (an episode's first bad night) or a recovery on a chart. */
 export interface Marker {
   night: string;
-  kind: 'regression' | 'recovery';
+  /** Regression and improvement markers sit at the episode's first bad night (where the shift began). */
+  kind: 'regression' | 'improvement' | 'recovery';
   label: string;
   issueUrl?: string;
 }

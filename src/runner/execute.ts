@@ -8,7 +8,7 @@ import { suiteError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import type { RepeatStatus, RunKind, RunStatus } from '../history/types.js';
 import type { Log } from '../log.js';
-import { listWorkloads, loadSuite, selectWorkloads, type Suite } from '../suite/suite.js';
+import { listWorkloads, loadSuite, runnerMetrics, selectWorkloads, type Suite } from '../suite/suite.js';
 import type { Workload } from '../suite/schema.js';
 import { prepareTarget, type PreparedTarget } from '../target/target.js';
 import { harnessVersion } from '../version.js';
@@ -98,6 +98,11 @@ export function beginSuiteRun(store: HistoryStore, prepared: PreparedExecution, 
     shard: options.shard,
     config,
   });
+  // Detection reads which way is better for each metric from what the suite declares.
+  const workloads = prepared.selected.find((s) => s.suite === suite)?.workloads ?? [];
+  store.recordMetricDirections(
+    workloads.flatMap((w) => [...runnerMetrics, ...w.metrics].map((m) => ({ suite: suite.file.name, workload: w.name, metric: m.name, direction: m.direction }))),
+  );
   return runId;
 }
 

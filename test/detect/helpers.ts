@@ -63,6 +63,26 @@ export function seriesRows(spec: SeriesSpec): ResultRow[] {
   return rows;
 }
 
+/**
+ * Rows of one series with given values: `perNight[i]` holds night i's repeats (an empty list is
+ * a night without a run), e.g. a labelled series streamed one value per night.
+ */
+export function valueRows(perNight: readonly (readonly number[])[], options: { workload?: string; metric?: string; unit?: string } = {}): ResultRow[] {
+  const rows: ResultRow[] = [];
+  perNight.forEach((values, i) =>
+    values.forEach((value, r) =>
+      rows.push({
+        runId: `run-${i}`, kind: 'nightly', suite: 'dask', night: nightAt(i), startedAt: `${nightAt(i)}T02:00:00Z`,
+        environmentName: 'default', environmentFingerprint: 'env-1', provider: 'local', clusterShape: 'local:2x1:2GiB',
+        workload: options.workload ?? 'shuffle', workloadVersion: '1', repeat: r + 1, status: 'ok',
+        metric: options.metric ?? 'wall_time', value, unit: options.unit ?? 's', error: null, disturbance: null,
+        commits: { 'dask/dask': `sha-dask-${i}` },
+      }),
+    ),
+  );
+  return rows;
+}
+
 /** Episodes as the planner left them after each night, plus every verdict and change. */
 export interface EpisodeRun {
   episodes: Episode[];

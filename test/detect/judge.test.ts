@@ -9,7 +9,7 @@ import { nightAt, seriesRows, type SeriesSpec } from './helpers.js';
 function verdictOf(spec: SeriesSpec, night: number, policy: RawDetectionPolicy = {}): SeriesVerdict {
   const [series] = groupSeries(seriesRows(spec));
   const parsed = detectionSchema.parse(policy);
-  return judge(series!, compareNight(series!, { night: nightAt(night), windowDays: parsed.windowDays }), parsed);
+  return judge(series!, compareNight(series!, { night: nightAt(night), windowDays: parsed.windowDays, lookbackDays: parsed.lookbackDays }), parsed);
 }
 
 function verdictsOf(spec: SeriesSpec, nights: number[], policy: RawDetectionPolicy = {}): string[] {
@@ -54,7 +54,7 @@ describe('judge', () => {
 
   it('follows the direction of the metric: a falling throughput is a regression', () => {
     const spec = { ...quiet, seed: 16, metric: 'tasks_per_second', steps: [{ from: 10, factor: 0.85 }] };
-    expect(verdictOf(spec, 10, { directions: { tasks_per_second: 'higher-is-better' } }).kind).toBe('regression');
+    expect(verdictOf(spec, 10, { directions: { tasks_per_second: 'higher' } }).kind).toBe('regression');
   });
 
   it('uses the threshold of the most specific rule', () => {

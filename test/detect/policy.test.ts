@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../src/validation.js';
 import { configSchema } from '../../src/config/schema.js';
-import { detectionSchema, resolveSeriesPolicy } from '../../src/detect/policy.js';
+import { defaultDetectionPolicy, detectionSchema, resolveSeriesPolicy } from '../../src/detect/policy.js';
 
 describe('detection policy', () => {
   it.each([
@@ -14,10 +14,17 @@ describe('detection policy', () => {
     expect(() => validate(configSchema, { detection }, 'config')).toThrow(expected);
   });
 
-  it('defaults to a 7-day window, a 10% threshold and lower-is-better', () => {
+  it('defaults to a 7-day window, a 5% threshold and lower is better', () => {
     const config = validate(configSchema, {}, 'config');
-    expect(config.detection).toMatchObject({ windowDays: 7, threshold: 0.1, minBaselineNights: 3, alpha: 0.01, recoveryNights: 2 });
-    expect(resolveSeriesPolicy(config.detection, { suite: 'dask', workload: 'shuffle', metric: 'wall_time' })).toEqual({ threshold: 0.1, direction: 'lower-is-better' });
+    expect(config.detection).toMatchObject({ windowDays: 7, lookbackDays: 30, threshold: 0.05, minBaselineNights: 3, alpha: 0.01, recoveryNights: 2, persistNights: 3, persistZ: 4 });
+    expect(resolveSeriesPolicy(config.detection, { suite: 'dask', workload: 'shuffle', metric: 'wall_time' })).toEqual({ threshold: 0.05, direction: 'lower' });
+  });
+
+  it("takes a metric's direction from the suite, unless the config overrides it (the older spellings still read)", () => {
+    const subject = { suite: 'dask', workload: 'shuffle', metric: 'tasks_per_second' };
+    expect(resolveSeriesPolicy(defaultDetectionPolicy, subject, 'higher').direction).toBe('higher');
+    expect(resolveSeriesPolicy(detectionSchema.parse({ directions: { tasks_per_second: 'lower' } }), subject, 'higher').direction).toBe('lower');
+    expect(resolveSeriesPolicy(detectionSchema.parse({ directions: { tasks_per_second: 'higher-is-better' } }), subject).direction).toBe('higher');
   });
 
   it.each([
@@ -25,7 +32,7 @@ describe('detection policy', () => {
     { subject: { suite: 'dask', workload: 'shuffle', metric: 'peak_memory' }, threshold: 0.2 },
     { subject: { suite: 'dask', workload: 'join', metric: 'peak_memory' }, threshold: 0.15 },
     { subject: { suite: 'dask', workload: 'join', metric: 'wall_time' }, threshold: 0.25 },
-    { subject: { suite: 'other', workload: 'join', metric: 'cpu_time' }, threshold: 0.1 },
+    { subject: { suite: 'other', workload: 'join', metric: 'cpu_time' }, threshold: 0.05 },
   ])('resolves the threshold of $subject.suite/$subject.workload $subject.metric to $threshold', ({ subject, threshold }) => {
     const policy = detectionSchema.parse({
       thresholds: [

@@ -13,7 +13,7 @@ function reportOf(night: number): DetectionReport {
   ];
   const verdicts = judgeRows(rows, [], policy, nightAt(night));
   const changes = planEpisodes(verdicts, [], policy);
-  const counts = { regression: 0, improvement: 0, stable: 0, failed: 0, disturbed: 0, missing: 0, 'too-few-repeats': 0, 'insufficient-baseline': 0 };
+  const counts = { regression: 0, improvement: 0, stable: 0, failed: 0, disturbed: 0, missing: 0, 'insufficient-baseline': 0 };
   for (const verdict of verdicts) counts[verdict.kind]++;
   const activeEpisodes = changes.flatMap((c) => (c.action === 'open' ? [c.episode] : []));
   return { night: nightAt(night), dryRun: false, verdicts, counts, changes, openedIds: [], activeEpisodes };
@@ -23,13 +23,14 @@ describe('renderReport', () => {
   it('lists what needs a look first, summarises the rest and the episodes', () => {
     const text = renderReport(reportOf(10)).replace(/episode [0-9a-f]{16}/g, 'episode <fingerprint>');
     expect(text.split('\n')).toEqual([
-      'series                                           baseline median  new median  change  p        verdict',
-      'dask/shuffle wall_time [local:2x1:2GiB default]  9.97 s           12.5 s      +25.2%  0.00049  regression',
-      'dask/join wall_time [local:2x1:2GiB default]     -                -           -       -        failed: 3 of 3 repeats failed',
+      'series                                           baseline median  new median  change  p        noise  catches         verdict',
+      'dask/shuffle wall_time [local:2x1:2GiB default]  9.97 s           12.5 s      +25.2%  0.00049  2.9%   9% in 3 nights  regression since 2026-01-11 (one night): +25.2% (threshold 5%), p = 0.00049, 7.3x noise',
+      'dask/join wall_time [local:2x1:2GiB default]     -                -           -       -        -      -               failed: 3 of 3 repeats failed',
       'night 2026-01-11: 3 series (1 regression, 1 stable, 1 failed)',
       '(1 stable series not listed; --all lists them)',
-      'open episode <fingerprint>: dask/shuffle wall_time [local:2x1:2GiB default] +25.2% from 2026-01-11 (last good 2026-01-10)',
+      'open regression episode <fingerprint>: dask/shuffle wall_time [local:2x1:2GiB default] +25.2% from 2026-01-11 (last good 2026-01-10)',
       '1 open regression episode: dask/shuffle wall_time [local:2x1:2GiB default] since 2026-01-11',
+      'no open improvement episodes',
     ]);
     expect(renderReport(reportOf(10), { all: true })).toMatch(/dask\/rechunk wall_time .* stable\n/);
   });

@@ -5,7 +5,7 @@ import { badSha, goodSha, otherSha } from './builders.js';
 
 function episode(id: number, workload: string, lastGood: Record<string, string>, firstBad: Record<string, string>, overrides: Partial<Episode> = {}): Episode {
   return {
-    id, fingerprint: `episode-${id}`, seriesKey: `["tiny","${workload}"]`, unit: 's', direction: 'lower-is-better',
+    id, kind: 'regression', fingerprint: `episode-${id}`, seriesKey: `["tiny","${workload}"]`, unit: 's', direction: 'lower',
     identity: { suite: 'tiny', workload, workloadVersion: '1', metric: 'wall_time', environmentName: 'default', environmentFingerprint: 'f', provider: 'local', clusterShape: 'local:2x1:1GiB' },
     lastGood: { night: '2026-12-02', runId: 'r1', commits: lastGood }, firstBad: { night: '2026-12-03', runId: 'r2', commits: firstBad },
     baselineMedian: 2, baselineNoise: 0.02, newMedian: 4, ratio: 2, pValue: 0.001, state: 'open', lastNight: '2026-12-04', latestMedian: 3, nightsBack: 0,

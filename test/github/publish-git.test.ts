@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
-import { applyEpisodeChanges, loadEpisodes, type DetectionReport } from '../../src/detect/index.js';
+import type { DetectionReport } from '../../src/detect/index.js';
 import { publishIssues } from '../../src/github/publish.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
@@ -48,18 +48,18 @@ describe('publishIssues with a git target', () => {
   });
 
   function plantEpisode(from: string, to: string): DetectionReport {
-    applyEpisodeChanges(store, [
+    store.applyEpisodeChanges([
       {
         action: 'open',
         episode: {
-          fingerprint: 'e1', seriesKey: 'k', unit: 's', direction: 'lower-is-better',
+          kind: 'regression', fingerprint: 'e1', seriesKey: 'k', unit: 's', direction: 'lower',
           identity: { suite: 'tiny', workload: 'target_work', workloadVersion: '1', metric: 'wall_time', environmentName: 'default', environmentFingerprint: 'f', provider: 'local', clusterShape: 'local:2x1:1GiB' },
           lastGood: { night: '2026-12-01', runId: 'r1', commits: { pkg: from } }, firstBad: { night: '2026-12-02', runId: 'r2', commits: { pkg: to } },
           baselineMedian: 2, baselineNoise: 0.02, newMedian: 4, ratio: 2, pValue: 0.001, state: 'open', lastNight: '2026-12-02', latestMedian: 4, nightsBack: 0,
         },
       },
     ]);
-    return { night: '2026-12-02', dryRun: false, verdicts: [], counts: {} as DetectionReport['counts'], changes: [], openedIds: [1], activeEpisodes: loadEpisodes(store) };
+    return { night: '2026-12-02', dryRun: false, verdicts: [], counts: {} as DetectionReport['counts'], changes: [], openedIds: [1], activeEpisodes: store.episodes() };
   }
 
   it('collects commits, files and blame from a shallow clone, fetching what it lacks', async () => {
@@ -79,6 +79,6 @@ describe('publishIssues with a git target', () => {
     const body = readFileSync(path.join(dir, 'reports', 'issues', `${result.actions[0]!.group.fingerprint}.md`), 'utf8');
     expect(body).toMatch(/git context unavailable: pkg: commit badc0ffee000 no longer exists .*force-pushed/);
     expect(warnings.join('\n')).toMatch(/no git context for pkg/);
-    expect(loadEpisodes(store)).toHaveLength(1);
+    expect(store.episodes()).toHaveLength(1);
   });
 });

@@ -12,14 +12,14 @@ const ref = (night: string) => ({ night, runId: `run-${night}`, commits: { 'dask
 
 function episode(overrides: Partial<Episode>): Episode {
   return {
-    id: 1, fingerprint: 'fp', seriesKey: 'k', identity, unit: 's', direction: 'lower-is-better', firstBad: ref('2026-01-31'), lastGood: ref('2026-01-30'),
+    id: 1, kind: 'regression', fingerprint: 'fp', seriesKey: 'k', identity, unit: 's', direction: 'lower', firstBad: ref('2026-01-31'), lastGood: ref('2026-01-30'),
     baselineMedian: 10, baselineNoise: 0.02, newMedian: 15, ratio: 1.5, pValue: 0.001, state: 'open', lastNight: '2026-01-31', latestMedian: 14, nightsBack: 0,
     ...overrides,
   };
 }
 
 function verdict(kind: VerdictKind): SeriesVerdict {
-  return { seriesKey: 'k', identity, unit: 's', night: '2026-02-09', kind, reason: 'because', direction: 'lower-is-better', threshold: 0.1, baselineNights: 7, skippedNights: 0 };
+  return { seriesKey: 'k', identity, unit: 's', night: '2026-02-09', kind, reason: 'because', direction: 'lower', threshold: 0.1, baselineNights: 7, skippedNights: 0 };
 }
 
 describe('indexDetection', () => {
@@ -37,7 +37,6 @@ describe('indexDetection', () => {
     ['failed', 'failing'],
     ['disturbed', 'insufficient'],
     ['missing', 'insufficient'],
-    ['too-few-repeats', 'insufficient'],
     ['insufficient-baseline', 'insufficient'],
   ] as const)('maps the verdict %s to %s', (kind, status) => {
     expect(indexDetection({ verdicts: [verdict(kind)], episodes: [episode({ state: 'recovered' })] }).judge(key).status).toBe(status);

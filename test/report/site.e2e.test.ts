@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDetectionPolicy, loadEpisodes, setEpisodeIssue } from '../../src/detect/index.js';
+import { defaultDetectionPolicy } from '../../src/detect/index.js';
 import { shortSha } from '../../src/format/index.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
@@ -49,8 +49,8 @@ beforeAll(async () => {
     failures: [{ workload: 'join', nights: [38, 39], error: 'Traceback (most recent call last):\n  <b>KilledWorker</b>: worker-1 died' }],
   });
   detectEachNight(store, defaultDetectionPolicy, history.nights.slice(10));
-  const planted = loadEpisodes(store).filter((e) => e.identity.workload === 'shuffle' && e.identity.metric === 'wall_time');
-  setEpisodeIssue(store, planted.map((e) => e.id), 412);
+  const planted = store.episodes().filter((e) => e.identity.workload === 'shuffle' && e.identity.metric === 'wall_time');
+  store.setEpisodeIssue(planted.map((e) => e.id), 412);
   const abDir = path.join(dir, 'ab');
   mkdirSync(abDir);
   writeFileSync(path.join(abDir, 'ab-1.json'), JSON.stringify({

@@ -15,7 +15,16 @@ export function axes(format: (value: number) => string, yLabel?: string): uPlot.
   const common = { stroke: '#57606a', font: axisFont, grid: { stroke: '#eaeef2', width: 1 }, ticks: { stroke: '#d0d7de', width: 1 } };
   return [
     { ...common },
-    { ...common, ...(yLabel ? { label: yLabel, labelFont: axisFont } : {}), size: 70, values: (_u, splits) => splits.map((v) => (v === null ? '' : format(v))) },
+    {
+      ...common,
+      ...(yLabel ? { label: yLabel, labelFont: axisFont } : {}),
+      // As wide as the widest label: "12.5 seconds" does not fit a fixed 70 px and was cut off on the left.
+      size: (u, values) => {
+        u.ctx.font = axisFont;
+        return Math.ceil(Math.max(40, ...(values ?? []).map((v) => u.ctx.measureText(v).width))) + 18;
+      },
+      values: (_u, splits) => splits.map((v) => (v === null ? '' : format(v))),
+    },
   ];
 }
 

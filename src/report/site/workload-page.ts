@@ -66,7 +66,7 @@ function start(page: WorkloadPage, commits: CommitTable): void {
       el('h3', {}, `${night} · ${s.metric}`),
       el('ul', { class: 'values' }, ...values,
         median === null || median === undefined ? el('li', { class: 'muted' }, 'no value this night') : el('li', { class: 'median' }, `median: ${formatValue(median, s.unit)}`),
-        baseline === null || baseline === undefined ? null : el('li', { class: 'muted' }, `baseline: ${formatValue(baseline, s.unit)} ± ${Math.round(s.threshold * 100)}%`)),
+        baseline === null || baseline === undefined ? null : el('li', { class: 'muted', title: 'the shaded band: the trailing week\'s median ± detection\'s threshold, the smallest change that counts; detection also asks the change to stand out of the series\' noise (see the status)' }, `trailing-week median: ${formatValue(baseline, s.unit)}, band ± ${Math.round(s.threshold * 100)}% (detection's threshold)`)),
       ...(run?.commits ?? []).map((c) => {
         const commit = commits.commits[c]!;
         return el('div', { class: 'commit' },
@@ -98,7 +98,8 @@ function start(page: WorkloadPage, commits: CommitTable): void {
       const format = (v: number) => formatValue(v, series.unit);
       const options: uPlot.Options = {
         width: widthOf(container), height: chartHeight,
-        scales: { x: { time: true } },
+        // A series with one value on every night (zero disk time) still gets a visible line at it.
+        scales: { x: { time: true }, y: { range: (_u, min, max) => (min === max ? [min - Math.max(1, Math.abs(min) * 0.1), max + Math.max(1, Math.abs(max) * 0.1)] : uPlot.rangeNum(min, max, 0.1, true)) } },
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         legend: { show: false },
         cursor: { sync: { key: 'nightbench-workload' }, drag: { x: true, y: false } },
@@ -168,7 +169,7 @@ function placeMarkers(u: uPlot, markers: Marker[]): void {
     for (const marker of markers) {
       const attributes = { class: `marker marker-${marker.kind}`, 'data-night': marker.night, title: `${marker.night}: ${marker.label}` };
       const node = marker.issueUrl && /^https?:\/\//i.test(marker.issueUrl) ? el('a', { ...attributes, href: marker.issueUrl }) : el('div', attributes);
-      node.append(el('span', { class: 'marker-flag' }, marker.kind === 'regression' ? '▲' : '▼'));
+      node.append(el('span', { class: 'marker-flag' }, marker.kind === 'regression' ? '▲' : marker.kind === 'improvement' ? '◆' : '▼'));
       layer.append(node);
     }
     u.over.append(layer);

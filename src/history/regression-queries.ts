@@ -1,17 +1,18 @@
 /**
- * The `regressions` table (db/migrations/002-regressions.sql): episodes read, planned changes
- * applied, issue numbers and acceptance stored by the GitHub side. The only I/O of detection.
+ * Detection's SQL: the `regressions` table (db/migrations/002, 004) of episodes read, planned
+ * changes applied, issue numbers and acceptance stored by the GitHub side; the directions the
+ * suites declare; the latest nightly night. HistoryStore exposes these as methods.
  *
  * @module
  */
-import type { Db } from '../history/database.js';
-import { describeSqliteError } from '../history/database.js';
-import type { HistoryStore } from '../history/store.js';
-import type { EpisodeChange, Episode, EpisodeState } from './episodes.js';
-import type { Direction } from './policy.js';
+import type { Db } from './database.js';
+import { describeSqliteError } from './database.js';
+import type { EpisodeChange, Episode, EpisodeKind, EpisodeState } from '../detect/episodes.js';
+import type { Direction } from '../detect/policy.js';
 
 interface EpisodeRow {
   id: number;
+  kind: EpisodeKind;
   fingerprint: string;
   series_key: string;
   suite: string;
@@ -52,8 +53,7 @@ export interface EpisodeFilter {
 }
 
 /** Episodes matching the filter, oldest first. */
-export function loadEpisodes(history: HistoryStore, filter: EpisodeFilter = {}): Episode[] {
-  const db = history.databaseForDetection();
+export function loadEpisodes(db: Db, filter: EpisodeFilter = {}): Episode[] {
   const where: string[] = [];
   const params: unknown[] = [];
   if (filter.suite !== undefined) (where.push('suite = ?'), params.push(filter.suite));
@@ -69,17 +69,16 @@ export function loadEpisodes(history: HistoryStore, filter: EpisodeFilter = {}):
  * Carries out a plan from `planEpisodes` in one transaction and returns the ids of the episodes
  * it opened. Opening an episode whose fingerprint is stored already does nothing.
  */
-export function applyEpisodeChanges(history: HistoryStore, changes: readonly EpisodeChange[]): number[] {
-  const db = history.databaseForDetection();
+export function applyEpisodeChanges(db: Db, changes: readonly EpisodeChange[]): number[] {
   return guard(db, () =>
     db
       .transaction(() => {
         const insert = db.prepare(
-          `INSERT INTO regressions (fingerprint, series_key, suite, workload, workload_version, metric, unit, direction, environment_name,
+          `INSERT INTO regressions (kind, fingerprint, series_key, suite, workload, workload_version, metric, unit, direction, environment_name,
              environment_fingerprint, provider, cluster_shape, instance_type, first_bad_night, first_bad_run_id, first_bad_commits,
              last_good_night, last_good_run_id, last_good_commits, baseline_median, baseline_noise, new_median, ratio, p_value, state,
              last_night, latest_median, nights_back)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (fingerprint) DO NOTHING`,
         );
         const update = db.prepare('UPDATE regressions SET state = ?, last_night = ?, latest_median = ?, nights_back = ?, recovered_night = ? WHERE id = ? AND last_night < ?');
@@ -92,7 +91,7 @@ export function applyEpisodeChanges(history: HistoryStore, changes: readonly Epi
           const e = change.episode;
           const { identity } = e;
           const result = insert.run(
-            e.fingerprint, e.seriesKey, identity.suite, identity.workload, identity.workloadVersion, identity.metric, e.unit, e.direction,
+            e.kind, e.fingerprint, e.seriesKey, identity.suite, identity.workload, identity.workloadVersion, identity.metric, e.unit, e.direction,
             identity.environmentName, identity.environmentFingerprint, identity.provider, identity.clusterShape, identity.instanceType ?? null,
             e.firstBad.night, e.firstBad.runId, JSON.stringify(e.firstBad.commits), e.lastGood.night, e.lastGood.runId, JSON.stringify(e.lastGood.commits),
             e.baselineMedian, e.baselineNoise, e.newMedian, e.ratio, e.pValue, e.state, e.lastNight, e.latestMedian, e.nightsBack,
@@ -106,8 +105,7 @@ export function applyEpisodeChanges(history: HistoryStore, changes: readonly Epi
 }
 
 /** Records the GitHub issue that reports these episodes; returns how many rows changed. */
-export function setEpisodeIssue(history: HistoryStore, episodeIds: readonly number[], issueNumber: number): number {
-  const db = history.databaseForDetection();
+export function setEpisodeIssue(db: Db, episodeIds: readonly number[], issueNumber: number): number {
   if (episodeIds.length === 0) return 0;
   return guard(db, () => db.prepare(`UPDATE regressions SET issue_number = ? WHERE id IN (${episodeIds.map(() => '?').join(',')})`).run(issueNumber, ...episodeIds).changes);
 }
@@ -117,8 +115,7 @@ export function setEpisodeIssue(history: HistoryStore, episodeIds: readonly numb
  * later nights of their series are compared with nights from their first bad night on.
  * Episodes that already recovered stay recovered. Returns how many rows changed.
  */
-export function markEpisodesAccepted(history: HistoryStore, episodeIds: readonly number[]): number {
-  const db = history.databaseForDetection();
+export function markEpisodesAccepted(db: Db, episodeIds: readonly number[]): number {
   if (episodeIds.length === 0) return 0;
   return guard(db, () =>
     db
@@ -128,8 +125,7 @@ export function markEpisodesAccepted(history: HistoryStore, episodeIds: readonly
 }
 
 /** The latest night with a nightly run (of `suite`, if given), or undefined for an empty history. */
-export function latestNightlyNight(history: HistoryStore, suite?: string): string | undefined {
-  const db = history.databaseForDetection();
+export function latestNightlyNight(db: Db, suite?: string): string | undefined {
   const row = guard(db, () =>
     suite === undefined
       ? (db.prepare("SELECT max(night) AS night FROM runs WHERE kind = 'nightly'").get() as { night: string | null })
@@ -138,9 +134,35 @@ export function latestNightlyNight(history: HistoryStore, suite?: string): strin
   return row.night ?? undefined;
 }
 
+/** A metric's direction as a suite's listing declares it. */
+export interface DeclaredDirection {
+  suite: string;
+  workload: string;
+  metric: string;
+  direction: 'lower' | 'higher' | 'none';
+}
+
+/** Stores what the suites declare (the latest listing wins). */
+export function recordMetricDirections(db: Db, directions: readonly DeclaredDirection[]): void {
+  guard(db, () => {
+    const upsert = db.prepare(
+      'INSERT INTO metric_directions (suite, workload, metric, direction) VALUES (?, ?, ?, ?) ON CONFLICT (suite, workload, metric) DO UPDATE SET direction = excluded.direction',
+    );
+    db.transaction(() => {
+      for (const d of directions) upsert.run(d.suite, d.workload, d.metric, d.direction);
+    }).immediate();
+  });
+}
+
+/** Every declared direction; `none` (no better way) is judged as `lower`, the default. */
+export function metricDirections(db: Db): DeclaredDirection[] {
+  return guard(db, () => db.prepare('SELECT suite, workload, metric, direction FROM metric_directions').all() as DeclaredDirection[]);
+}
+
 function episodeOf(row: EpisodeRow): Episode {
   return {
     id: row.id,
+    kind: row.kind,
     fingerprint: row.fingerprint,
     seriesKey: row.series_key,
     identity: {

@@ -1,0 +1,246 @@
+/**
+ * How well detection finds real changes and ignores noise, on the same data, next to the
+ * alternatives the issue names (issue 10):
+ *   1. REALISE: Mozilla's labelled Firefox series, streamed one value per night; mean F1 (margin 5),
+ *      precision and recall as the data's README defines them.
+ *   2. Dask: night by night over planted.sqlite (when does array_reduction wall_time open an
+ *      episode, and which first bad night does it name) and real.sqlite (regression episodes).
+ *   3. Synthetic: false alarms per 100 unchanged series x 60 nights at CV 5%, and the share of
+ *      steps found within 1 and 3 nights, at 1 and 3 repeats.
+ *   npx tsx bench/detect-quality.ts [--realise DIR] [--dask DIR] [--json]
+ */
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { detectionSchema, type DetectionPolicy } from '../src/detect/policy.js';
+import { detectRegressions } from '../src/detect/run.js';
+import { openHistory } from '../src/history/open.js';
+import { changePoints } from '../src/stats/segmentation.js';
+import { nightAt, runNights, seriesRows, valueRows } from '../test/detect/helpers.js';
+
+const argument = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+};
+const here = path.dirname(new URL(import.meta.url).pathname);
+const realiseDir = argument('--realise') ?? path.resolve(here, '../../shared/data/realise');
+const daskDir = argument('--dask') ?? path.resolve(here, '../../shared/data/dask-history');
+const asJson = process.argv.includes('--json');
+/** Policy overrides as JSON (for exploring defaults on the whole set; the table is at the defaults). */
+const policy: DetectionPolicy = detectionSchema.parse(JSON.parse(argument('--policy') ?? '{}'));
+const log = (line: string) => (asJson ? process.stderr : process.stdout).write(`${line}\n`);
+
+// ---------------------------------------------------------------- 1. REALISE
+interface RealiseSeries {
+  signature: string;
+  name: string;
+  values: number[];
+  truth: number[];
+  mozillaAlerts: number[];
+}
+
+/** TCPDBench's F1 with a margin, as the README defines it. */
+export function scoreF1(truth: readonly number[], predicted: readonly number[], n: number, margin = 5): { f1: number; precision: number; recall: number } {
+  const kept = [...new Set(predicted.filter((i) => i >= 1 && i <= n - 2))];
+  const t = [0, ...truth];
+  const p = [0, ...kept];
+  const used = new Set<number>();
+  let matched = 0;
+  for (const point of t) {
+    let best: number | undefined;
+    for (const candidate of p) {
+      if (used.has(candidate) || Math.abs(candidate - point) > margin) continue;
+      if (best === undefined || Math.abs(candidate - point) < Math.abs(best - point)) best = candidate;
+    }
+    if (best !== undefined) (used.add(best), matched++);
+  }
+  const precision = matched / p.length;
+  const recall = matched / t.length;
+  return { f1: precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0, precision, recall };
+}
+
+/** nightbench, streamed: one value a night, episodes (both ways) at the first bad night they name. */
+function nightbenchChanges(values: readonly number[]): number[] {
+  const run = runNights(valueRows(values.map((v) => [v])), policy, 0, values.length - 1);
+  const index = new Map(values.map((_, i) => [nightAt(i), i]));
+  return run.episodes.map((e) => index.get(e.firstBad.night)!);
+}
+
+/**
+ * The seed system's rule, streamed: a point starts a change when it and the next 2 are all beyond
+ * mean +/- 3 sd of the 10 points before it (on the same side); the 10 points before a later
+ * change must come after the last one found.
+ */
+function seedRuleChanges(values: readonly number[]): number[] {
+  const found: number[] = [];
+  for (let i = 10; i + 2 < values.length; i++) {
+    if (found.length > 0 && i - found.at(-1)! < 10) continue;
+    const before = values.slice(i - 10, i);
+    const mean = before.reduce((a, b) => a + b, 0) / before.length;
+    const sd = Math.sqrt(before.reduce((a, b) => a + (b - mean) ** 2, 0) / (before.length - 1));
+    const side = (v: number) => (v > mean + 3 * sd ? 1 : v < mean - 3 * sd ? -1 : 0);
+    const s = side(values[i]!);
+    if (s !== 0 && side(values[i + 1]!) === s && side(values[i + 2]!) === s) found.push(i);
+  }
+  return found;
+}
+
+/** Offline binary segmentation of the whole series (log values), at the module's default penalty. */
+function segmentationChanges(values: readonly number[]): number[] {
+  return changePoints(values.map((v) => Math.log(v)));
+}
+
+const detectors: Record<string, (series: RealiseSeries) => number[]> = {
+  nightbench: (s) => nightbenchChanges(s.values),
+  'predict nothing': () => [],
+  'seed rule (3 beyond 3 sd of 10)': (s) => seedRuleChanges(s.values),
+  'binary segmentation (offline)': (s) => segmentationChanges(s.values),
+  "Mozilla's alerts": (s) => s.mozillaAlerts,
+};
+
+function realise(): Record<string, { f1: number; precision: number; recall: number }> | string {
+  if (!existsSync(realiseDir)) return `no REALISE data at ${realiseDir}`;
+  const files = readdirSync(realiseDir).filter((f) => f.endsWith('.json')).sort();
+  const series = files.map((f) => JSON.parse(readFileSync(path.join(realiseDir, f), 'utf8')) as RealiseSeries);
+  const scores: Record<string, { f1: number; precision: number; recall: number }> = {};
+  for (const [name, detect] of Object.entries(detectors)) {
+    const each = series.map((s) => scoreF1(s.truth, detect(s), s.values.length));
+    const mean = (pick: (x: { f1: number; precision: number; recall: number }) => number) => each.reduce((a, x) => a + pick(x), 0) / each.length;
+    scores[name] = { f1: mean((x) => x.f1), precision: mean((x) => x.precision), recall: mean((x) => x.recall) };
+    if (process.argv.includes('--verbose') && name === 'nightbench') {
+      series.forEach((s, i) => log(`  ${s.signature} truth ${JSON.stringify(s.truth)} found ${JSON.stringify(detect(s))} f1 ${each[i]!.f1.toFixed(2)}`));
+    }
+  }
+  return scores;
+}
+
+// ---------------------------------------------------------------- 2. Dask
+interface DaskOutcome {
+  planted?: { openedNight?: string; firstBad?: string; lastGood?: string; range?: string; otherRegressions: string[] } | string;
+  real?: { regressions: string[]; improvements: string[] } | string;
+}
+
+/** Runs `detect` night by night over a copy of `file` and returns every episode opened, with its night. */
+function replayHistory(file: string): { opened: { night: string; label: string; workload: string; metric: string; kind: string; firstBad: string; lastGood: string; range: string }[] } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'nb-quality-'));
+  try {
+    const copy = path.join(dir, 'history.sqlite');
+    copyFileSync(file, copy);
+    const store = openHistory(copy);
+    const nights = [...new Set(store.resultRows({ kind: 'nightly', metric: 'wall_time' }).map((r) => r.night))].sort();
+    const opened = [];
+    for (const night of nights) {
+      const report = detectRegressions(store, policy, { now: night });
+      for (const change of report.changes) {
+        if (change.action !== 'open') continue;
+        const e = change.episode;
+        const range = Object.keys(e.firstBad.commits).map((repo) => `${repo} ${e.lastGood.commits[repo]?.slice(0, 7)}..${e.firstBad.commits[repo]?.slice(0, 7)}`).join(', ');
+        opened.push({ night, label: `${e.identity.workload} ${e.identity.metric} ${e.kind} ${((e.ratio - 1) * 100).toFixed(1)}% from ${e.firstBad.night}`, workload: e.identity.workload, metric: e.identity.metric, kind: e.kind, firstBad: e.firstBad.night, lastGood: e.lastGood.night, range });
+      }
+    }
+    store.close();
+    return { opened };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function dask(): DaskOutcome {
+  const outcome: DaskOutcome = {};
+  const planted = path.join(daskDir, 'planted.sqlite');
+  const real = path.join(daskDir, 'real.sqlite');
+  if (existsSync(planted)) {
+    const { opened } = replayHistory(planted);
+    const hit = opened.find((o) => o.workload === 'array_reduction' && o.metric === 'wall_time' && o.kind === 'regression');
+    outcome.planted = {
+      openedNight: hit?.night, firstBad: hit?.firstBad, lastGood: hit?.lastGood, range: hit?.range,
+      otherRegressions: opened.filter((o) => o !== hit && o.kind === 'regression').map((o) => `${o.night}: ${o.label}`),
+    };
+  } else outcome.planted = `no planted.sqlite in ${daskDir}`;
+  if (existsSync(real)) {
+    const { opened } = replayHistory(real);
+    outcome.real = {
+      regressions: opened.filter((o) => o.kind === 'regression').map((o) => `${o.night}: ${o.label}`),
+      improvements: opened.filter((o) => o.kind === 'improvement').map((o) => `${o.night}: ${o.label}`),
+    };
+  } else outcome.real = `no real.sqlite in ${daskDir}`;
+  return outcome;
+}
+
+// ---------------------------------------------------------------- 3. Synthetic
+interface Synthetic {
+  falseAlarmsPer100: Record<string, number>;
+  power: Record<string, { within1: number; within3: number }>;
+}
+
+function synthetic(): Synthetic {
+  const falseAlarmsPer100: Record<string, number> = {};
+  const seriesCount = 1000;
+  for (const repeats of [1, 3]) {
+    let opened = 0;
+    for (let seed = 1; seed <= seriesCount; seed++) opened += runNights(seriesRows({ seed: seed * 7 + repeats, nights: 60, repeats, cv: 0.05 }), policy, 0, 59).opened;
+    falseAlarmsPer100[`CV 5%, ${repeats} repeat${repeats === 1 ? '' : 's'}`] = (opened * 100) / seriesCount;
+  }
+  const power: Synthetic['power'] = {};
+  const trials = 300;
+  const stepNight = 30;
+  for (const { factor, cv } of [{ factor: 1.15, cv: 0.03 }, { factor: 1.3, cv: 0.1 }]) {
+    for (const repeats of [1, 3]) {
+      let within1 = 0;
+      let within3 = 0;
+      for (let seed = 1; seed <= trials; seed++) {
+        const rows = seriesRows({ seed: 90_000 + seed * 13 + repeats, nights: stepNight + 3, repeats, cv, steps: [{ from: stepNight, factor }] });
+        const run = runNights(rows, policy, 0, stepNight + 2);
+        const night = (i: number) => run.changes[i]!.some((c) => c.action === 'open' && c.episode.kind === 'regression' && c.episode.firstBad.night >= nightAt(stepNight - 2));
+        if (night(stepNight)) within1++;
+        if (night(stepNight) || night(stepNight + 1) || night(stepNight + 2)) within3++;
+      }
+      power[`+${Math.round((factor - 1) * 100)}% at CV ${cv * 100}%, ${repeats} repeat${repeats === 1 ? '' : 's'}`] = { within1: within1 / trials, within3: within3 / trials };
+    }
+  }
+  return { falseAlarmsPer100, power };
+}
+
+// ---------------------------------------------------------------- report
+const started = performance.now();
+/** --only realise|dask|synthetic runs one part (for exploring); the table is all three. */
+const only = argument('--only');
+const part = <T>(name: string, body: () => T): T | string => (only === undefined || only === name ? body() : 'not run (--only)');
+const results = {
+  policy: process.argv.includes('--policy') ? policy : 'defaults',
+  realise: part('realise', realise),
+  dask: part('dask', dask),
+  synthetic: part('synthetic', synthetic),
+};
+if (asJson) {
+  process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+} else {
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+  log('1. REALISE (11 Firefox series, one value per night, margin 5)');
+  if (typeof results.realise === 'string') log(`   ${results.realise}`);
+  else {
+    log('   | detector | mean F1 | precision | recall |');
+    log('   |---|--:|--:|--:|');
+    for (const [name, s] of Object.entries(results.realise)) log(`   | ${name} | ${s.f1.toFixed(2)} | ${s.precision.toFixed(2)} | ${s.recall.toFixed(2)} |`);
+  }
+  log('2. Dask');
+  const { planted, real } = typeof results.dask === 'string' ? { planted: results.dask, real: results.dask } : results.dask;
+  if (typeof planted === 'string') log(`   planted: ${planted}`);
+  else if (planted) {
+    log(`   planted: array_reduction wall_time ${planted.openedNight ? `opened on ${planted.openedNight}, first bad night ${planted.firstBad}, last good ${planted.lastGood}, range ${planted.range}` : 'never opened'}`);
+    log(`   planted, other regression episodes: ${planted.otherRegressions.length === 0 ? 'none' : planted.otherRegressions.join('; ')}`);
+  }
+  if (typeof real === 'string') log(`   real: ${real}`);
+  else if (real) {
+    log(`   real: ${real.regressions.length} regression episodes${real.regressions.length ? `: ${real.regressions.join('; ')}` : ''}`);
+    log(`   real: ${real.improvements.length} improvement episodes${real.improvements.length ? `: ${real.improvements.join('; ')}` : ''}`);
+  }
+  log('3. Synthetic');
+  const synth = results.synthetic;
+  if (typeof synth === 'string') log(`   ${synth}`);
+  else {
+    for (const [name, n] of Object.entries(synth.falseAlarmsPer100)) log(`   false alarms per 100 unchanged series x 60 nights, ${name}: ${n.toFixed(1)}`);
+    for (const [name, p] of Object.entries(synth.power)) log(`   ${name}: ${pct(p.within1)} within 1 night, ${pct(p.within3)} within 3 nights`);
+  }
+  log(`(${((performance.now() - started) / 1000).toFixed(0)} s)`);
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { defaultDetectionPolicy as policy } from '../../src/detect/policy.js';
+import { describeDetectable } from '../../src/detect/judge.js';
+import { nightAt, runNights, seriesRows } from './helpers.js';
+
+const stepNight = 30;
+
+/** The night (index) an episode first opened and the first bad night it named, over nights 0..last. */
+function firstEpisode(spec: Parameters<typeof seriesRows>[0], last: number) {
+  const run = runNights(seriesRows(spec), policy, 0, last);
+  const openedAt = run.changes.findIndex((changes) => changes.some((c) => c.action === 'open'));
+  const opened = run.changes[openedAt]?.find((c) => c.action === 'open');
+  return { run, openedAt, episode: opened?.action === 'open' ? opened.episode : undefined };
+}
+
+describe('the persistence path', () => {
+  it.each([
+    { repeats: 1, cv: 0.03, factor: 1.15, seed: 3 },
+    { repeats: 3, cv: 0.05, factor: 1.15, seed: 5 },
+    { repeats: 3, cv: 0.1, factor: 1.3, seed: 5 },
+    { repeats: 1, cv: 0.02, factor: 0.88, seed: 6 },
+  ])('catches a moderate step ($factor at CV $cv, $repeats repeats) within 3 nights and sets the first bad night back to it', ({ repeats, cv, factor, seed }) => {
+    const { openedAt, episode } = firstEpisode({ seed, nights: stepNight + 3, repeats, cv, steps: [{ from: stepNight, factor }] }, stepNight + 2);
+    expect(openedAt).toBeGreaterThanOrEqual(stepNight);
+    expect(episode).toMatchObject({ kind: factor > 1 ? 'regression' : 'improvement', firstBad: { night: nightAt(stepNight) }, lastGood: { night: nightAt(stepNight - 1) } });
+  });
+
+  it.each([
+    { repeats: 1, what: 'one night 50% slower', outliers: [{ night: stepNight, repeat: 1, factor: 1.5 }] },
+    { repeats: 3, what: 'one night 8% slower in every repeat (below the fast path)', outliers: [1, 2, 3].map((repeat) => ({ night: stepNight, repeat, factor: 1.08 })) },
+    { repeats: 3, what: 'one repeat 3 times slower', outliers: [{ night: stepNight, repeat: 2, factor: 3 }] },
+  ])('never opens an episode on one outlier night at $repeats repeats, over 20 series: $what', ({ repeats, outliers }) => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const { run } = firstEpisode({ seed: 100 + seed, nights: stepNight + 8, repeats, cv: 0.05, outliers }, stepNight + 7);
+      expect(run.opened).toBe(0);
+    }
+  });
+
+  it('does not alert again in the week after a step: detection re-baselines from the first bad night', () => {
+    const { run } = firstEpisode({ seed: 8, nights: 60, repeats: 3, cv: 0.05, steps: [{ from: stepNight, factor: 1.3 }] }, 59);
+    expect(run.opened).toBe(1);
+    expect(run.episodes[0]).toMatchObject({ state: 'still-regressed', firstBad: { night: nightAt(stepNight) } });
+  });
+
+  it('a step backed out after a few nights recovers its episode instead of opening an improvement', () => {
+    const { run } = firstEpisode({ seed: 9, nights: 50, repeats: 3, cv: 0.03, steps: [{ from: stepNight, factor: 1.3, until: stepNight + 5 }] }, 49);
+    expect(run.episodes.map((e) => [e.kind, e.state])).toEqual([['regression', 'recovered']]);
+  });
+
+  it('says what a series can catch at its settings, and that one night alone is not enough at 1 repeat', () => {
+    const one = runNights(seriesRows({ seed: 10, nights: 31, repeats: 1, cv: 0.1 }), policy, 30, 30).verdicts[0]![0]!;
+    expect(one.kind).toBe('stable');
+    expect(one.reason).toContain('one night alone is not enough');
+    expect(one.detectable).toMatchObject({ repeats: 1, nights: 3, firstNight: undefined });
+    expect(describeDetectable(one.detectable!)).toMatch(/^1 repeat, \d+% nightly noise: changes of \d+% or more within 3 nights, none on their first night alone$/);
+    const three = runNights(seriesRows({ seed: 10, nights: 31, repeats: 3, cv: 0.03 }), policy, 30, 30).verdicts[0]![0]!;
+    expect(three.detectable!.firstNight).toBeGreaterThan(three.detectable!.persistent);
+  });
+});
