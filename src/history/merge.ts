@@ -4,9 +4,10 @@ import { openDatabase, type Db } from './database.js';
 
 /**
  * The tables that hold recorded facts, parents first. Derived tables (detection's episodes)
- * are not merged: detection runs again on the merged history.
+ * are not merged: detection runs again on the merged history. Triage events are facts (what a
+ * maintainer said) and are merged.
  */
-export const mergedTables = ['commits', 'ab_tests', 'runs', 'run_commits', 'repeats', 'results', 'samples'] as const;
+export const mergedTables = ['commits', 'ab_tests', 'runs', 'run_commits', 'repeats', 'results', 'samples', 'triage_events'] as const;
 
 export interface MergeCounts {
   source: string;
