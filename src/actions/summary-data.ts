@@ -1,6 +1,9 @@
 import { validate } from '../config/load.js';
-import { detectionSchema, detectRegressions, latestNightlyNight } from '../detect/index.js';
+import { detectionSchema, detectRegressions, latestNightlyNight, loadEpisodes } from '../detect/index.js';
+import { resolveSeriesPolicy } from '../detect/index.js';
 import type { HistoryStore } from '../history/store.js';
+import { triageEvents } from '../history/triage-queries.js';
+import { detectionQuality } from '../triage/quality.js';
 import type { NightSummaryInput, SummaryChange, SummaryFailure, SummaryRun } from './night-summary.js';
 
 export interface CollectOptions {
@@ -44,8 +47,13 @@ export function collectNightSummary(store: HistoryStore, options: CollectOptions
 
   let changes: SummaryChange[] = [];
   let stable = 0;
+  const policy = validate(detectionSchema, options.detection ?? {}, 'detection');
+  // The time only sorts open issues by age, which the summary does not show.
+  const quality = detectionQuality(loadEpisodes(store.db), triageEvents(store.db), {
+    now: new Date(`${/^\d{4}-\d{2}-\d{2}$/.test(night) ? night : '1970-01-01'}T23:59:59Z`),
+    threshold: (suite, workload, metric) => resolveSeriesPolicy(policy, { suite, workload, metric }).threshold,
+  });
   if (options.detect !== false && runs.length > 0) {
-    const policy = validate(detectionSchema, options.detection ?? {}, 'detection');
     const report = detectRegressions(store, policy, { now: night, dryRun: true });
     stable = report.counts.stable;
     changes = report.verdicts.flatMap((v) =>
@@ -54,5 +62,5 @@ export function collectNightSummary(store: HistoryStore, options: CollectOptions
         : [],
     );
   }
-  return { night, runs, failures, changes, stable, expectedShards: options.expectedShards, reportUrl: options.reportUrl };
+  return { night, runs, failures, changes, stable, expectedShards: options.expectedShards, reportUrl: options.reportUrl, quality };
 }

@@ -16,6 +16,9 @@ import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { falseAlarmEpisodes, triageEvents } from '../../src/history/triage-queries.js';
 import { silentLog } from '../../src/log.js';
+import { collectNightSummary } from '../../src/actions/summary-data.js';
+import { renderNightSummary } from '../../src/actions/night-summary.js';
+import { renderQualityPage } from '../../src/report/render-quality.js';
 import { detectionQuality } from '../../src/triage/quality.js';
 import { runTriage, type TriageOutcome } from '../../src/triage/run.js';
 import { runCli } from '../helpers/cli.js';
@@ -170,6 +173,22 @@ describe('/nightbench commands on a regression issue', () => {
     expect((await comment(fakeBotLogin, issue().comments.at(-1)!.body)).result).toBe('not-a-command');
     expect((await comment('mia', 'Looks like the scheduler change. /nightbench is great', 'maintain')).result).toBe('not-a-command');
     expect(issue().comments.length).toBe(replies + 2);
+  });
+});
+
+describe('verdicts in the figures', () => {
+  const summary = () => renderNightSummary(collectNightSummary(store, { night: history.nights[8], detect: false }));
+  const page = () => renderQualityPage(quality(), '2026-12-31T00:00:00Z', (n) => `https://github.example/issues/${n}`);
+
+  it('a verdict changes the precision in the night\'s summary and on the Detection quality page', async () => {
+    expect(summary()).toContain('### Detection quality\n\n1 issue opened · precision — (0 true, 0 false positives) · 0 closed without a verdict · 1 open');
+    expect(page()).toContain('id="quality-all" data-precision=""');
+    await comment('ana', '/nightbench false-alarm', 'admin');
+    expect(summary()).toContain('1 issue opened · precision 0% (0 true, 1 false positive) · 0 closed without a verdict · 0 open');
+    expect(summary()).toMatch(/\| dask \| 1 \| 0 \| 1 \| 0 \| 0 \| 0% \| 4\.0 h \| — \|/);
+    expect(summary()).toContain('Most false alarms:\n- dask/');
+    expect(page()).toContain('id="quality-all" data-precision="0"');
+    expect(page()).toMatch(/<tr data-workload="(sum|shuffle)" data-advice="(more-repeats|higher-threshold)">/);
   });
 });
 
