@@ -78,8 +78,12 @@ afterEach(async () => {
 
 describe('/nightbench commands on a regression issue', () => {
   it('accept from a maintainer: the episodes end accepted, the issue closes labelled, the next night leaves it closed', async () => {
+    const before = fake.requests.length;
     const outcome = await comment('mia', '/nightbench accept', 'maintain');
     expect(outcome).toMatchObject({ result: 'done', command: 'accept', episodes: 2 });
+    expect(fake.requests.slice(before).map((r) => `${r.method} ${r.path.replace(`/repos/${repository}`, '')}`)).toEqual([
+      'GET /issues/1', 'GET /issues/1/comments', 'GET /collaborators/mia/permission', 'POST /issues/1/labels', 'POST /issues/1/comments', 'PATCH /issues/1',
+    ]);
     expect(states()).toEqual(['accepted', 'accepted']);
     expect(issue()).toMatchObject({ state: 'closed', state_reason: 'completed' });
     expect(issue().labels).toContain('nightbench:accepted');
