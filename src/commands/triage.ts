@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { parseJsonFile, validate } from '../config/load.js';
 import { NightbenchError } from '../errors.js';
-import { createGitHubClient } from '../github/client.js';
+import { createGitHubClient, type GitHubClient } from '../github/client.js';
 import { gitHubError } from '../github/errors.js';
 import { issueCommentEventSchema } from '../triage/event.js';
 import { runTriage, type TriageRequest } from '../triage/run.js';
@@ -62,7 +62,7 @@ export const triageCommand: CliCommand = {
 };
 
 /** The comment to act on: from the event file, from GitHub by id, or from --body and --author. */
-async function triageRequest(flags: TriageFlags, configured: string | undefined, client: ReturnType<typeof createGitHubClient>): Promise<TriageRequest> {
+async function triageRequest(flags: TriageFlags, configured: string | undefined, client: GitHubClient): Promise<TriageRequest> {
   const eventFile = flags.event ?? (flags.issue === undefined ? process.env['GITHUB_EVENT_PATH'] : undefined);
   if (eventFile) {
     const event = validate(issueCommentEventSchema, parseJsonFile(eventFile), `issue_comment event ${eventFile}`);
