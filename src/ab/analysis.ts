@@ -1,6 +1,6 @@
 import type { MetricDirection } from '../suite/schema.js';
 import { benjaminiHochberg, bootstrapRatioOfMedians, createRandom, mannWhitneyU, summarize, type RatioInterval, type Summary } from '../stats/index.js';
-import type { AnalysisOptions } from './config.js';
+import type { AnalysisOptions } from '../config/ab-section.js';
 import type { AbGroup } from './schedule.js';
 import { judge, noiseBand, type NoiseBand, type Verdict } from './verdict.js';
 

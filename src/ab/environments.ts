@@ -1,8 +1,9 @@
 import path from 'node:path';
-import { parseJsonFile, validate, type LoadedConfig } from '../config/load.js';
+import { type LoadedConfig } from '../config/load.js';
+import { parseJsonFile, validate } from '../validation.js';
 import { installedTargetSchema } from '../config/schema.js';
 import { configError } from '../errors.js';
-import type { AbSection } from './config.js';
+import type { AbSection } from '../config/ab-section.js';
 import { abEnvironmentSchema, environmentVariables, type AbEnvironment } from './environment-file.js';
 
 export interface LoadedEnvironment {

@@ -1,5 +1,6 @@
-import type { AbReport as SiteAbReport } from '../report/ab.js';
-import { formatP, verdictLabel } from './verdict.js';
+import type { AbSitePage } from '../report/ab.js';
+import { formatP } from '../format/index.js';
+import { verdictLabel } from './verdict.js';
 import type { AbReport } from './report.js';
 import type { AbEnvironment } from './environment-file.js';
 
@@ -7,7 +8,7 @@ import type { AbEnvironment } from './environment-file.js';
  * The site's A/B pages (src/report/ab.ts reads them from `<reports.dir>/ab/`): one per candidate
  * against the baseline, each test's A/A band and adjusted p beside its verdict. Pure.
  */
-export function sitePages(report: AbReport, environments: readonly AbEnvironment[]): SiteAbReport[] {
+export function sitePages(report: AbReport, environments: readonly AbEnvironment[]): AbSitePage[] {
   const { header, analysis } = report;
   const describe = (name: string) => ({ name, description: environments.find((e) => e.name === name)?.description });
   const baseline = header.groups.find((g) => g.role === 'baseline');

@@ -1,7 +1,7 @@
-import { formatSize } from '../config/units.js';
+import { formatP, formatValue } from '../format/index.js';
 import { byEffect, type AbAnalysis, type AbTest } from './analysis.js';
 import type { AbGroup } from './schedule.js';
-import { formatP, verdictLabel } from './verdict.js';
+import { verdictLabel } from './verdict.js';
 
 /** What a report says about the A/B besides its tests. */
 export interface AbReportHeader {
@@ -22,13 +22,6 @@ interface Row {
 }
 
 const columns = ['workload', 'metric', 'vs A', 'A median', 'median', 'ratio [95% CI]', 'A/A band', 'p adj', 'verdict'];
-
-/** A value in its unit, short: 1.23 s, 245.1 MiB, 51. */
-export function formatValue(value: number, unit: string): string {
-  if (unit === 'bytes') return Math.abs(value) >= 2 ** 20 ? `${(value / 2 ** 20).toFixed(1)} MiB` : formatSize(Math.round(value));
-  const text = Math.abs(value) >= 100 || Number.isInteger(value) ? value.toFixed(0) : value.toPrecision(3);
-  return unit === 'count' || unit === '' ? text : `${text} ${unit}`;
-}
 
 function rows(analysis: AbAnalysis): Row[] {
   return [...analysis.tests].sort(byEffect).map((test) => ({

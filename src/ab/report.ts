@@ -1,7 +1,7 @@
 import type { ResultRow } from '../history/types.js';
 import { analyzeAb, type AbAnalysis, type AbObservation } from './analysis.js';
 import type { AbReportHeader } from './render.js';
-import type { AbTestRecord } from './store.js';
+import type { AbTestRecord } from './test-record.js';
 
 /** An A/B's rows: the history's result rows, each with the group of its run. */
 export type AbRow = ResultRow & { group: string };

@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { LoadedConfig } from '../config/load.js';
 import { runCommand } from '../cluster/processes.js';
 import { NightbenchError, firstLine, lastLines } from '../errors.js';
+import type { NewAbTest } from '../history/ab-queries.js';
 import type { HistoryStore } from '../history/store.js';
 import type { RunStatus } from '../history/types.js';
 import type { Log } from '../log.js';
@@ -10,10 +11,10 @@ import { runSuite, type RunSummary } from '../runner/runner.js';
 import { runnerMetrics, type Suite } from '../suite/suite.js';
 import type { MetricDirection } from '../suite/schema.js';
 import { testKey } from './analysis.js';
-import type { AbSection } from './config.js';
+import type { AbSection } from '../config/ab-section.js';
 import { environmentConfig, environmentRef, loadEnvironments, type LoadedEnvironment } from './environments.js';
 import { abGroups, buildSchedule, type AbGroup } from './schedule.js';
-import { AbStore, type AbTestRecord } from './store.js';
+import type { AbTestRecord } from './test-record.js';
 
 export interface AbRunOptions {
   /** Overrides ab.seed; default: ab.seed, else drawn now and recorded. */
@@ -45,8 +46,7 @@ export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log,
   const clusterShapes = [...new Set(prepared.map((e) => e.prepared.clusterShape))];
   if (clusterShapes.length > 1) log.warn(`the environments run on different cluster shapes (${clusterShapes.join(', ')}): the A/B compares shapes too`);
 
-  const abStore = new AbStore(store);
-  const record: Omit<AbTestRecord, 'status' | 'finishedAt'> = {
+  const record: NewAbTest<AbTestRecord> = {
     id: randomUUID(),
     createdAt: new Date().toISOString(),
     config: { ab: section, environments: environments.map((e) => e.environment), groups, directions: metricDirections(workloads), clusterShapes },
@@ -54,7 +54,7 @@ export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log,
     seed,
     schedule,
   };
-  abStore.create(record);
+  store.createAbTest(record);
   log.info(`A/B ${record.id}: ${groups.map((g) => `${g.label}=${g.environment}`).join(', ')}; ${schedule.length} slots of ${workloads.length} workloads, ${section.repeats} repeats a side, ${section.order} order, seed ${seed}`);
 
   const night = options.night ?? record.createdAt.slice(0, 10);
@@ -63,7 +63,7 @@ export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log,
     const environment = environmentOf(prepared, group);
     for (const { suite } of environment.prepared.selected) {
       const runId = beginSuiteRun(store, environment.prepared, suite, { kind: 'ab', night });
-      abStore.attachRun(runId, record.id, group.label);
+      store.attachRunToAbTest(runId, record.id, group.label);
       runs.set(runKey(group.label, suite.file.name), { runId, summaries: [] });
     }
   }
@@ -89,7 +89,7 @@ export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log,
   const statuses = [...runs.values()].map((run) => finishSuiteRun(store, run.runId, run.summaries, { error: run.error, aborted }).status);
   const status = testStatus(statuses, aborted);
   const finishedAt = new Date().toISOString();
-  abStore.finish(record.id, status, finishedAt);
+  store.finishAbTest(record.id, status, finishedAt);
   log.info(`A/B ${record.id}: ${status}`);
   return { ...record, status, finishedAt };
 }

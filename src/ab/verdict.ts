@@ -1,4 +1,5 @@
 import type { MetricDirection } from '../suite/schema.js';
+import { formatP } from '../format/index.js';
 import type { RatioInterval } from '../stats/index.js';
 
 /**
@@ -59,9 +60,4 @@ export function verdictLabel(verdict: Verdict, unit: string): string {
   if (time && verdict === 'better') return 'faster';
   if (time && verdict === 'worse') return 'slower';
   return verdict;
-}
-
-/** p-values in reports: three significant digits, scientific below 0.001. */
-export function formatP(p: number): string {
-  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
 }

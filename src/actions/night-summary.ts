@@ -4,8 +4,8 @@
  * Pure: the data comes in, Markdown and lists come out; `job-summary.ts` writes them.
  */
 import { lastLines } from '../errors.js';
+import { formatChange, formatHours, formatShare, formatValue } from '../format/index.js';
 import type { RunStatus } from '../history/types.js';
-import { formatHours, formatShare } from '../report/format.js';
 import type { DetectionQuality, QualityRow } from '../triage/quality.js';
 
 export interface SummaryRun {
@@ -196,13 +196,11 @@ function lastLine(text: string | undefined): string {
 }
 
 function percent(change: number | undefined): string {
-  return change === undefined ? '' : `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%`;
+  return change === undefined ? '' : formatChange(change);
 }
 
 function value(v: number | undefined, unit: string | undefined): string {
-  if (v === undefined) return '';
-  const shown = Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3);
-  return unit ? `${shown} ${unit}` : shown;
+  return v === undefined ? '' : formatValue(v, unit);
 }
 
 function plural(n: number): string {

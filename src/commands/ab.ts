@@ -1,12 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { summary } from '@actions/core';
 import type { Command } from 'commander';
 import { sitePages } from '../ab/page.js';
 import { renderMarkdown, renderTerminal } from '../ab/render.js';
 import { reportAb, type AbReport } from '../ab/report.js';
 import { runAb } from '../ab/run.js';
-import { AbStore, type AbTestRecord } from '../ab/store.js';
+import type { AbTestRecord } from '../ab/test-record.js';
+import { writeJobSummary } from '../actions/job-summary.js';
+import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory, type CommandContext } from './context.js';
@@ -48,7 +49,7 @@ export const abCommand: CliCommand = {
         const signals = abortOnSignals();
         try {
           const record = await runAb(context.loaded, store, context.log, { seed: flags.seed, night: flags.night, signal: signals.signal });
-          await publish(context, record, new AbStore(store), flags);
+          await publish(context, record, store, flags);
           setExitCode(signals.received() ? 130 : record.status === 'failed' ? 1 : 0);
         } finally {
           signals.dispose();
@@ -63,8 +64,7 @@ export const abCommand: CliCommand = {
         const context = commandContext(flags);
         const store = openContextHistory(context);
         try {
-          const abStore = new AbStore(store);
-          await publish(context, abStore.get(id), abStore, flags);
+          await publish(context, store.abTest<AbTestRecord>(id), store, flags);
           setExitCode(0);
         } finally {
           store.close();
@@ -76,7 +76,7 @@ export const abCommand: CliCommand = {
       .action((flags: CommonOptions) => {
         const store = openContextHistory(commandContext(flags));
         try {
-          const tests = new AbStore(store).list();
+          const tests = store.abTests<AbTestRecord>();
           const lines = tests.map((t) => `${t.id.slice(0, 8)}  ${t.createdAt.slice(0, 16)}  ${t.status.padEnd(10)} ${t.config.groups.map((g) => `${g.label}=${g.environment}`).join(' ')}`);
           process.stdout.write(flags.json ? `${JSON.stringify(tests.map(({ schedule: _, ...t }) => t), null, 2)}\n` : `${lines.join('\n') || 'no A/B test recorded'}\n`);
           setExitCode(0);
@@ -88,12 +88,12 @@ export const abCommand: CliCommand = {
 };
 
 /** Analyses a test from its rows and writes the report everywhere it is wanted. */
-async function publish(context: CommandContext, record: AbTestRecord, store: AbStore, flags: ReportFlags): Promise<AbReport> {
-  const report = reportAb(record, store.rows(record.id));
+async function publish(context: CommandContext, record: AbTestRecord, store: HistoryStore, flags: ReportFlags): Promise<AbReport> {
+  const report = reportAb(record, store.abTestRows(record.id));
   const markdown = renderMarkdown(report.header, report.analysis);
   process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderTerminal(report.header, report.analysis));
   if (flags.markdown) writeFile(path.resolve(flags.markdown), markdown, context.log);
-  if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(markdown).write();
+  await writeJobSummary({ markdown, annotations: [], outputs: {} });
   if (flags.page) {
     const dir = path.join(context.resolve(context.loaded.config.reports.dir), 'ab');
     for (const page of sitePages(report, record.config.environments)) writeFile(path.join(dir, `${page.id}.json`), `${JSON.stringify(page, null, 2)}\n`, context.log);

@@ -25,6 +25,11 @@ export function addCommonOptions(command: Command): Command {
     .option('-q, --quiet', 'no progress output');
 }
 
+/** The command's result on stdout: `data` as JSON with --json, else `text`. */
+export function printResult(json: boolean | undefined, data: unknown, text: string): void {
+  process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${text}\n`);
+}
+
 /** commander collects repeatable options through a reducer like this one. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').filter(Boolean)];

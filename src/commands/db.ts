@@ -1,12 +1,7 @@
 import type { Command } from 'commander';
-import { openDatabase, listMigrations, schemaVersion, migrate } from '../history/database.js';
-import { mergeDatabase } from '../history/merge.js';
-import { addCommonOptions, type CliCommand, type CommonOptions } from './command.js';
+import { historyFileStatus, mergeShardFiles, migrateHistoryFile } from '../history/files.js';
+import { addCommonOptions, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext } from './context.js';
-
-function print(json: boolean | undefined, data: unknown, text: string): void {
-  process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${text}\n`);
-}
 
 /** `nightbench db migrate|status|merge`: the history database's schema and shards. */
 export const dbCommand: CliCommand = {
@@ -17,14 +12,10 @@ export const dbCommand: CliCommand = {
       .option('--json', 'machine-readable output')
       .action((options: CommonOptions) => {
         const context = commandContext(options);
-        const database = openDatabase(context.historyPath, { migrate: false });
-        try {
-          const applied = migrate(database);
-          print(options.json, { file: context.historyPath, applied: applied.map((m) => `${m.version}-${m.name}`), version: schemaVersion(database) },
-            applied.length ? `applied ${applied.map((m) => `${m.version}-${m.name}`).join(', ')}; schema version ${schemaVersion(database)}` : `up to date at schema version ${schemaVersion(database)}`);
-        } finally {
-          database.close();
-        }
+        const { applied, version } = migrateHistoryFile(context.historyPath);
+        const names = applied.map((m) => `${m.version}-${m.name}`);
+        printResult(options.json, { file: context.historyPath, applied: names, version },
+          applied.length ? `applied ${names.join(', ')}; schema version ${version}` : `up to date at schema version ${version}`);
         setExitCode(0);
       });
 
@@ -32,17 +23,9 @@ export const dbCommand: CliCommand = {
       .option('--json', 'machine-readable output')
       .action((options: CommonOptions) => {
         const context = commandContext(options);
-        const database = openDatabase(context.historyPath, { migrate: false });
-        try {
-          const version = schemaVersion(database);
-          const pending = listMigrations().filter((m) => m.version > version).map((m) => `${m.version}-${m.name}`);
-          const tables = (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
-          const rows = Object.fromEntries(tables.map((t) => [t, (database.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n]));
-          print(options.json, { file: context.historyPath, version, pending, rows },
-            [`${context.historyPath}: schema version ${version}${pending.length ? `, pending: ${pending.join(', ')}` : ', up to date'}`, ...Object.entries(rows).map(([t, n]) => `  ${t.padEnd(16)} ${n}`)].join('\n'));
-        } finally {
-          database.close();
-        }
+        const { version, pending, rows } = historyFileStatus(context.historyPath);
+        printResult(options.json, { file: context.historyPath, version, pending, rows },
+          [`${context.historyPath}: schema version ${version}${pending.length ? `, pending: ${pending.join(', ')}` : ', up to date'}`, ...Object.entries(rows).map(([t, n]) => `  ${t.padEnd(16)} ${n}`)].join('\n'));
         setExitCode(0);
       });
 
@@ -51,17 +34,10 @@ export const dbCommand: CliCommand = {
       .option('--json', 'machine-readable output')
       .action((shards: string[], options: CommonOptions) => {
         const context = commandContext(options);
-        const database = openDatabase(context.historyPath);
-        try {
-          const merged = shards.map((shard) => {
-            const counts = mergeDatabase(database, context.resolve(shard));
-            context.log.info(`merged ${shard}: ${Object.entries(counts.added).map(([t, n]) => `${n} ${t}`).join(', ')}`);
-            return counts;
-          });
-          print(options.json, { file: context.historyPath, merged }, `merged ${shards.length} shard${shards.length === 1 ? '' : 's'} into ${context.historyPath}`);
-        } finally {
-          database.close();
-        }
+        const merged = mergeShardFiles(context.historyPath, shards.map((shard) => context.resolve(shard)), (counts, index) =>
+          context.log.info(`merged ${shards[index]}: ${Object.entries(counts.added).map(([t, n]) => `${n} ${t}`).join(', ')}`),
+        );
+        printResult(options.json, { file: context.historyPath, merged }, `merged ${shards.length} shard${shards.length === 1 ? '' : 's'} into ${context.historyPath}`);
         setExitCode(0);
       });
   },

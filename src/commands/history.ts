@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { NightbenchError } from '../errors.js';
-import { openDatabase } from '../history/database.js';
-import { archiveCopy, compact, pruneSamples } from '../store/prune.js';
-import { backendNames, backendSummaries, createBackend } from '../store/registry.js';
-import { fileBytes } from '../store/sqlite-file.js';
-import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
+import { pruneHistoryFile } from '../history/files.js';
+import { backendNames, backendSummaries, createBackend } from '../history-sync/registry.js';
+import { fileBytes } from '../history-sync/sqlite-file.js';
+import { addCommonOptions, parseIntegerOption, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, type CommandContext } from './context.js';
 
 interface StoreOptions extends CommonOptions {
@@ -52,10 +51,6 @@ function backendOptions(options: StoreOptions): Record<string, unknown> {
   return Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined));
 }
 
-function print(json: boolean | undefined, data: unknown, text: string): void {
-  process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${text}\n`);
-}
-
 function localFile(context: CommandContext, given: string | undefined): string {
   return given ? context.resolve(given) : context.historyPath;
 }
@@ -73,7 +68,7 @@ export const historyCommand: CliCommand = {
         const backend = await createBackend(options.store, backendOptions(options), { log: context.log });
         const outcome = await backend.fetch(to);
         context.log.info(outcome.found ? `fetched ${backend.description} (${outcome.bytes} bytes) to ${to}` : `no history yet in ${backend.description}: starting a new one`);
-        print(options.json, { store: backend.description, file: to, ...outcome }, outcome.found ? `fetched ${backend.description} to ${to}` : `no history stored yet in ${backend.description}`);
+        printResult(options.json, { store: backend.description, file: to, ...outcome }, outcome.found ? `fetched ${backend.description} to ${to}` : `no history stored yet in ${backend.description}`);
         setExitCode(0);
       });
 
@@ -92,7 +87,7 @@ export const historyCommand: CliCommand = {
           ? `saved ${from} to ${backend.description} (${outcome.bytes} bytes${outcome.attempts > 1 ? `, after ${outcome.attempts} tries` : ''})`
           : `${backend.description} already held every run of ${from}: nothing to save`;
         context.log.info(summary);
-        print(options.json, { store: backend.description, file: from, ...outcome }, summary);
+        printResult(options.json, { store: backend.description, file: from, ...outcome }, summary);
         setExitCode(0);
       });
 
@@ -106,17 +101,10 @@ export const historyCommand: CliCommand = {
         const context = commandContext(options);
         if (!existsSync(context.historyPath)) throw new NightbenchError('store', `history prune: ${context.historyPath} does not exist`);
         const bytesBefore = fileBytes(context.historyPath);
-        const db = openDatabase(context.historyPath);
-        try {
-          if (options.archive && !options.dryRun) archiveCopy(db, context.resolve(options.archive));
-          const outcome = pruneSamples(db, options.before, { dryRun: options.dryRun });
-          if (!options.dryRun && outcome.samples > 0) compact(db);
-          const bytesAfter = fileBytes(context.historyPath);
-          print(options.json, { file: context.historyPath, ...outcome, archive: options.archive, bytesBefore, bytesAfter },
-            `${options.dryRun ? 'would delete' : 'deleted'} ${outcome.samples} sample rows of ${outcome.runs} runs before ${options.before}; ${context.historyPath}: ${bytesBefore} -> ${bytesAfter} bytes`);
-        } finally {
-          db.close();
-        }
+        const outcome = pruneHistoryFile(context.historyPath, options.before, { dryRun: options.dryRun, archive: options.archive && context.resolve(options.archive) });
+        const bytesAfter = fileBytes(context.historyPath);
+        printResult(options.json, { file: context.historyPath, ...outcome, archive: options.archive, bytesBefore, bytesAfter },
+          `${options.dryRun ? 'would delete' : 'deleted'} ${outcome.samples} sample rows of ${outcome.runs} runs before ${options.before}; ${context.historyPath}: ${bytesBefore} -> ${bytesAfter} bytes`);
         setExitCode(0);
       });
   },

@@ -1,41 +1,12 @@
 import type { Command } from 'commander';
-import { detectRegressions } from '../detect/run.js';
-import { NightbenchError } from '../errors.js';
-import { describeAction } from '../github/plan.js';
-import { publishIssues, type PublishResult } from '../github/publish.js';
+import { describePublishResult, detectAndPublish, publishFailure } from '../nightly/issues.js';
 import { addCommonOptions, type CliCommand, type CommonOptions } from './command.js';
-import type { HistoryStore } from '../history/store.js';
-import { commandContext, openContextHistory, type CommandContext } from './context.js';
+import { commandContext, openContextHistory } from './context.js';
 
 interface IssuesOptions extends CommonOptions {
   night?: string;
   suite?: string;
   dryRun?: boolean;
-}
-
-/** The summary: one line per planned action, and where the failed ones went. */
-export function describePublishResult(result: PublishResult, dryRun: boolean): string {
-  const header = `${dryRun ? 'would publish' : 'published'} to ${result.tracker} for night ${result.night ?? '(none)'}: ${result.actions.length} issue group${result.actions.length === 1 ? '' : 's'}`;
-  const lines = (result.outcomes ?? result.actions.map((action) => ({ action, issue: undefined, fallback: undefined }))).map((outcome) => {
-    const where = outcome.issue && outcome.action.kind === 'open' ? ` -> ${outcome.issue.ref}${outcome.issue.url ? ` ${outcome.issue.url}` : ''}` : '';
-    return `  ${describeAction(outcome.action)}${where}${outcome.fallback ? ` (GitHub failed; written to ${outcome.fallback})` : ''}`;
-  });
-  return [header, ...lines].join('\n');
-}
-
-/**
- * Detection of a night (idempotent: judging it again changes nothing stored), then its issues.
- * What `nightbench issues` does, and `nightly` after recording.
- */
-export async function detectAndPublish(context: CommandContext, store: HistoryStore, options: { night?: string; suite?: string; dryRun?: boolean }): Promise<PublishResult> {
-  const report = detectRegressions(store, context.loaded.config.detection, { now: options.night, suite: options.suite, dryRun: options.dryRun });
-  return publishIssues({ report, store, loaded: context.loaded, env: process.env, log: context.log, dryRun: options.dryRun });
-}
-
-/** The one error a command reports when GitHub kept failing: the regressions and the text are kept. */
-export function publishFailure(result: PublishResult): NightbenchError | undefined {
-  if (result.failed === 0) return undefined;
-  return new NightbenchError('github', `${result.failed} issue action${result.failed === 1 ? '' : 's'} failed (${result.error}); the text is in ${result.filesDir} and the regressions stay recorded`);
 }
 
 /** `nightbench issues`: detection's open and recovered regressions as GitHub issues (or files). */
@@ -54,7 +25,7 @@ export const issuesCommand: CliCommand = {
       const context = commandContext(options);
       const store = openContextHistory(context);
       try {
-        const result = await detectAndPublish(context, store, options);
+        const result = await detectAndPublish(context.loaded, store, context.log, options);
         process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${describePublishResult(result, options.dryRun ?? false)}\n`);
         const failure = publishFailure(result);
         if (failure) throw failure;

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { executeRuns } from '../runner/execute.js';
+import { nightlyPorts, runNightly } from '../nightly/run-nightly.js';
 import { shardSelection } from '../shard/plan-file.js';
 import type { CliCommand } from './command.js';
-import { describePublishResult, detectAndPublish, publishFailure } from './issues.js';
 import { commandContext, openContextHistory } from './context.js';
 import { abortOnSignals, addRunOptions, exitCodeOf, printReports, runOverrides, type RunFlags } from './run-options.js';
 
@@ -29,15 +28,11 @@ export const nightlyCommand: CliCommand = {
         const store = openContextHistory(context);
         const signals = abortOnSignals();
         try {
-          const reports = await executeRuns(context.loaded, store, context.log, { kind: 'nightly', night: flags.night, commit: flags.commit, signal: signals.signal, ...(flags.shard ? shardSelection(flags.shard, flags.shardPlan && context.resolve(flags.shardPlan)) : {}) });
-          const interrupted = signals.received() !== undefined;
-          // After recording: detection and issues. A GitHub failure still prints the runs; its text is in reports/issues/.
-          const published = flags.detect && !interrupted ? await detectAndPublish(context, store, { night: flags.night }) : undefined;
-          if (published) context.log.info(describePublishResult(published, false));
-          printReports(reports, flags.json);
-          const failure = published && publishFailure(published);
-          if (failure) context.log.warn(failure.message);
-          setExitCode(exitCodeOf(reports, interrupted) || (failure ? failure.exitCode : 0));
+          const shard = flags.shard ? shardSelection(flags.shard, flags.shardPlan && context.resolve(flags.shardPlan)) : {};
+          const ports = nightlyPorts(context.loaded, store, context.log, { night: flags.night, commit: flags.commit, signal: signals.signal, ...shard });
+          const outcome = await runNightly(ports, { detect: flags.detect });
+          printReports(outcome.reports, flags.json);
+          setExitCode(exitCodeOf(outcome.reports, outcome.interrupted) || (outcome.publishFailure?.exitCode ?? 0));
         } finally {
           signals.dispose();
           store.close();

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { buildLinks } from '../github/links.js';
+import { configLinks } from '../github/links.js';
 import { buildSite } from '../report/build.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
@@ -27,16 +27,14 @@ export const reportCommand: CliCommand = {
         const { config } = context.loaded;
         const store = openContextHistory(context);
         try {
-          const commitUrls = config.target.kind === 'git' ? Object.fromEntries(config.target.repositories.map((r) => [r.name, r.commitUrl])) : {};
-          const github = config.github;
-          const links = buildLinks(github, commitUrls);
+          const links = configLinks(config);
           const summary = await buildSite({
             store,
             outDir: context.resolve(flags.out ?? `${config.reports.dir}/site`),
             abDir: context.resolve(flags.abDir ?? `${config.reports.dir}/ab`),
             policy: config.detection,
             commitUrl: links.commit,
-            issueUrl: (issue) => (github.repository ? `${github.webUrl.replace(/\/$/, '')}/${github.repository}/issues/${issue}` : undefined),
+            issueUrl: links.issue,
             drilldownNights: flags.drilldownNights,
             now: new Date(),
             log: context.log,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { parseJsonFile, validate } from '../config/load.js';
+import { parseJsonFile, validate } from '../validation.js';
 import { NightbenchError } from '../errors.js';
 import { createGitHubClient, type GitHubClient } from '../github/client.js';
 import { gitHubError } from '../github/errors.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseSize } from './units.js';
-import { githubSchema } from '../github/config.js';
-import { abSectionSchema } from '../ab/config.js';
+import { githubSchema } from './github-section.js';
+import { abSectionSchema } from './ab-section.js';
 import { detectionSchema } from '../detect/policy.js';
 
 /** A byte count: a positive integer, or a string such as "2GiB" or "512 MB". */
@@ -106,4 +106,3 @@ export type RawConfig = z.input<typeof configSchema>;
 export type Config = z.output<typeof configSchema>;
 export type Target = Config['target'];
 export type GitTarget = z.output<typeof gitTargetSchema>;
-export type ClusterConfig = Config['cluster'];

@@ -50,19 +50,19 @@ const verdictKinds: readonly VerdictKind[] = ['regression', 'improvement', 'stab
  */
 export function detectRegressions(store: HistoryStore, policy: DetectionPolicy, options: DetectOptions = {}): DetectionReport {
   const dryRun = options.dryRun ?? false;
-  const night = options.now !== undefined ? nightOf(options.now) : latestNightlyNight(store.db, options.suite);
+  const night = options.now !== undefined ? nightOf(options.now) : latestNightlyNight(store, options.suite);
   const counts = Object.fromEntries(verdictKinds.map((kind) => [kind, 0])) as Record<VerdictKind, number>;
   if (night === undefined) return { suite: options.suite, dryRun, verdicts: [], counts, changes: [], openedIds: [], activeEpisodes: [] };
 
   const rows = store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: nightsBefore(night, policy.windowDays) });
-  const episodes = loadEpisodes(store.db, { suite: options.suite });
+  const episodes = loadEpisodes(store, { suite: options.suite });
   const verdicts = judgeRows(rows, episodes, policy, night);
   for (const verdict of verdicts) counts[verdict.kind]++;
   const changes = planEpisodes(verdicts, episodes, policy);
-  const openedIds = dryRun ? [] : applyEpisodeChanges(store.db, changes);
+  const openedIds = dryRun ? [] : applyEpisodeChanges(store, changes);
   const activeEpisodes: ActiveEpisode[] = dryRun
     ? activeAfter(episodes, changes)
-    : loadEpisodes(store.db, { suite: options.suite, states: activeStates });
+    : loadEpisodes(store, { suite: options.suite, states: activeStates });
   return { night, suite: options.suite, dryRun, verdicts, counts, changes, openedIds, activeEpisodes };
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Db } from '../history/database.js';
 import { describeSqliteError } from '../history/database.js';
+import type { HistoryStore } from '../history/store.js';
 import type { EpisodeChange, Episode, EpisodeState } from './episodes.js';
 import type { Direction } from './policy.js';
 
@@ -51,7 +52,8 @@ export interface EpisodeFilter {
 }
 
 /** Episodes matching the filter, oldest first. */
-export function loadEpisodes(db: Db, filter: EpisodeFilter = {}): Episode[] {
+export function loadEpisodes(history: HistoryStore, filter: EpisodeFilter = {}): Episode[] {
+  const db = history.databaseForDetection();
   const where: string[] = [];
   const params: unknown[] = [];
   if (filter.suite !== undefined) (where.push('suite = ?'), params.push(filter.suite));
@@ -67,7 +69,8 @@ export function loadEpisodes(db: Db, filter: EpisodeFilter = {}): Episode[] {
  * Carries out a plan from `planEpisodes` in one transaction and returns the ids of the episodes
  * it opened. Opening an episode whose fingerprint is stored already does nothing.
  */
-export function applyEpisodeChanges(db: Db, changes: readonly EpisodeChange[]): number[] {
+export function applyEpisodeChanges(history: HistoryStore, changes: readonly EpisodeChange[]): number[] {
+  const db = history.databaseForDetection();
   return guard(db, () =>
     db
       .transaction(() => {
@@ -103,7 +106,8 @@ export function applyEpisodeChanges(db: Db, changes: readonly EpisodeChange[]): 
 }
 
 /** Records the GitHub issue that reports these episodes; returns how many rows changed. */
-export function setEpisodeIssue(db: Db, episodeIds: readonly number[], issueNumber: number): number {
+export function setEpisodeIssue(history: HistoryStore, episodeIds: readonly number[], issueNumber: number): number {
+  const db = history.databaseForDetection();
   if (episodeIds.length === 0) return 0;
   return guard(db, () => db.prepare(`UPDATE regressions SET issue_number = ? WHERE id IN (${episodeIds.map(() => '?').join(',')})`).run(issueNumber, ...episodeIds).changes);
 }
@@ -113,7 +117,8 @@ export function setEpisodeIssue(db: Db, episodeIds: readonly number[], issueNumb
  * later nights of their series are compared with nights from their first bad night on.
  * Episodes that already recovered stay recovered. Returns how many rows changed.
  */
-export function markEpisodesAccepted(db: Db, episodeIds: readonly number[]): number {
+export function markEpisodesAccepted(history: HistoryStore, episodeIds: readonly number[]): number {
+  const db = history.databaseForDetection();
   if (episodeIds.length === 0) return 0;
   return guard(db, () =>
     db
@@ -123,7 +128,8 @@ export function markEpisodesAccepted(db: Db, episodeIds: readonly number[]): num
 }
 
 /** The latest night with a nightly run (of `suite`, if given), or undefined for an empty history. */
-export function latestNightlyNight(db: Db, suite?: string): string | undefined {
+export function latestNightlyNight(history: HistoryStore, suite?: string): string | undefined {
+  const db = history.databaseForDetection();
   const row = guard(db, () =>
     suite === undefined
       ? (db.prepare("SELECT max(night) AS night FROM runs WHERE kind = 'nightly'").get() as { night: string | null })

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { formatChange, formatP, type VerdictKind } from './judge.js';
+import { formatChange, formatP, formatValue } from '../format/index.js';
+import type { VerdictKind } from './judge.js';
 import type { DetectionReport } from './run.js';
 import type { SeriesIdentity } from './series.js';
 
@@ -28,8 +29,8 @@ export function renderReport(report: DetectionReport, options: { all?: boolean }
   const header = ['series', 'baseline median', 'new median', 'change', 'p', 'verdict'];
   const rows = shown.map((verdict) => [
     seriesLabel(verdict.identity),
-    formatValue(verdict.baselineMedian, verdict.unit),
-    formatValue(verdict.newMedian, verdict.unit),
+    verdict.baselineMedian === undefined ? '-' : formatValue(verdict.baselineMedian, verdict.unit),
+    verdict.newMedian === undefined ? '-' : formatValue(verdict.newMedian, verdict.unit),
     verdict.change === undefined ? '-' : formatChange(verdict.change),
     verdict.pValue === undefined ? '-' : formatP(verdict.pValue),
     verdict.kind === 'stable' || verdict.kind === 'regression' || verdict.kind === 'improvement' ? verdict.kind : `${verdict.kind}: ${verdict.reason}`,
@@ -57,12 +58,6 @@ function episodeLines(report: DetectionReport): string[] {
       : `${report.activeEpisodes.length} open regression episode${report.activeEpisodes.length === 1 ? '' : 's'}: ${report.activeEpisodes.map((e) => `${seriesLabel(e.identity)} since ${e.firstBad.night}`).join('; ')}`,
   );
   return lines;
-}
-
-function formatValue(value: number | undefined, unit: string | null): string {
-  if (value === undefined) return '-';
-  if (unit === 'bytes') return `${(value / 2 ** 20).toFixed(1)} MiB`;
-  return `${Number(value.toPrecision(4))}${unit ? ` ${unit}` : ''}`;
 }
 
 function alignColumns(table: string[][]): string[] {

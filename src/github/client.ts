@@ -10,7 +10,7 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import Bottleneck from 'bottleneck';
 import type { Log } from '../log.js';
-import type { GitHubConfig } from './config.js';
+import type { GitHubConfig } from '../config/github-section.js';
 
 /** Octokit with retry and throttling; its REST methods and `paginate` are what nightbench uses. */
 export const NightbenchOctokit = Octokit.plugin(retry, throttling);

@@ -4,8 +4,9 @@
  *
  * @module
  */
+import type { GitHubConfig } from '../config/github-section.js';
+import type { Config } from '../config/schema.js';
 import { sitePaths } from '../report/paths.js';
-import type { GitHubConfig } from './config.js';
 
 export interface Links {
   commit(repo: string, sha: string): string | undefined;
@@ -13,13 +14,22 @@ export interface Links {
   pull(repo: string, number: number): string | undefined;
   /** The workload's page on the published site (`nightbench report`). */
   history(suite: string, workload: string): string | undefined;
+  /** A regression issue of `github.repository`. */
+  issue(number: number): string | undefined;
+}
+
+/** The links of a whole config: its github section plus the commit URL templates of a git target's repositories. */
+export function configLinks(config: Pick<Config, 'github' | 'target'>): Links {
+  const target = config.target;
+  const commitUrls = target.kind === 'git' ? Object.fromEntries(target.repositories.map((r) => [r.name, r.commitUrl])) : {};
+  return buildLinks(config.github, commitUrls);
 }
 
 /**
  * Links for target repositories mapped to GitHub in `github.targetRepositories`; a repository's
  * own `commitUrl` template ({sha}) serves for commits of one that is not on GitHub.
  */
-export function buildLinks(github: Pick<GitHubConfig, 'webUrl' | 'targetRepositories' | 'siteUrl'>, commitUrls: Record<string, string | undefined> = {}): Links {
+export function buildLinks(github: Pick<GitHubConfig, 'webUrl' | 'targetRepositories' | 'siteUrl' | 'repository'>, commitUrls: Record<string, string | undefined> = {}): Links {
   const web = github.webUrl.replace(/\/$/, '');
   const onGitHub = (repo: string) => github.targetRepositories[repo];
   return {
@@ -36,6 +46,7 @@ export function buildLinks(github: Pick<GitHubConfig, 'webUrl' | 'targetReposito
       const fullName = onGitHub(repo);
       return fullName ? `${web}/${fullName}/pull/${number}` : undefined;
     },
+    issue: (number) => (github.repository ? `${web}/${github.repository}/issues/${number}` : undefined),
     history: (suite, workload) => (github.siteUrl ? new URL(sitePaths.workloadPage(suite, workload), github.siteUrl.replace(/\/?$/, '/')).href : undefined),
   };
 }

@@ -11,7 +11,6 @@ import { loadEpisodes, markEpisodesAccepted, setEpisodeIssue, type DetectionRepo
 import { activeStates } from '../detect/episodes.js';
 import { collectRangeContext, type RangeContext } from '../git/range.js';
 import type { HistoryStore } from '../history/store.js';
-import { recordedFixes } from '../history/triage-queries.js';
 import type { Log } from '../log.js';
 import { applyIssueActions, type ActionOutcome } from './apply.js';
 import { createGitHubClient, type GitHubClient } from './client.js';
@@ -19,7 +18,7 @@ import { isGitHubFailure } from './errors.js';
 import { fileTracker } from './file-tracker.js';
 import { gitHubTracker } from './github-tracker.js';
 import { groupEpisodes, type IssueGroup } from './group.js';
-import { buildLinks } from './links.js';
+import { configLinks } from './links.js';
 import { noPeople } from './people.js';
 import { planIssues, type IssueAction } from './plan.js';
 import { renderIssue, renderPersistComment, renderRecoveryComment, type RenderContext } from './render.js';
@@ -86,8 +85,8 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const actions = planIssues(groups, existing, night);
   if (options.dryRun) return { tracker: tracker.description, filesDir, night, actions, failed: unreachable ? 1 : 0, ...(unreachable ? { error: unreachable } : {}) };
 
-  const links = buildLinks(config.github, commitUrls(loaded));
-  const fixes = recordedFixes(store.db);
+  const links = configLinks(config);
+  const fixes = store.recordedFixes();
   const renderContext = (ranges: RenderContext['ranges'], people: RenderContext['people']): RenderContext => ({ night, ranges, people, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench' });
   const outcomes = await applyIssueActions(
     actions,
@@ -127,17 +126,12 @@ function gitHubClientFor({ loaded, env, log }: PublishOptions): GitHubClient | u
 function reportedEpisodes(store: HistoryStore, report: DetectionReport, night: string) {
   if (report.dryRun) return report.activeEpisodes;
   const filter = report.suite === undefined ? {} : { suite: report.suite };
-  return loadEpisodes(store.db, filter).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
+  return loadEpisodes(store, filter).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
 }
 
 function repositoryOrder(loaded: LoadedConfig): string[] {
   const target = loaded.config.target;
   return target.kind === 'git' ? target.repositories.map((r) => r.name) : [];
-}
-
-function commitUrls(loaded: LoadedConfig): Record<string, string | undefined> {
-  const target = loaded.config.target;
-  return target.kind === 'git' ? Object.fromEntries(target.repositories.map((r) => [r.name, r.commitUrl])) : {};
 }
 
 /**
@@ -164,7 +158,7 @@ async function gitContext(loaded: LoadedConfig, group: IssueGroup, log: Log): Pr
 function recordOutcomes(store: HistoryStore, outcomes: readonly ActionOutcome[]): void {
   for (const { action, issue } of outcomes) {
     const ids = action.group.series.flatMap((s) => (s.episodeId === undefined ? [] : [s.episodeId]));
-    if (action.kind === 'accept') markEpisodesAccepted(store.db, ids);
-    else if (issue?.number !== undefined) setEpisodeIssue(store.db, ids, issue.number);
+    if (action.kind === 'accept') markEpisodesAccepted(store, ids);
+    else if (issue?.number !== undefined) setEpisodeIssue(store, ids, issue.number);
   }
 }

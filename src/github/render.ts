@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { formatChange, formatP } from '../detect/judge.js';
 import type { RangeCommit, RangeContext } from '../git/range.js';
-import type { MentionPolicy } from './config.js';
+import type { MentionPolicy } from '../config/github-section.js';
+import { formatChange, formatP, formatValue, shortSha } from '../format/index.js';
 import type { IssueGroup, IssueSeries } from './group.js';
 import type { Links } from './links.js';
 import { markers } from './markers.js';
@@ -30,7 +30,6 @@ export interface RenderedIssue {
   body: string;
 }
 
-const shortSha = (sha: string) => sha.slice(0, 7);
 const link = (text: string, url: string | undefined) => (url ? `[${text}](${url})` : text);
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
@@ -83,24 +82,6 @@ function renderTable(group: IssueGroup, links: Links): string {
 
 function stateText(series: IssueSeries): string {
   return { open: 'new', 'still-regressed': 'still regressed', recovered: 'recovered', accepted: 'accepted' }[series.state];
-}
-
-/** Values in their unit, with three significant digits: enough to see a 10% change. */
-export function formatValue(value: number, unit: string | null): string {
-  if (unit === 'bytes' || unit === 'B') return formatBytes(value);
-  const digits = Math.abs(value) >= 1000 ? value.toFixed(0) : Number(value.toPrecision(3)).toString();
-  return unit ? `${digits} ${unit}` : digits;
-}
-
-function formatBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${Number(value.toPrecision(3))} ${units[unit]}`;
 }
 
 function renderRanges(group: IssueGroup, context: RenderContext): string {

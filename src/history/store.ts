@@ -1,9 +1,29 @@
+/**
+ * Where the SQL lives: only in src/history. Convention, for every new read or write:
+ * - one module per concern, `src/history/<concern>-queries.ts` (ab-queries.ts, report-queries.ts,
+ *   summary-queries.ts, maintenance-queries.ts, ...), exporting functions that take `db: Db` first
+ *   and return typed rows;
+ * - HistoryStore exposes them as typed methods (one line each), and `files.ts` does the same for
+ *   whole-file operations (migrate, merge, prune, copy) on a path;
+ * - outside src/history nothing imports better-sqlite3, `Db` or `database.ts`: callers hold a
+ *   HistoryStore (or a path) and never a database handle.
+ *
+ * @module
+ */
 import type Database from 'better-sqlite3';
 import { hostname } from 'node:os';
-import type { Db } from './database.js';
+import type { SummaryFailure, SummaryRun } from '../actions/night-summary.js';
 import { processIsAlive } from '../cluster/processes.js';
+import { NightbenchError } from '../errors.js';
+import type { RepeatFacts } from '../report/drilldown.js';
+import type { ReportHistory } from '../report/types.js';
+import { abTestRuns, abTestsMatching, attachRunToAbTest, finishAbTest, insertAbTest, latestAbTests, type NewAbTest, type StoredAbTest } from './ab-queries.js';
+import type { Db } from './database.js';
 import { describeSqliteError } from './database.js';
-import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome } from './types.js';
+import { readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './report-queries.js';
+import { nightSummaryFailures, nightSummaryRuns } from './summary-queries.js';
+import { falseAlarmEpisodes, recordedFixes, recordTriageEvent, triageEvents, type FalseAlarm, type TriageEvent } from './triage-queries.js';
+import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome, RunStatus } from './types.js';
 
 /**
  * Writes and reads the history. Each write is one transaction, so a crash leaves what was
@@ -13,9 +33,14 @@ export class HistoryStore {
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(
-    readonly db: Db,
+    private readonly db: Db,
     readonly file: string,
   ) {}
+
+  /** @deprecated temporary: detect/store.ts moves into src/history (issue 10); nothing else may call this. */
+  databaseForDetection(): Db {
+    return this.db;
+  }
 
   /** Prepared once per store: the runner writes thousands of rows a night through a few statements. */
   private statement(sql: string): Database.Statement {
@@ -99,6 +124,11 @@ export class HistoryStore {
       .run(commit.repo, commit.sha, commit.parents.join(' '), commit.authorName, commit.authorEmail, commit.authoredAt, commit.committedAt, commit.subject);
   }
 
+  /** Several writes as one transaction: a bulk import commits once instead of once per run. */
+  inOneTransaction<T>(body: () => T): T {
+    return this.write(body);
+  }
+
   /**
    * Runs left 'running' by a process of this host that no longer exists crashed mid-run: what
    * they recorded stays, and they are marked incomplete so nobody mistakes them for whole nights.
@@ -148,6 +178,92 @@ export class HistoryStore {
       for (const { repo, sha } of lookup.all(runId) as { repo: string; sha: string }[]) commits[repo] = sha;
     }
     return rows.map((row) => ({ ...row, instanceType: row.instanceType ?? undefined, commits: commitsByRun.get(row.runId)! }));
+  }
+
+  // The A/B tests (ab-queries.ts). `T` is the A/B module's record type: the history stores its config and schedule whole.
+
+  createAbTest<T extends StoredAbTest>(test: NewAbTest<T>): void {
+    insertAbTest(this.db, test);
+  }
+
+  attachRunToAbTest(runId: string, testId: string, group: string): void {
+    attachRunToAbTest(this.db, runId, testId, group);
+  }
+
+  finishAbTest(id: string, status: RunStatus, finishedAt: string): void {
+    finishAbTest(this.db, id, status, finishedAt);
+  }
+
+  /** A test by its id or an unambiguous prefix of it (as printed: the first 8 characters do). */
+  abTest<T extends StoredAbTest>(idOrPrefix: string): T {
+    const found = abTestsMatching(this.db, idOrPrefix);
+    const exact = found.find((test) => test.id === idOrPrefix);
+    if (!exact && found.length > 1) throw new NightbenchError('usage', `A/B id "${idOrPrefix}" is ambiguous: ${found.map((t) => t.id).join(', ')}`);
+    const test = exact ?? found[0];
+    if (!test) throw new NightbenchError('usage', `no A/B test "${idOrPrefix}" in ${this.file}; \`nightbench ab list\` shows them`);
+    return test as T;
+  }
+
+  /** Newest first. */
+  abTests<T extends StoredAbTest>(limit = 20): T[] {
+    return latestAbTests(this.db, limit) as T[];
+  }
+
+  /** Every repeat of the test's runs, each with the group its run belongs to. */
+  abTestRows(id: string): (ResultRow & { group: string })[] {
+    const runs = abTestRuns(this.db, id);
+    if (runs.length === 0) return [];
+    const groupOf = new Map(runs.map((r) => [r.id, r.group]));
+    return this.resultRows({ runIds: runs.map((r) => r.id) }).map((row) => ({ ...row, group: groupOf.get(row.runId)! }));
+  }
+
+  // The site's reads (report-queries.ts).
+
+  reportHistory(): ReportHistory {
+    return readReportHistory(this.db);
+  }
+
+  /** Which (run, workload) pairs have stored samples, as "runId\0workload". */
+  runsWithSamples(): Set<string> {
+    return runsWithSamples(this.db);
+  }
+
+  /** Runs still being written: their drill-downs must be rebuilt next time, not kept. */
+  unfinishedRuns(): Set<string> {
+    return unfinishedRuns(this.db);
+  }
+
+  /** The repeats of one workload in one run: status, error, metrics and samples. */
+  runWorkload(runId: string, workload: string): RepeatFacts[] {
+    return readRunWorkload(this.db, runId, workload);
+  }
+
+  // The job summary's reads (summary-queries.ts).
+
+  nightSummaryRuns(night: string): SummaryRun[] {
+    return nightSummaryRuns(this.db, night);
+  }
+
+  nightSummaryFailures(night: string): SummaryFailure[] {
+    return nightSummaryFailures(this.db, night);
+  }
+
+  // Triage commands given on issues (triage-queries.ts).
+
+  recordTriageEvent(event: TriageEvent): boolean {
+    return recordTriageEvent(this.db, event);
+  }
+
+  triageEvents(filter: { issueNumber?: number } = {}): TriageEvent[] {
+    return triageEvents(this.db, filter);
+  }
+
+  recordedFixes(): Map<number, string> {
+    return recordedFixes(this.db);
+  }
+
+  falseAlarmEpisodes(): FalseAlarm[] {
+    return falseAlarmEpisodes(this.db);
   }
 
   close(): void {

@@ -1,13 +1,13 @@
 /**
  * The A/B part of the site: the seam for the A/B engineer. An A/B report is a JSON file in
- * `<reports.dir>/ab/` of the shape `abReportSchema` describes (`nightbench ab report` writes
+ * `<reports.dir>/ab/` of the shape `abSitePageSchema` describes (`nightbench ab report` writes
  * them); `nightbench report` validates each, gives it a page under `ab/` and lists it on
  * `ab/index.html`, which the site's "A/B" navigation entry opens. Pure.
  *
  * @module
  */
 import { z } from 'zod';
-import { formatChange, formatValue } from './format.js';
+import { formatChange, formatValue } from '../format/index.js';
 import { relativeHref, sitePaths } from './paths.js';
 import { html, layout, type Html } from './render.js';
 
@@ -37,7 +37,7 @@ export const abComparisonSchema = z.strictObject({
   candidateValues: z.array(z.number()).optional(),
 });
 
-export const abReportSchema = z.strictObject({
+export const abSitePageSchema = z.strictObject({
   id: z.string().min(1),
   title: z.string().min(1),
   /** ISO 8601; the A/B index lists the newest first. */
@@ -49,12 +49,12 @@ export const abReportSchema = z.strictObject({
   comparisons: z.array(abComparisonSchema),
 });
 
-export type AbReport = z.output<typeof abReportSchema>;
+export type AbSitePage = z.output<typeof abSitePageSchema>;
 
 const verdictClass = (verdict: string) => (/slower|worse|regress/i.test(verdict) ? 'worse' : /faster|better|improv/i.test(verdict) ? 'better' : 'neutral');
 
 /** The list of A/B reports, newest first. */
-export function renderAbIndex(reports: AbReport[], generatedAt: string): string {
+export function renderAbIndex(reports: AbSitePage[], generatedAt: string): string {
   const sorted = [...reports].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const body = html`
 <h1>A/B comparisons</h1>
@@ -65,9 +65,9 @@ ${sorted.map((r) => html`<tr><td>${r.createdAt.slice(0, 16).replace('T', ' ')}</
 }
 
 /** One A/B report: what was compared and, per series, the medians, the ratio and the verdict. */
-export function renderAbReport(report: AbReport, generatedAt: string): string {
+export function renderAbReport(report: AbSitePage, generatedAt: string): string {
   const path = sitePaths.abReport(report.id);
-  const interval = (c: AbReport['comparisons'][number]) => (c.low !== undefined && c.high !== undefined ? `${formatChange(c.low - 1)} … ${formatChange(c.high - 1)}` : '—');
+  const interval = (c: AbSitePage['comparisons'][number]) => (c.low !== undefined && c.high !== undefined ? `${formatChange(c.low - 1)} … ${formatChange(c.high - 1)}` : '—');
   const body = html`
 <p class="crumbs"><a href="${relativeHref(path, sitePaths.abIndex)}">A/B</a></p>
 <h1>${report.title}</h1>
@@ -89,7 +89,7 @@ ${report.comparisons.flatMap((c) => (c.baselineValues && c.candidateValues ? [ht
   return layout({ path, title: report.title, section: 'ab', generatedAt, body });
 }
 
-type Comparison = AbReport['comparisons'][number];
+type Comparison = AbSitePage['comparisons'][number];
 
 /**
  * The talk's picture of a test, as inline SVG: per side a bar to the median, a mark at the mean

@@ -8,18 +8,16 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { validate } from '../config/load.js';
-import { resolveSeriesPolicy, type DetectionPolicy } from '../detect/index.js';
+import { validate } from '../validation.js';
+import { detectRegressions, loadEpisodes, resolveSeriesPolicy, type DetectionPolicy } from '../detect/index.js';
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
-import { triageEvents } from '../history/triage-queries.js';
 import type { Log } from '../log.js';
-import { abReportSchema, renderAbIndex, renderAbReport, type AbReport } from './ab.js';
+import { abSitePageSchema, renderAbIndex, renderAbReport, type AbSitePage } from './ab.js';
 import { buildAssets } from './assets.js';
 import { buildSiteData, commitRow } from './data.js';
-import { indexDetection } from './detection.js';
+import { indexDetection, type DetectionFacts } from './detection.js';
 import { buildDrilldown } from './drilldown.js';
-import { readDetection, readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './history-source.js';
 import { sitePaths } from './paths.js';
 import { dataScript } from './render.js';
 import { renderIndex } from './render-index.js';
@@ -60,11 +58,10 @@ export interface BuildSummary {
 export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary> {
   const started = performance.now();
   const generatedAt = options.now.toISOString();
-  const db = options.store.db;
-  const history = readReportHistory(db);
-  const withSamples = runsWithSamples(db);
+  const history = options.store.reportHistory();
+  const withSamples = options.store.runsWithSamples();
   const detection = readDetection(options.store, options.policy);
-  const events = triageEvents(db);
+  const events = options.store.triageEvents();
   const read = performance.now();
   options.log.debug(`read ${history.runs.length} runs, ${history.values.length} values in ${((read - started) / 1000).toFixed(1)} s`);
 
@@ -91,7 +88,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
 
   const runs = new Map(history.runs.map((run) => [run.id, run]));
   const commits = new Map(history.commits.map((c) => [`${c.repo}\u0000${c.sha}`, c]));
-  const unfinished = unfinishedRuns(db);
+  const unfinished = options.store.unfinishedRuns();
   const drilldowns = { written: 0, kept: 0 };
   for (const page of site.workloads) {
     out.write(sitePaths.workloadPage(page.suite, page.workload), renderWorkloadPage(page, generatedAt));
@@ -104,7 +101,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
         drilldowns.kept++;
         continue;
       }
-      const repeats = readRunWorkload(db, run.id, page.workload);
+      const repeats = options.store.runWorkload(run.id, page.workload);
       const runCommits = run.commits.map(({ repo, sha }) => commitRow(repo, sha, commits.get(`${repo}\u0000${sha}`), options));
       const drilldown = buildDrilldown(run, page.workload, repeats, runCommits);
       out.write(pagePath, renderDrilldownPage(drilldown, generatedAt));
@@ -128,7 +125,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
 }
 
 /** A/B reports from their folder; a file that does not validate is skipped with a warning, not fatal. */
-function readAbReports(dir: string | undefined, log: Log): AbReport[] {
+function readAbReports(dir: string | undefined, log: Log): AbSitePage[] {
   if (!dir || !existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((file) => file.endsWith('.json'))
@@ -136,7 +133,7 @@ function readAbReports(dir: string | undefined, log: Log): AbReport[] {
     .flatMap((file) => {
       const where = path.join(dir, file);
       try {
-        return [validate(abReportSchema, JSON.parse(readFileSync(where, 'utf8')), where)];
+        return [validate(abSitePageSchema, JSON.parse(readFileSync(where, 'utf8')), where)];
       } catch (error) {
         log.warn(`skipping A/B report ${where}: ${error instanceof NightbenchError ? error.message : (error as Error).message}`);
         return [];
@@ -189,4 +186,12 @@ class SiteWriter {
     this.bytes += bytes;
     if (bytes > this.largest.bytes) this.largest = { path: relative, bytes };
   }
+}
+
+/**
+ * Detection's view of the history without changing it: a dry run judges the latest night, and
+ * the stored episodes give every regression and recovery so far.
+ */
+function readDetection(store: HistoryStore, policy: DetectionPolicy): DetectionFacts {
+  return { verdicts: detectRegressions(store, policy, { dryRun: true }).verdicts, episodes: loadEpisodes(store) };
 }

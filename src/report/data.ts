@@ -8,7 +8,7 @@
 import { median } from 'simple-statistics';
 import { relativeSpread } from '../stats/index.js';
 import type { CommitInfo } from '../history/types.js';
-import { seriesKey, type DetectionIndex } from './detection.js';
+import { siteSeriesKey, type DetectionIndex } from './detection.js';
 import { decimalExponent, fromUnits, toUnits } from './format.js';
 import { relativeHref, sitePaths, variantOf } from './paths.js';
 import type {
@@ -137,7 +137,7 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
 
 function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], options: SiteDataOptions): MetricSeries {
   const byRun = group.values.get(metric)!;
-  const key = seriesKey(group.suite, group.workload, metric, group.variant.id);
+  const key = siteSeriesKey(group.suite, group.workload, metric, group.variant.id);
   const judgement = options.detection.judge(key);
   const perNight = nightRuns.map((run) => byRun.get(run.id) ?? []);
   const repeatCount = Math.max(0, ...perNight.map((values) => values.length));

@@ -7,7 +7,7 @@
  */
 import type { Comparability } from '../history/types.js';
 import type { Episode, SeriesVerdict, VerdictKind } from '../detect/index.js';
-import { formatChange } from './format.js';
+import { formatChange } from '../format/index.js';
 import { variantOf } from './paths.js';
 import type { Marker, SeriesStatus } from './types.js';
 
@@ -41,12 +41,12 @@ const verdictStatus: Record<VerdictKind, SeriesStatus> = {
  * The key of a series on the pages: suite, workload, metric and variant. Detection also keys by
  * workload version; the pages draw one line across versions, and a changed workload shows as a step.
  */
-export function seriesKey(suite: string, workload: string, metric: string, variantId: string): string {
+export function siteSeriesKey(suite: string, workload: string, metric: string, variantId: string): string {
   return [suite, workload, metric, variantId].join('\u0000');
 }
 
 const keyOf = (identity: Comparability & { suite: string; workload: string; metric: string }) =>
-  seriesKey(identity.suite, identity.workload, identity.metric, variantOf(identity).id);
+  siteSeriesKey(identity.suite, identity.workload, identity.metric, variantOf(identity).id);
 const isActive = (episode: Episode) => episode.state === 'open' || episode.state === 'still-regressed';
 
 /** Judgements and markers looked up by series key. */

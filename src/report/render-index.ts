@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { formatChange, formatValue } from './format.js';
+import { formatChange, formatValue } from '../format/index.js';
 import { sitePaths } from './paths.js';
 import { html, layout, sparkline, statusBadge, type Html } from './render.js';
 import { statusLabels, type IndexPage, type IndexRow, type SeriesStatus } from './types.js';

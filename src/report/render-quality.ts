@@ -5,7 +5,7 @@
  * @module
  */
 import type { DetectionQuality, QualityRow } from '../triage/quality.js';
-import { formatHours, formatShare } from './format.js';
+import { formatHours, formatShare } from '../format/index.js';
 import { relativeHref, sitePaths } from './paths.js';
 import { html, layout, type Html } from './render.js';
 

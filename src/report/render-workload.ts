@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { formatValue } from './format.js';
+import { formatValue } from '../format/index.js';
 import { relativeHref, sitePaths } from './paths.js';
 import { commitLine, html, layout } from './render.js';
 import type { DrilldownPage, WorkloadPage } from './types.js';

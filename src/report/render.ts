@@ -7,7 +7,7 @@
  */
 import { relativeHref, sitePaths } from './paths.js';
 import { statusLabels, type CommitRow, type SeriesStatus } from './types.js';
-import { shortSha } from './format.js';
+import { shortSha } from '../format/index.js';
 
 const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

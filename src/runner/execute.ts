@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { validate } from '../config/load.js';
+import { validate } from '../validation.js';
 import type { LoadedConfig } from '../config/load.js';
 import { getProvider } from '../cluster/registry.js';
 import { suiteError } from '../errors.js';

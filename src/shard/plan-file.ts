@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { parseJsonFile, validate } from '../config/load.js';
+import { parseJsonFile, validate } from '../validation.js';
 import { NightbenchError } from '../errors.js';
 import { parseShardSpec, selectShard, type ShardPlan } from './plan.js';
 

@@ -45,5 +45,4 @@ export const workloadMetricsSchema = z.object({
 export type SuiteFile = z.output<typeof suiteFileSchema>;
 export type WorkloadListing = z.output<typeof workloadListingSchema>;
 export type Workload = WorkloadListing['workloads'][number];
-export type WorkloadMetrics = z.output<typeof workloadMetricsSchema>;
 export type MetricDirection = z.output<typeof metricDirection>;

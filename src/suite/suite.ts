@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseJsonFile, validate } from '../config/load.js';
+import { parseJsonFile, validate } from '../validation.js';
 import { runCommand } from '../cluster/processes.js';
 import { fillTemplate } from '../cluster/types.js';
 import { firstLine, lastLines, suiteError } from '../errors.js';

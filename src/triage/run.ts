@@ -11,7 +11,7 @@ import type { GitHubClient } from '../github/client.js';
 import { gitHubError } from '../github/errors.js';
 import { readFingerprint } from '../github/markers.js';
 import type { HistoryStore } from '../history/store.js';
-import { recordTriageEvent, type TriageCommandName } from '../history/triage-queries.js';
+import type { TriageCommandName } from '../history/triage-queries.js';
 import type { Log } from '../log.js';
 import { parseTriageComment } from './command.js';
 import { answeredComments, replies, reply, triageLabels } from './replies.js';
@@ -111,14 +111,14 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
   if (parsed.kind === 'unknown') return answer('unknown-command', replies.unknown());
   if (parsed.kind === 'invalid') return answer('invalid', replies.invalid(parsed.problem), { command: parsed.command });
 
-  const episodes = loadEpisodes(store.db).filter((e) => e.issueNumber === issueNumber);
+  const episodes = loadEpisodes(store).filter((e) => e.issueNumber === issueNumber);
   if (episodes.length === 0) return answer('no-episodes', replies.noEpisodes(issueNumber), { command: parsed.command });
 
   const { command } = parsed;
   const fix = parsed.command === 'fixed-by' ? parsed.sha : undefined;
   const argument = fix ?? parsed.note;
   // The history first: recording twice changes nothing, so a run interrupted after this point can run again.
-  recordTriageEvent(store.db, {
+  store.recordTriageEvent({
     key: comment.id === undefined ? `hand:${issueNumber}:${comment.at}` : `comment:${comment.id}`,
     issueNumber,
     episodes: episodes.map((e) => e.fingerprint),
@@ -129,7 +129,7 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
     at: comment.at,
   });
   // A false alarm ends its episodes too: nothing is left to watch, and the closed issue is not reopened.
-  if (command === 'accept' || command === 'false-alarm') markEpisodesAccepted(store.db, episodes.map((e) => e.id));
+  if (command === 'accept' || command === 'false-alarm') markEpisodesAccepted(store, episodes.map((e) => e.id));
   log.info(`${comment.author} gave ${command} on #${issueNumber} (${episodes.length} episodes)`);
 
   const label = triageLabels[command];

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { abSectionSchema } from '../../src/ab/config.js';
+import { abSectionSchema } from '../../src/config/ab-section.js';
 import { daskVariables, environmentVariables, abEnvironmentSchema } from '../../src/ab/environment-file.js';
 import { environmentConfig, environmentRef, loadEnvironments } from '../../src/ab/environments.js';
 import { configSchema } from '../../src/config/schema.js';

@@ -12,7 +12,7 @@ describe('judge', () => {
     { what: 'no direction: changed', input: { ratio: 2, pAdjusted: 0.01, fdr: 0.05, band, direction: 'none' }, verdict: 'changed', reason: /significant/ },
     { what: 'significant but inside the A/A band', input: { ratio: 1.03, pAdjusted: 0.001, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /within the A\/A band/ },
     { what: 'on the band edge counts as inside', input: { ratio: band.high, pAdjusted: 0.001, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /within/ },
-    { what: 'beyond the band but not significant', input: { ratio: 1.5, pAdjusted: 0.06, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /not significant \(adjusted p 0.060 > 0.05\)/ },
+    { what: 'beyond the band but not significant', input: { ratio: 1.5, pAdjusted: 0.06, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /not significant \(adjusted p 0.06 > 0.05\)/ },
     { what: 'p exactly at the FDR level is significant', input: { ratio: 1.5, pAdjusted: 0.05, fdr: 0.05, band, direction: 'lower' }, verdict: 'worse', reason: /beyond/ },
     { what: 'without a band significance decides', input: { ratio: 1.01, pAdjusted: 0.01, fdr: 0.05, direction: 'lower' }, verdict: 'worse', reason: /no A\/A band/ },
     { what: 'no ratio', input: { pAdjusted: 0.001, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /no ratio/ },

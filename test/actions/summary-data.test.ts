@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { collectNightSummary } from '../../src/actions/summary-data.js';
 import { openHistory } from '../../src/history/open.js';
 import { writeSyntheticHistory } from '../helpers/synthetic-history.js';
+import { sqlGet } from '../helpers/sql.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'nightbench-summary-data-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,7 +32,7 @@ describe('collectNightSummary', () => {
     expect(input.changes.map((c) => [c.workload, c.metric, c.kind])).toEqual([['groupby', 'wall_time', 'regression']]);
     expect(input.changes[0]!.change).toBeCloseTo(0.5, 1);
     // A dry run: the summary never opens episodes, detection's own step does.
-    expect(store.db.prepare('SELECT count(*) AS n FROM regressions').get()).toEqual({ n: 0 });
+    expect(sqlGet(store.file, 'SELECT count(*) AS n FROM regressions')).toEqual({ n: 0 });
   });
 
   it('lists runs and failures only without detection, and an earlier night on request', () => {

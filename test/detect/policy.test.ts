@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validate } from '../../src/config/load.js';
+import { validate } from '../../src/validation.js';
 import { configSchema } from '../../src/config/schema.js';
 import { detectionSchema, resolveSeriesPolicy } from '../../src/detect/policy.js';
 

@@ -9,6 +9,7 @@ import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
 import { runCli } from '../helpers/cli.js';
+import { sqlAll } from '../helpers/sql.js';
 
 let dir: string;
 let file: string;
@@ -32,7 +33,7 @@ afterEach(() => {
 });
 
 const commitsOf = (h: SyntheticHistory, night: number) => Object.fromEntries(h.commits[night]!.map((c) => [c.repo, c.sha]));
-const table = () => store.db.prepare('SELECT * FROM regressions ORDER BY id').all();
+const table = () => sqlAll(store.file, 'SELECT * FROM regressions ORDER BY id');
 
 describe('detectRegressions on a SQLite history', () => {
   it('stores the episode of a planted step with its commit range, and changes nothing when run again', () => {
@@ -40,7 +41,7 @@ describe('detectRegressions on a SQLite history', () => {
     expect(report.verdicts).toHaveLength(12);
     expect(report.verdicts.filter((v) => v.kind === 'regression').map((v) => `${v.identity.workload} ${v.identity.metric}`)).toEqual(['groupby wall_time']);
     expect(report.openedIds).toHaveLength(1);
-    const [episode] = loadEpisodes(store.db);
+    const [episode] = loadEpisodes(store);
     expect(episode).toMatchObject({
       id: report.openedIds[0], state: 'open', lastNight: history.nights[15],
       firstBad: { night: history.nights[15], runId: history.runIds['local:2x1:2GiB']![15], commits: commitsOf(history, 15) },
@@ -62,7 +63,7 @@ describe('detectRegressions on a SQLite history', () => {
     const latest = detectRegressions(store, policy);
     expect(latest.night).toBe(history.nights[19]);
     expect(latest.counts).toMatchObject({ failed: 4, regression: 0 });
-    expect(loadEpisodes(store.db)).toMatchObject([{ state: 'still-regressed', lastNight: history.nights[19] }]);
+    expect(loadEpisodes(store)).toMatchObject([{ state: 'still-regressed', lastNight: history.nights[19] }]);
   });
 
   it('plans without storing in a dry run, and stores issue numbers and acceptance', () => {
@@ -72,9 +73,9 @@ describe('detectRegressions on a SQLite history', () => {
     expect(table()).toEqual([]);
 
     const { openedIds } = detectRegressions(store, policy, { now: history.nights[15] });
-    expect(setEpisodeIssue(store.db, openedIds, 42)).toBe(1);
-    expect(markEpisodesAccepted(store.db, openedIds)).toBe(1);
-    expect(loadEpisodes(store.db, { ids: openedIds })).toMatchObject([{ state: 'accepted', issueNumber: 42 }]);
+    expect(setEpisodeIssue(store, openedIds, 42)).toBe(1);
+    expect(markEpisodesAccepted(store, openedIds)).toBe(1);
+    expect(loadEpisodes(store, { ids: openedIds })).toMatchObject([{ state: 'accepted', issueNumber: 42 }]);
     const next = detectRegressions(store, policy, { now: history.nights[16] });
     expect(next.activeEpisodes).toEqual([]);
     expect(next.verdicts.find((v) => v.identity.workload === 'groupby' && v.identity.metric === 'wall_time')?.kind).toBe('insufficient-baseline');

@@ -15,8 +15,8 @@ import { createScratchRepo } from '../git/scratch-repo.js';
 import { repoRoot, runCli, type CliResult } from '../helpers/cli.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { silentLog } from '../../src/log.js';
-import { gitBranchBackend } from '../../src/store/git-branch.js';
-import { createBareRepo, git, loseNextPushRace, writeNight } from '../store/helpers.js';
+import { gitBranchBackend } from '../../src/history-sync/git-branch.js';
+import { createBareRepo, git, loseNextPushRace, writeNight } from '../history-sync/helpers.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 const grace = { name: 'Grace Hopper', email: 'grace@example.org' };

@@ -61,7 +61,7 @@ describe('publishIssues', () => {
     expect(issue!.title).toBe(`Performance regression: 3 workloads slower since ${history.commits[8]![0]!.sha.slice(0, 7)} (${history.nights[8]})`);
     expect(issue!.labels).toEqual(['performance', 'regression', 'dask']);
     expect(issue!.body).toContain(`<!-- nightbench:fingerprint=${opened.actions[0]!.group.fingerprint} -->`);
-    expect(new Set(loadEpisodes(store.db).map((e) => e.issueNumber))).toEqual(new Set([1]));
+    expect(new Set(loadEpisodes(store).map((e) => e.issueNumber))).toEqual(new Set([1]));
 
     const persisted = await night(9);
     expect(persisted.actions.map((a) => a.kind)).toEqual(['comment']);
@@ -86,7 +86,7 @@ describe('publishIssues', () => {
     expect(next.actions.map((a) => a.kind)).toEqual(['accept']);
     expect(fake.issues('acme/perf')).toHaveLength(1);
     expect(fake.issues('acme/perf')[0]!.comments).toHaveLength(0);
-    expect(loadEpisodes(store.db).map((e) => e.state)).toEqual(['accepted', 'accepted', 'accepted']);
+    expect(loadEpisodes(store).map((e) => e.state)).toEqual(['accepted', 'accepted', 'accepted']);
   });
 
   it('survives a transient 502 and a rate limit', async () => {
@@ -106,7 +106,7 @@ describe('publishIssues', () => {
     const files = readdirSync(path.join(dir, 'reports', 'issues'));
     expect(files).toEqual([`${result.actions[0]!.group.fingerprint}.md`]);
     expect(readFileSync(path.join(dir, 'reports', 'issues', files[0]!), 'utf8')).toContain('Performance regression: 3 workloads slower');
-    expect(loadEpisodes(store.db)).toHaveLength(3);
+    expect(loadEpisodes(store)).toHaveLength(3);
   });
 
   it('names a repository GitHub does not know (404) and falls back to files', async () => {
@@ -115,7 +115,7 @@ describe('publishIssues', () => {
     expect(result.failed).toBe(1);
     expect(result.error).toBe('finding issues in acme/missing: repository acme/missing not found (404): check github.repository and that the token can see it');
     expect(readdirSync(path.join(dir, 'reports', 'issues'))).toHaveLength(1);
-    expect(loadEpisodes(store.db)).toHaveLength(3);
+    expect(loadEpisodes(store)).toHaveLength(3);
   });
 
   it('without a token writes files, says why, and updates them the next nights', async () => {
@@ -141,6 +141,6 @@ describe('publishIssues', () => {
     const plan = await publishIssues({ report, store, loaded: loaded(), env: { GITHUB_TOKEN: 't' }, log, dryRun: true });
     expect(plan.actions.map((a) => a.kind)).toEqual(['open']);
     expect(fake.writes()).toHaveLength(0);
-    expect(loadEpisodes(store.db)).toHaveLength(0);
+    expect(loadEpisodes(store)).toHaveLength(0);
   });
 });

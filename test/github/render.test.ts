@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RangeContext } from '../../src/git/range.js';
-import { githubSchema } from '../../src/github/config.js';
+import { githubSchema } from '../../src/config/github-section.js';
 import { buildLinks } from '../../src/github/links.js';
 import { readFingerprint, readNights, closedByNightbench } from '../../src/github/markers.js';
-import { formatValue, renderIssue, renderPersistComment, renderRecoveryComment, renderTitle, type RenderContext } from '../../src/github/render.js';
+import { renderIssue, renderPersistComment, renderRecoveryComment, renderTitle, type RenderContext } from '../../src/github/render.js';
 import { badSha, goodSha, group, otherSha, series } from './builders.js';
 
 const range: RangeContext = {
@@ -96,17 +96,5 @@ describe('comments', () => {
     const text = renderRecoveryComment(group([series('sum', 'recovered')]), { night: '2026-12-06', links: context().links });
     expect(closedByNightbench([text])).toBe(true);
     expect(text).toContain('Recovered on 2026-12-06');
-  });
-});
-
-describe('formatValue', () => {
-  it.each([
-    [1.23456, 's', '1.23 s'],
-    [1234.5, 's', '1235 s'],
-    [1.5 * 2 ** 30, 'bytes', '1.5 GiB'],
-    [512, 'bytes', '512 B'],
-    [0.5, null, '0.5'],
-  ])('%s %s -> %s', (value, unit, text) => {
-    expect(formatValue(value, unit)).toBe(text);
   });
 });

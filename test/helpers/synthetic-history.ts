@@ -93,7 +93,7 @@ export function writeSyntheticHistory(store: HistoryStore, options: SyntheticHis
   const okCounts = new Map<string, number>();
   const runIds: Record<string, string[]> = Object.fromEntries(clusterShapes.map((shape) => [shape, []]));
 
-  store.db.transaction(() => {
+  store.inOneTransaction(() => {
     for (const [nightIndex, night] of nights.entries()) {
       for (const suite of suites) {
         for (const shape of clusterShapes) {
@@ -133,7 +133,7 @@ export function writeSyntheticHistory(store: HistoryStore, options: SyntheticHis
         }
       }
     }
-  }).immediate();
+  });
 
   return {
     nights, suites, workloads, metrics: metrics.map((m) => m.name), clusterShapes, runIds, commits,

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listMigrations, openDatabase, schemaVersion } from '../../src/history/database.js';
-import { mergeDatabase } from '../../src/history/merge.js';
+import { mergeShardFiles } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
+import { sqlGet } from '../helpers/sql.js';
 import { commit, newRun, okRepeat } from './fixtures.js';
 
 const tempFile = (name = 'history.sqlite') => path.join(mkdtempSync(path.join(tmpdir(), 'nb-history-')), name);
@@ -44,7 +45,7 @@ describe('history database', () => {
     other.exec('ROLLBACK');
     other.close();
     expect(store.resultRows()).toHaveLength(0);
-    expect(store.db.prepare('SELECT count(*) AS n FROM runs').get()).toEqual({ n: 1 });
+    expect(sqlGet(store.file, 'SELECT count(*) AS n FROM runs')).toEqual({ n: 1 });
     store.close();
   });
 });
@@ -65,8 +66,8 @@ describe('HistoryStore', () => {
       [2, 'failed', null, null],
     ]);
     expect(rows[0]!.commits).toEqual({ dask: 'a'.repeat(40) });
-    expect(store.db.prepare('SELECT status FROM runs').get()).toEqual({ status: 'partial' });
-    expect(store.db.prepare('SELECT process, t, rss FROM samples').get()).toEqual({ process: 'worker-1', t: '[0,0.25]', rss: '[100000000,200000000]' });
+    expect(sqlGet(store.file, 'SELECT status FROM runs')).toEqual({ status: 'partial' });
+    expect(sqlGet(store.file, 'SELECT process, t, rss FROM samples')).toEqual({ process: 'worker-1', t: '[0,0.25]', rss: '[100000000,200000000]' });
     store.close();
   });
 
@@ -79,7 +80,7 @@ describe('HistoryStore', () => {
     store.close();
     const reopened = openHistory(file);
     expect(reopened.markAbandonedRuns()).toEqual([run.id]);
-    expect(reopened.db.prepare('SELECT status FROM runs').get()).toEqual({ status: 'incomplete' });
+    expect(sqlGet(reopened.file, 'SELECT status FROM runs')).toEqual({ status: 'incomplete' });
     expect(reopened.resultRows()).toHaveLength(2);
     reopened.close();
   });
@@ -104,13 +105,13 @@ describe('mergeDatabase', () => {
       shard.close();
     }
     const target = openHistory(main);
-    const first = mergeDatabase(target.db, a);
+    const first = mergeShardFiles(target.file, [a])[0]!;
     expect(first.added).toMatchObject({ runs: 1, repeats: 1, results: 2, samples: 1, commits: 1 });
-    mergeDatabase(target.db, b);
-    const again = [mergeDatabase(target.db, a), mergeDatabase(target.db, b)];
+    mergeShardFiles(target.file, [b]);
+    const again = [mergeShardFiles(target.file, [a])[0]!, mergeShardFiles(target.file, [b])[0]!];
     for (const counts of again) expect(Object.values(counts.added).every((n) => n === 0)).toBe(true);
     expect(target.resultRows().map((r) => r.workload).sort()).toEqual(['array_sum', 'array_sum', 'shuffle', 'shuffle']);
-    expect(target.db.prepare('SELECT count(*) AS n FROM commits').get()).toEqual({ n: 1 });
+    expect(sqlGet(target.file, 'SELECT count(*) AS n FROM commits')).toEqual({ n: 1 });
     target.close();
   });
 
@@ -120,11 +121,11 @@ describe('mergeDatabase', () => {
     const run = newRun();
     shard.beginRun(run);
     const target = openHistory(main);
-    mergeDatabase(target.db, shardFile);
+    mergeShardFiles(target.file, [shardFile])[0]!;
     shard.finishRun(run.id, { status: 'complete', finishedAt: '2026-12-01T03:00:00.000Z' });
     shard.close();
-    mergeDatabase(target.db, shardFile);
-    expect(target.db.prepare('SELECT status FROM runs').get()).toEqual({ status: 'complete' });
+    mergeShardFiles(target.file, [shardFile])[0]!;
+    expect(sqlGet(target.file, 'SELECT status FROM runs')).toEqual({ status: 'complete' });
     target.close();
   });
 });

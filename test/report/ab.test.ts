@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { abReportSchema, renderAbIndex, renderAbReport, type AbReport } from '../../src/report/ab.js';
+import { abSitePageSchema, renderAbIndex, renderAbReport, type AbSitePage } from '../../src/report/ab.js';
 
-const report: AbReport = {
+const report: AbSitePage = {
   id: 'ab-1', title: '<b>saturation</b>', createdAt: '2026-02-10T08:00:00Z', baseline: { name: 'default' }, candidate: { name: 'sat-1.1', description: '<i>x</i>' },
   comparisons: [{ workload: 'shuffle', metric: 'wall_time', unit: 's', baselineMedian: 10, candidateMedian: 8, ratio: 0.8, low: 0.75, high: 0.85, p: 0.001, verdict: 'faster' }],
 };
 
 describe('A/B pages', () => {
   it('validate the report files the A/B command writes', () => {
-    expect(abReportSchema.parse(report)).toEqual(report);
-    expect(abReportSchema.safeParse({ ...report, comparisons: [{ workload: 'x' }] }).success).toBe(false);
+    expect(abSitePageSchema.parse(report)).toEqual(report);
+    expect(abSitePageSchema.safeParse({ ...report, comparisons: [{ workload: 'x' }] }).success).toBe(false);
   });
 
   it('list reports newest first and render them with outside text escaped', () => {
@@ -19,24 +19,24 @@ describe('A/B pages', () => {
     expect(index).toContain('href="ab-1.html"');
     const page = renderAbReport(report, '2026-02-10T09:00:00Z');
     expect(page).not.toContain('<b>');
-    expect(page).toContain('−20.0%');
-    expect(page).toContain('−25.0% … −15.0%');
+    expect(page).toContain('-20.0%');
+    expect(page).toContain('-25.0% … -15.0%');
     expect(renderAbIndex([], '2026-02-10T09:00:00Z')).toContain('No A/B report yet');
   });
 
   it('draw each side as a median bar with a mean mark and an sd whisker, the ratio over the A/A band, and list the runs', () => {
-    const detailed: AbReport = {
+    const detailed: AbSitePage = {
       ...report,
       comparisons: [{ ...report.comparisons[0]!, baselineMean: 10.2, baselineStd: 0.5, candidateMean: 8.1, candidateStd: 0.4, bandLow: 0.95, bandHigh: 1.05, baselineValues: [9.8, 10, 10.8], candidateValues: [7.9, 8, 8.4] }],
     };
-    expect(abReportSchema.parse(detailed)).toEqual(detailed);
+    expect(abSitePageSchema.parse(detailed)).toEqual(detailed);
     const page = renderAbReport(detailed, '2026-02-10T09:00:00Z');
     // Two bars: A to its median 10 (the axis ends at max(median, mean + sd) = 10.7), B to 8.
     expect(page).toMatch(/<rect x="0" y="2" width="140\.2"/);
     expect(page).toMatch(/<rect x="0" y="16" width="112\.1"/);
     expect(page).toContain('class="ab-band"');
     expect(page).toContain('<h2>Individual runs</h2>');
-    expect(page).toContain('9.80 s · 10.0 s · 10.8 s');
+    expect(page).toContain('9.8 s · 10 s · 10.8 s');
     // Without means or values (older report files), the page has neither bars nor a runs section.
     const plain = renderAbReport(report, '2026-02-10T09:00:00Z');
     expect(plain).not.toContain('ab-bars');

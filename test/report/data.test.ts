@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSiteData, type SiteDataOptions } from '../../src/report/data.js';
-import { seriesKey, type DetectionIndex, type SeriesJudgement } from '../../src/report/detection.js';
+import { siteSeriesKey, type DetectionIndex, type SeriesJudgement } from '../../src/report/detection.js';
 import { fromUnits } from '../../src/report/format.js';
 import { variantOf } from '../../src/report/paths.js';
 import type { Marker, ReportHistory, ReportRun } from '../../src/report/types.js';
@@ -40,7 +40,7 @@ function options(judgements: Record<string, SeriesJudgement> = {}, markers: Reco
   };
 }
 
-const key = (workload: string, metric: string, c = shape) => seriesKey('dask', workload, metric, variantOf(c).id);
+const key = (workload: string, metric: string, c = shape) => siteSeriesKey('dask', workload, metric, variantOf(c).id);
 
 describe('buildSiteData', () => {
   it('gives every night its repeats, median and the trailing-window baseline; a rerun night counts its last run', () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Episode, SeriesVerdict, VerdictKind } from '../../src/detect/index.js';
-import { indexDetection, seriesKey } from '../../src/report/detection.js';
+import { indexDetection, siteSeriesKey } from '../../src/report/detection.js';
 import { variantOf } from '../../src/report/paths.js';
 
 const identity = {
   suite: 'dask', workload: 'shuffle', workloadVersion: '1', metric: 'wall_time',
   environmentName: 'default', environmentFingerprint: 'f1', provider: 'local', clusterShape: 'local:2x1:2GiB',
 };
-const key = seriesKey('dask', 'shuffle', 'wall_time', variantOf(identity).id);
+const key = siteSeriesKey('dask', 'shuffle', 'wall_time', variantOf(identity).id);
 const ref = (night: string) => ({ night, runId: `run-${night}`, commits: { 'dask/dask': 'abc' } });
 
 function episode(overrides: Partial<Episode>): Episode {
@@ -54,6 +54,6 @@ describe('indexDetection', () => {
       { night: '2026-02-05', kind: 'recovery', label: 'recovered', issueUrl: 'https://example.org/issues/3' },
       { night: '2026-02-08', kind: 'regression', label: 'regression +20.0%', issueUrl: undefined },
     ]);
-    expect(index.markers(seriesKey('dask', 'shuffle', 'cpu_time', variantOf(identity).id), () => undefined)).toEqual([]);
+    expect(index.markers(siteSeriesKey('dask', 'shuffle', 'cpu_time', variantOf(identity).id), () => undefined)).toEqual([]);
   });
 });

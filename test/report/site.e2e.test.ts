@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy, loadEpisodes, setEpisodeIssue } from '../../src/detect/index.js';
+import { shortSha } from '../../src/format/index.js';
 import { openHistory } from '../../src/history/open.js';
-import { recordTriageEvent } from '../../src/history/triage-queries.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { silentLog } from '../../src/log.js';
 import { buildSite, type BuildSummary } from '../../src/report/build.js';
@@ -50,8 +50,8 @@ beforeAll(async () => {
     failures: [{ workload: 'join', nights: [38, 39], error: 'Traceback (most recent call last):\n  <b>KilledWorker</b>: worker-1 died' }],
   });
   detectEachNight(store, defaultDetectionPolicy, history.nights.slice(10));
-  const planted = loadEpisodes(store.db).filter((e) => e.identity.workload === 'shuffle' && e.identity.metric === 'wall_time');
-  setEpisodeIssue(store.db, planted.map((e) => e.id), 412);
+  const planted = loadEpisodes(store).filter((e) => e.identity.workload === 'shuffle' && e.identity.metric === 'wall_time');
+  setEpisodeIssue(store, planted.map((e) => e.id), 412);
   const abDir = path.join(dir, 'ab');
   mkdirSync(abDir);
   writeFileSync(path.join(abDir, 'ab-1.json'), JSON.stringify({
@@ -131,7 +131,7 @@ describe('the published site', () => {
       const details = page.locator('#details');
       await expect.poll(() => details.textContent()).toContain(history.nights[night]);
       const commit = history.commits[night]![0]!;
-      expect(await details.textContent()).toContain(commit.sha.slice(0, 8));
+      expect(await details.textContent()).toContain(shortSha(commit.sha));
       expect(await details.textContent()).toContain(commit.subject);
       expect(await details.textContent()).toContain(commit.authorName);
       expect(await details.locator(`a[href="https://github.com/${commit.repo}/commit/${commit.sha}"]`).count()).toBe(1);
@@ -220,9 +220,9 @@ describe('the published site', () => {
     expect(await page.getAttribute('#open-by-age tr[data-bucket="1 to 4 weeks"] a.issue', 'href')).toBe('https://github.com/dask/dask/issues/412');
     expect(await page.locator('#no-false-alarms').count()).toBe(1);
 
-    const planted = loadEpisodes(store.db).filter((e) => e.issueNumber === 412);
+    const planted = loadEpisodes(store).filter((e) => e.issueNumber === 412);
     const verdict = (command: 'false-alarm' | 'accept', at: string) =>
-      recordTriageEvent(store.db, { key: `comment:${command}`, issueNumber: 412, episodes: planted.map((e) => e.fingerprint), command, author: 'mia', issueOpenedAt: `${history.nights[plantedNight]}T06:00:00Z`, at });
+      store.recordTriageEvent({ key: `comment:${command}`, issueNumber: 412, episodes: planted.map((e) => e.fingerprint), command, author: 'mia', issueOpenedAt: `${history.nights[plantedNight]}T06:00:00Z`, at });
     verdict('false-alarm', `${history.nights[plantedNight]}T18:00:00Z`);
     await buildSite(buildOptions);
     await page.reload();

@@ -14,7 +14,6 @@ import { createGitHubClient } from '../../src/github/client.js';
 import { publishIssues } from '../../src/github/publish.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
-import { falseAlarmEpisodes, triageEvents } from '../../src/history/triage-queries.js';
 import { silentLog } from '../../src/log.js';
 import { collectNightSummary } from '../../src/actions/summary-data.js';
 import { renderNightSummary } from '../../src/actions/night-summary.js';
@@ -49,8 +48,8 @@ async function comment(login: string, body: string, role?: FakeRole): Promise<Tr
 }
 
 const issue = () => fake.issue(repository, 1);
-const states = () => loadEpisodes(store.db).map((e) => e.state);
-const quality = () => detectionQuality(loadEpisodes(store.db), triageEvents(store.db), { now: new Date('2026-12-31T00:00:00Z'), threshold: () => 0.1 });
+const states = () => loadEpisodes(store).map((e) => e.state);
+const quality = () => detectionQuality(loadEpisodes(store), store.triageEvents(), { now: new Date('2026-12-31T00:00:00Z'), threshold: () => 0.1 });
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'nightbench-triage-'));
@@ -89,7 +88,7 @@ describe('/nightbench commands on a regression issue', () => {
     expect(issue().labels).toContain('nightbench:accepted');
     expect(issue().comments.at(-1)).toMatchObject({ login: fakeBotLogin });
     expect(issue().comments.at(-1)!.body).toMatch(/^<!-- nightbench:reply-to=\d+ -->\n@mia Accepted as intended/);
-    expect(triageEvents(store.db)).toMatchObject([{ issueNumber: 1, command: 'accept', author: 'mia', issueOpenedAt: `${history.nights[8]}T06:00:00.000Z` }]);
+    expect(store.triageEvents()).toMatchObject([{ issueNumber: 1, command: 'accept', author: 'mia', issueOpenedAt: `${history.nights[8]}T06:00:00.000Z` }]);
     expect(quality().all).toMatchObject({ opened: 1, truePositive: 1, falsePositive: 0, precision: 1, medianTriageHours: 4 });
 
     const comments = issue().comments.length;
@@ -105,7 +104,7 @@ describe('/nightbench commands on a regression issue', () => {
     expect(outcome).toMatchObject({ result: 'done', command: 'false-alarm', episodes: 2 });
     expect(issue()).toMatchObject({ state: 'closed', state_reason: 'not_planned' });
     expect(issue().labels).toContain('nightbench:false-alarm');
-    const falseAlarms = falseAlarmEpisodes(store.db);
+    const falseAlarms = store.falseAlarmEpisodes();
     expect(falseAlarms.map((f) => `${f.workload} ${f.metric} #${f.issueNumber}`).sort()).toEqual(['shuffle wall_time #1', 'sum wall_time #1']);
     expect(falseAlarms.every((f) => f.firstBadNight === history.nights[8] && f.ratio > 1.5 && f.baselineNoise > 0)).toBe(true);
     expect(quality().all).toMatchObject({ truePositive: 0, falsePositive: 1, precision: 0 });
@@ -119,7 +118,7 @@ describe('/nightbench commands on a regression issue', () => {
     expect(fake.requests.filter((r) => r.method === 'POST' && r.path === `/repos/${repository}/actions/workflows/bisect.yml/dispatches`)).toHaveLength(1);
     expect(states()).toEqual(['open', 'open']);
     expect(issue().state).toBe('open');
-    expect(triageEvents(store.db).map((e) => e.command)).toEqual([mode]);
+    expect(store.triageEvents().map((e) => e.command)).toEqual([mode]);
   });
 
   it('fixed-by records the fix; the nightly closes the issue naming it once the series recover, and the verdict is a fixed true positive', async () => {
@@ -127,7 +126,7 @@ describe('/nightbench commands on a regression issue', () => {
     expect(outcome).toMatchObject({ result: 'done', command: 'fixed-by' });
     expect(issue().state).toBe('open');
     expect(issue().labels).toContain('nightbench:fix-recorded');
-    expect(triageEvents(store.db)).toMatchObject([{ command: 'fixed-by', argument: '0123abc' }]);
+    expect(store.triageEvents()).toMatchObject([{ command: 'fixed-by', argument: '0123abc' }]);
     expect(quality().all).toMatchObject({ open: 1, truePositive: 0 });
 
     await night(9);
@@ -151,7 +150,7 @@ describe('/nightbench commands on a regression issue', () => {
     expect(outcome.result).toBe('refused');
     expect(states()).toEqual(['open', 'open']);
     expect(issue().state).toBe('open');
-    expect(triageEvents(store.db)).toEqual([]);
+    expect(store.triageEvents()).toEqual([]);
     expect(fake.dispatches(repository)).toEqual([]);
     expect(fake.writes().slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([`POST /repos/${repository}/issues/1/comments`]);
     expect(issue().comments.at(-1)!.body).toContain(`@${login} thank you. Only people with write, maintain or admin access`);
@@ -163,7 +162,7 @@ describe('/nightbench commands on a regression issue', () => {
     expect(outcome.result).toBe('unknown-command');
     for (const usage of ['/nightbench accept', '/nightbench false-alarm', '/nightbench bisect', '/nightbench rerun', '/nightbench fixed-by SHA']) expect(issue().comments.at(-1)!.body).toContain(`\`${usage}\``);
     expect(states()).toEqual(['open', 'open']);
-    expect(triageEvents(store.db)).toEqual([]);
+    expect(store.triageEvents()).toEqual([]);
   });
 
   it('acts once on a comment handled twice (a workflow run again), and never on its own replies or plain comments', async () => {
@@ -218,8 +217,8 @@ describe('nightbench triage (the CLI, as the workflow runs it)', () => {
     expect(result.stderr).toContain('mia gave false-alarm on #1 (2 episodes)');
     expect(JSON.parse(result.stdout)).toMatchObject({ result: 'done', command: 'false-alarm', episodes: 2 });
     expect(existsSync(marker)).toBe(false);
-    expect(triageEvents(store.db)[0]!.argument).toBe(body.slice('/nightbench false-alarm '.length));
-    expect(loadEpisodes(store.db)).toHaveLength(2);
+    expect(store.triageEvents()[0]!.argument).toBe(body.slice('/nightbench false-alarm '.length));
+    expect(loadEpisodes(store)).toHaveLength(2);
     // The reply names nothing of the comment's text.
     expect(issue().comments.at(-1)!.body).not.toMatch(/touch|secrets|DROP/);
     expect(issue().state).toBe('closed');
@@ -249,6 +248,6 @@ describe('nightbench triage (the CLI, as the workflow runs it)', () => {
     expect(outcome.result).toBe('invalid');
     expect(issue().comments.at(-1)!.body).toContain('fixed-by needs the fixing commit');
     expect(issue().comments.at(-1)!.body).not.toContain('curl');
-    expect(triageEvents(store.db)).toEqual([]);
+    expect(store.triageEvents()).toEqual([]);
   });
 });

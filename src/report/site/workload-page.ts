@@ -7,7 +7,8 @@
  * @module
  */
 import uPlot from 'uplot';
-import { formatValue, fromUnits, shortSha } from '../format.js';
+import { formatValue, shortSha } from '../../format/index.js';
+import { fromUnits } from '../format.js';
 import { statusLabels, type CommitTable, type Marker, type MetricSeries, type VariantSeries, type WorkloadPage } from '../types.js';
 import { axes, linkedRange, palette, resizeWith, widthOf } from './chart-kit.js';
 import { el, externalLink, markReady } from './dom.js';

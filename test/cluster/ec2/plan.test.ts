@@ -13,7 +13,7 @@ import {
   shellWord,
   tagKeys,
 } from '../../../src/cluster/ec2/plan.js';
-import { validate } from '../../../src/config/load.js';
+import { validate } from '../../../src/validation.js';
 import { ec2Options } from './options.js';
 
 describe('launchSlots', () => {

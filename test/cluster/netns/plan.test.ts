@@ -11,7 +11,7 @@ import {
   staleResources,
   teardownCommands,
 } from '../../../src/cluster/netns/plan.js';
-import { validate } from '../../../src/config/load.js';
+import { validate } from '../../../src/validation.js';
 
 const options = (raw: unknown = {}) => netnsOptionsSchema.parse(raw);
 

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { z } from 'zod';
 import { NightbenchError, firstLine } from '../errors.js';
+import { mergeRunsInto } from '../history/files.js';
 import { backendFactory, type BackendDeps, type FetchOutcome, type HistoryBackend, type SaveOutcome } from './backend.js';
 import { defaultRetryPolicy, retryWhileMoved, type AttemptResult, type RetryDeps } from './retry.js';
-import { addedRows, fileBytes, mergeRunsInto, prepareDestination } from './sqlite-file.js';
+import { addedRows, fileBytes, prepareDestination } from './sqlite-file.js';
 
 export const s3OptionsSchema = z.strictObject({
   bucket: z.string().min(1),

@@ -1,22 +1,6 @@
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { openDatabase } from '../history/database.js';
-import { mergeDatabase, type MergeCounts } from '../history/merge.js';
-
-/**
- * Merges the runs of `ourFile` into `storedFile` (created when absent) and leaves the stored
- * file self-contained: journal mode DELETE, so no -wal file has to travel with it.
- */
-export function mergeRunsInto(storedFile: string, ourFile: string): MergeCounts {
-  const db = openDatabase(storedFile);
-  try {
-    const counts = mergeDatabase(db, ourFile);
-    db.pragma('journal_mode = DELETE');
-    return counts;
-  } finally {
-    db.close();
-  }
-}
+import type { MergeCounts } from '../history/merge.js';
 
 /** Rows a merge added, over every table. */
 export function addedRows(counts: MergeCounts): number {

@@ -4,10 +4,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { NightbenchError } from '../errors.js';
 import { git } from '../git/git.js';
+import { mergeRunsInto } from '../history/files.js';
 import { backendFactory, type FetchOutcome, type HistoryBackend, type SaveOutcome } from './backend.js';
 import { redactCredentials } from './redact.js';
 import { defaultRetryPolicy, retryWhileMoved, type AttemptResult, type RetryDeps } from './retry.js';
-import { addedRows, fileBytes, mergeRunsInto, prepareDestination } from './sqlite-file.js';
+import { addedRows, fileBytes, prepareDestination } from './sqlite-file.js';
 
 export const gitBranchOptionsSchema = z.strictObject({
   /** Any URL or path `git fetch` and `git push` accept. */

@@ -45,6 +45,3 @@ export const githubSchema = z.strictObject({
 /** The validated `github` section. */
 export type GitHubConfig = z.output<typeof githubSchema>;
 export type MentionPolicy = z.output<typeof mentionSchema>;
-
-/** The built-in settings (an empty `github` section). */
-export const defaultGitHubConfig: GitHubConfig = githubSchema.parse({});

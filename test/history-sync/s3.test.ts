@@ -3,8 +3,8 @@ import path from 'node:path';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../../src/log.js';
-import { S3Backend, s3OptionsSchema } from '../../src/store/s3.js';
-import { mergeRunsInto } from '../../src/store/sqlite-file.js';
+import { S3Backend, s3OptionsSchema } from '../../src/history-sync/s3.js';
+import { mergeRunsInto } from '../../src/history/files.js';
 import { nightsIn, scratchDir, writeNight } from './helpers.js';
 
 const dirs: string[] = [];

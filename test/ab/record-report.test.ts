@@ -2,20 +2,21 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { abSectionSchema } from '../../src/ab/config.js';
+import { abSectionSchema } from '../../src/config/ab-section.js';
 import { sitePages } from '../../src/ab/page.js';
 import { renderMarkdown, renderTerminal } from '../../src/ab/render.js';
 import { reportAb } from '../../src/ab/report.js';
 import { abGroups } from '../../src/ab/schedule.js';
-import { AbStore, type AbTestRecord } from '../../src/ab/store.js';
 import { testKey } from '../../src/ab/analysis.js';
-import { mergeDatabase } from '../../src/history/merge.js';
+import type { AbTestRecord } from '../../src/ab/test-record.js';
+import type { NewAbTest } from '../../src/history/ab-queries.js';
+import { mergeShardFiles } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
-import { abReportSchema } from '../../src/report/ab.js';
+import { abSitePageSchema } from '../../src/report/ab.js';
 
 const groups = abGroups(['small-chunks', 'big-chunks'], true);
-const record: Omit<AbTestRecord, 'status' | 'finishedAt'> = {
+const record: NewAbTest<AbTestRecord> = {
   id: '0f1e2d3c-0000-4000-8000-000000000001',
   createdAt: '2026-12-02T10:00:00.000Z',
   config: {
@@ -36,7 +37,7 @@ const record: Omit<AbTestRecord, 'status' | 'finishedAt'> = {
 /** peak memory: B about 30% above A; wall time: the same for all. */
 const level = { A: 400, "A'": 401, B: 520 } as Record<string, number>;
 
-function fill(history: HistoryStore, store: AbStore, id = record.id): void {
+function fill(history: HistoryStore, id = record.id): void {
   for (const group of groups) {
     const runId = `${id.slice(0, 8)}-run-${group.label === "A'" ? 'A2' : group.label}`;
     history.beginRun({
@@ -44,7 +45,7 @@ function fill(history: HistoryStore, store: AbStore, id = record.id): void {
       environmentFingerprint: group.environment, provider: 'local', clusterShape: 'local:2x1:1GiB', commits: [], workers: 2, threadsPerWorker: 1,
       memoryPerWorker: 2 ** 30, scale: 1, harnessVersion: 'test', host: 'test', pid: 0, config: {},
     });
-    store.attachRun(runId, id, group.label);
+    history.attachRunToAbTest(runId, id, group.label);
     for (let repeat = 1; repeat <= 6; repeat++) {
       const status = group.label === 'B' && repeat === 6 ? 'failed' : 'ok';
       history.recordRepeat({
@@ -62,37 +63,35 @@ function fill(history: HistoryStore, store: AbStore, id = record.id): void {
 describe('the A/B history and its report', () => {
   let dir: string;
   let history: HistoryStore;
-  let store: AbStore;
 
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'nb-ab-store-'));
     history = openHistory(path.join(dir, 'history.sqlite'));
-    store = new AbStore(history);
-    store.create(record);
-    fill(history, store);
-    store.finish(record.id, 'partial', '2026-12-02T11:00:00.000Z');
+    history.createAbTest(record);
+    fill(history);
+    history.finishAbTest(record.id, 'partial', '2026-12-02T11:00:00.000Z');
   });
   afterEach(() => history.close());
 
   it('stores a test with its order and seed, and finds it by a prefix of its id', () => {
-    const stored = store.get('0f1e2d3c');
+    const stored = history.abTest<AbTestRecord>('0f1e2d3c');
     expect(stored).toMatchObject({ id: record.id, status: 'partial', order: 'blocks', seed: 9, finishedAt: '2026-12-02T11:00:00.000Z' });
     expect(stored.config.groups).toEqual(groups);
-    expect(store.list().map((t) => t.id)).toEqual([record.id]);
-    expect(() => store.get('ffff')).toThrow(/no A\/B test "ffff"/);
+    expect(history.abTests<AbTestRecord>().map((t) => t.id)).toEqual([record.id]);
+    expect(() => history.abTest<AbTestRecord>('ffff')).toThrow(/no A\/B test "ffff"/);
   });
 
   it('refuses an ambiguous prefix', () => {
-    store.create({ ...record, id: '0f1e2d3c-0000-4000-8000-000000000002' });
-    expect(() => store.get('0f1e')).toThrow(/ambiguous/);
-    expect(store.get(record.id).id).toBe(record.id);
+    history.createAbTest({ ...record, id: '0f1e2d3c-0000-4000-8000-000000000002' });
+    expect(() => history.abTest<AbTestRecord>('0f1e')).toThrow(/ambiguous/);
+    expect(history.abTest<AbTestRecord>(record.id).id).toBe(record.id);
   });
 
   it('gives every row the group of its run, and re-analyses the same way every time', () => {
-    const rows = store.rows(record.id);
+    const rows = history.abTestRows(record.id);
     expect(new Set(rows.map((r) => r.group))).toEqual(new Set(['A', "A'", 'B']));
-    const first = reportAb(store.get(record.id), rows);
-    expect(reportAb(store.get(record.id), store.rows(record.id))).toEqual(first);
+    const first = reportAb(history.abTest<AbTestRecord>(record.id), rows);
+    expect(reportAb(history.abTest<AbTestRecord>(record.id), history.abTestRows(record.id))).toEqual(first);
     const memory = first.analysis.tests.find((t) => t.metric === 'peak_memory')!;
     expect(memory).toMatchObject({ group: 'B', verdict: 'worse', baseline: { n: 6 }, candidate: { n: 5 } });
     expect(first.analysis.tests.find((t) => t.metric === 'wall_time')!.verdict).toBe('no clear change');
@@ -101,25 +100,25 @@ describe('the A/B history and its report', () => {
   });
 
   it('renders a terminal table with the memory change first and a Markdown table for GitHub', () => {
-    const { header, analysis } = reportAb(store.get(record.id), store.rows(record.id));
+    const { header, analysis } = reportAb(history.abTest<AbTestRecord>(record.id), history.abTestRows(record.id));
     const terminal = renderTerminal(header, analysis);
     const lines = terminal.split('\n');
     const headerAt = lines.findIndex((l) => l.startsWith('workload'));
-    expect(lines[headerAt + 2]).toMatch(/^chunked_sum\s+peak_memory\s+B\s+403\.5 MiB\s+523\.0 MiB\s+1\.296 \[[\d.]+-[\d.]+\]\s+0\.9\d\d-1\.0\d\d\s+[\d.]+\s+worse$/);
+    expect(lines[headerAt + 2]).toMatch(/^chunked_sum\s+peak_memory\s+B\s+404 MiB\s+523 MiB\s+1\.296 \[[\d.]+-[\d.]+\]\s+0\.9\d\d-1\.0\d\d\s+[\d.]+\s+worse$/);
     expect(lines[headerAt + 3]).toMatch(/^chunked_sum\s+wall_time\s+B .* no clear change$/);
     expect(terminal).toMatch(/A' = small-chunks \(second, independent set of the baseline\)/);
     expect(terminal).toMatch(/1 of 2 tests changed; A\/A: 0 of 2 differ/);
     const markdown = renderMarkdown(header, analysis);
     expect(markdown).toMatch(/^<!-- nightbench-ab: 0f1e2d3c-0000-4000-8000-000000000001 -->/);
-    expect(markdown).toMatch(/\| chunked_sum \| peak_memory \| B \| 403\.5 MiB \(403\.5 MiB ± 1\.9 MiB\) \| 523\.0 MiB .* \| 🔴 worse \|/);
+    expect(markdown).toMatch(/\| chunked_sum \| peak_memory \| B \| 404 MiB \(404 MiB ± 1\.87 MiB\) \| 523 MiB .* \| 🔴 worse \|/);
     expect(markdown).toMatch(/> left out: 1 failed repeats of B chunked_sum/);
   });
 
   it('writes site pages the report\'s A/B seam accepts, one per candidate', () => {
-    const report = reportAb(store.get(record.id), store.rows(record.id));
-    const pages = sitePages(report, store.get(record.id).config.environments);
+    const report = reportAb(history.abTest<AbTestRecord>(record.id), history.abTestRows(record.id));
+    const pages = sitePages(report, history.abTest<AbTestRecord>(record.id).config.environments);
     expect(pages).toHaveLength(1);
-    const page = abReportSchema.parse(pages[0]);
+    const page = abSitePageSchema.parse(pages[0]);
     expect(page).toMatchObject({ id: `${record.id}-B`, baseline: { name: 'small-chunks', description: 'array.chunk-size 1MiB' }, candidate: { name: 'big-chunks' } });
     expect(page.comparisons.find((c) => c.metric === 'peak_memory')!.verdict).toMatch(/^worse \(A\/A band 0\.9\d\d-1\.0\d\d, raw p /);
   });
@@ -127,10 +126,10 @@ describe('the A/B history and its report', () => {
   it('merges A/B tests with their runs from a shard, twice without duplicates', () => {
     const other = openHistory(path.join(dir, 'main.sqlite'));
     try {
-      const first = mergeDatabase(other.db, path.join(dir, 'history.sqlite'));
-      expect(first.added).toMatchObject({ ab_tests: 1, runs: 3 });
-      expect(mergeDatabase(other.db, path.join(dir, 'history.sqlite')).added).toMatchObject({ ab_tests: 0, runs: 0 });
-      expect(new AbStore(other).rows(record.id)).toHaveLength(store.rows(record.id).length);
+      const [first, again] = mergeShardFiles(other.file, [path.join(dir, 'history.sqlite'), path.join(dir, 'history.sqlite')]);
+      expect(first!.added).toMatchObject({ ab_tests: 1, runs: 3 });
+      expect(again!.added).toMatchObject({ ab_tests: 0, runs: 0 });
+      expect(other.abTestRows(record.id)).toHaveLength(history.abTestRows(record.id).length);
     } finally {
       other.close();
     }

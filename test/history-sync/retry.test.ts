@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLog } from '../../src/log.js';
-import { backoffDelayMs, retryWhileMoved } from '../../src/store/retry.js';
-import { redactCredentials } from '../../src/store/redact.js';
+import { backoffDelayMs, retryWhileMoved } from '../../src/history-sync/retry.js';
+import { redactCredentials } from '../../src/history-sync/redact.js';
 
 const policy = { attempts: 4, baseDelayMs: 1000, maxDelayMs: 5000 };
 

@@ -1,4 +1,9 @@
-import type { Db } from '../history/database.js';
+/**
+ * Keeping the history file small and whole: pruning old samples, copies, compaction, row counts.
+ *
+ * @module
+ */
+import type { Db } from './database.js';
 
 export interface PruneOutcome {
   before: string;
@@ -33,4 +38,10 @@ export function compact(db: Db): void {
   // In WAL mode the rebuilt pages land in the -wal file; the checkpoint moves them into the
   // database and truncates it to its new size.
   db.pragma('wal_checkpoint(TRUNCATE)');
+}
+
+/** Rows of every table, by table name. */
+export function tableRowCounts(db: Db): Record<string, number> {
+  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+  return Object.fromEntries(tables.map((t) => [t, (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n]));
 }

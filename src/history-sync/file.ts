@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { openDatabase } from '../history/database.js';
 import { backendFactory, type FetchOutcome, type HistoryBackend, type SaveOutcome } from './backend.js';
-import { addedRows, fileBytes, mergeRunsInto, prepareDestination } from './sqlite-file.js';
+import { copyHistoryFile, mergeRunsInto } from '../history/files.js';
+import { addedRows, fileBytes, prepareDestination } from './sqlite-file.js';
 
 export const fileOptionsSchema = z.strictObject({
   /** A path on a disk every run sees: a self-hosted runner's volume, a network share. */
@@ -25,14 +25,7 @@ export class FileBackend implements HistoryBackend {
   async fetch(file: string): Promise<FetchOutcome> {
     if (!existsSync(this.options.path)) return { found: false };
     prepareDestination(file);
-    // VACUUM INTO gives a consistent copy even while another process writes the stored file.
-    const db = openDatabase(this.options.path, { readonly: true });
-    try {
-      rmSync(file, { force: true });
-      db.prepare('VACUUM INTO ?').run(file);
-    } finally {
-      db.close();
-    }
+    copyHistoryFile(this.options.path, file);
     return { found: true, bytes: fileBytes(file) };
   }
 

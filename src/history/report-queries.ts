@@ -1,18 +1,15 @@
 /**
- * Reads what the pages show from the history database. The site reads every nightly value at
- * once, so this scans tables rather than using `HistoryStore.resultRows`, whose per-row commit
- * subquery costs ~40 µs a row (over a minute for a year of 500 workloads); drill-down samples are
- * read one run and workload at a time, only for the pages being written.
+ * The site's reads of the history. The site reads every nightly value at once, so this scans
+ * tables (commits of all runs in one query, values as raw rows) rather than going through
+ * `resultRows`; drill-down samples are read one run and workload at a time, only for the pages
+ * being written.
  *
  * @module
  */
-import { detectRegressions, loadEpisodes, type DetectionPolicy } from '../detect/index.js';
-import type { Db } from '../history/database.js';
-import type { HistoryStore } from '../history/store.js';
-import type { CommitInfo, MetricValue, ProcessSamples, RepeatStatus } from '../history/types.js';
-import type { DetectionFacts } from './detection.js';
-import type { RepeatFacts } from './drilldown.js';
-import type { ReportHistory, ReportRun } from './types.js';
+import type { RepeatFacts } from '../report/drilldown.js';
+import type { ReportHistory, ReportRun } from '../report/types.js';
+import type { Db } from './database.js';
+import type { CommitInfo, MetricValue, ProcessSamples, RepeatStatus } from './types.js';
 
 /** Every nightly run with its commits, values of ok repeats, failed repeats and described commits. */
 export function readReportHistory(db: Db): ReportHistory {
@@ -84,12 +81,4 @@ export function readRunWorkload(db: Db, runId: string, workload: string): Repeat
       .filter((s) => s.repeat === r.repeat)
       .map((s): ProcessSamples => ({ process: s.process, host: s.host, t: JSON.parse(s.t) as number[], rss: JSON.parse(s.rss) as number[], cpu: JSON.parse(s.cpu) as number[] })),
   }));
-}
-
-/**
- * Detection's view of the history without changing it: a dry run judges the latest night, and
- * the stored episodes give every regression and recovery so far.
- */
-export function readDetection(store: HistoryStore, policy: DetectionPolicy): DetectionFacts {
-  return { verdicts: detectRegressions(store, policy, { dryRun: true }).verdicts, episodes: loadEpisodes(store.db) };
 }

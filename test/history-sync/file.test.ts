@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../../src/log.js';
-import { fileBackend } from '../../src/store/file.js';
+import { fileBackend } from '../../src/history-sync/file.js';
 import { nightsIn, scratchDir, writeNight } from './helpers.js';
 
 const dirs: string[] = [];

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { validate } from '../config/load.js';
+import { validate } from '../validation.js';
 import type { MergeCounts } from '../history/merge.js';
 import type { Log } from '../log.js';
 

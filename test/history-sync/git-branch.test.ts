@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../../src/log.js';
-import { gitBranchBackend } from '../../src/store/git-branch.js';
+import { gitBranchBackend } from '../../src/history-sync/git-branch.js';
 import { createBareRepo, git, loseNextPushRace, nightsIn, scratchDir, writeNight } from './helpers.js';
 
 const dirs: string[] = [];

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openHistory } from '../../src/history/open.js';
 import { newRun, okRepeat } from '../history/fixtures.js';
+import { sqlAll } from '../helpers/sql.js';
 
 /** A history file with one complete run of `night` (workload "sum", three repeats); returns its run id. */
 export function writeNight(file: string, night: string, wall = 1.5): string {
@@ -25,12 +26,7 @@ export function writeNight(file: string, night: string, wall = 1.5): string {
 
 /** The nights a history file holds, in order. */
 export function nightsIn(file: string): string[] {
-  const store = openHistory(file, { readonly: true });
-  try {
-    return (store.db.prepare('SELECT night FROM runs ORDER BY night').all() as { night: string }[]).map((r) => r.night);
-  } finally {
-    store.close();
-  }
+  return (sqlAll(file, 'SELECT night FROM runs ORDER BY night') as { night: string }[]).map((r) => r.night);
 }
 
 export function scratchDir(prefix = 'nightbench-store-'): string {

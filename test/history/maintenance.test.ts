@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mergeDatabase } from '../../src/history/merge.js';
 import { openDatabase } from '../../src/history/database.js';
-import { archiveCopy, compact, pruneSamples } from '../../src/store/prune.js';
-import { scratchDir, writeNight } from './helpers.js';
+import { archiveCopy, compact, pruneSamples } from '../../src/history/maintenance-queries.js';
+import { scratchDir, writeNight } from '../history-sync/helpers.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,0 +1,51 @@
+/**
+ * How numbers read wherever nightbench shows them: issues, the terminal, job summaries, A/B
+ * reports and the site (its client scripts import this too, so it stays pure and dependency-free).
+ * The same value gets the same text everywhere: a regression of 1.52 GiB reads "1.52 GiB" in its
+ * issue, in `nightbench detect` and in the job summary.
+ *
+ * @module
+ */
+
+const byteUnits = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+
+/**
+ * A value in its unit with three significant digits (enough to see a 10% change), whole numbers
+ * from 1000 up; bytes scale to KiB, MiB, GiB: "12.3 s", "1.52 GiB", "4210 tasks".
+ */
+export function formatValue(value: number, unit: string | null | undefined): string {
+  if (unit === 'bytes' || unit === 'B') {
+    let scaled = value;
+    let index = 0;
+    while (Math.abs(scaled) >= 1024 && index < byteUnits.length - 1) {
+      scaled /= 1024;
+      index++;
+    }
+    return `${Number(scaled.toPrecision(3))} ${byteUnits[index]}`;
+  }
+  const digits = Math.abs(value) >= 1000 ? value.toFixed(0) : Number(value.toPrecision(3)).toString();
+  return unit ? `${digits} ${unit}` : digits;
+}
+
+/** A relative change as a signed percentage with one decimal: "+14.8%", "-4.0%". */
+export function formatChange(change: number): string {
+  return `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%`;
+}
+
+/** A p-value with two significant digits, in scientific notation below 0.0001: "0.031", "2.4e-6". */
+export function formatP(p: number): string {
+  return p < 0.0001 ? p.toExponential(1) : Number(p.toPrecision(2)).toString();
+}
+
+/** A commit's short name: seven characters, as git and GitHub print it. */
+export const shortSha = (sha: string) => sha.slice(0, 7);
+
+/** A duration in hours, in the unit that reads best: "45 min", "5.0 h", "3.2 days". */
+export function formatHours(hours: number): string {
+  if (hours < 1) return `${Math.round(hours * 60)} min`;
+  if (hours < 48) return `${hours.toFixed(1)} h`;
+  return `${(hours / 24).toFixed(1)} days`;
+}
+
+/** A share as a whole percentage: "83%". */
+export const formatShare = (share: number) => `${Math.round(share * 100)}%`;

@@ -1,0 +1,85 @@
+/**
+ * Operations on a history database file as a whole, for the commands and the history-sync
+ * backends: migrate, status, merge shards, prune, copy. Each opens the file, does its work and
+ * closes it, so no caller outside src/history holds a database handle.
+ *
+ * @module
+ */
+import { rmSync } from 'node:fs';
+import { listMigrations, migrate, openDatabase, schemaVersion, type Db, type Migration, type OpenOptions } from './database.js';
+import { archiveCopy, compact, pruneSamples, tableRowCounts, type PruneOutcome } from './maintenance-queries.js';
+import { mergeDatabase, type MergeCounts } from './merge.js';
+
+function withDatabase<T>(file: string, options: OpenOptions, body: (db: Db) => T): T {
+  const db = openDatabase(file, options);
+  try {
+    return body(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Applies pending migrations; returns them and the version reached. */
+export function migrateHistoryFile(file: string): { applied: Migration[]; version: number } {
+  return withDatabase(file, { migrate: false }, (db) => {
+    const applied = migrate(db);
+    return { applied, version: schemaVersion(db) };
+  });
+}
+
+export interface HistoryFileStatus {
+  version: number;
+  /** Pending migrations as "NNN-name". */
+  pending: string[];
+  rows: Record<string, number>;
+}
+
+/** Schema version, pending migrations and row counts, changing nothing. */
+export function historyFileStatus(file: string): HistoryFileStatus {
+  return withDatabase(file, { migrate: false }, (db) => {
+    const version = schemaVersion(db);
+    const pending = listMigrations().filter((m) => m.version > version).map((m) => `${m.version}-${m.name}`);
+    return { version, pending, rows: tableRowCounts(db) };
+  });
+}
+
+/** Merges each shard file into `file` in turn; `onMerged` hears of each as it is done. */
+export function mergeShardFiles(file: string, shards: readonly string[], onMerged: (counts: MergeCounts, index: number) => void = () => undefined): MergeCounts[] {
+  return withDatabase(file, {}, (db) =>
+    shards.map((shard, index) => {
+      const counts = mergeDatabase(db, shard);
+      onMerged(counts, index);
+      return counts;
+    }),
+  );
+}
+
+/**
+ * Merges the runs of `ourFile` into `storedFile` (created when absent) and leaves the stored
+ * file self-contained: journal mode DELETE, so no -wal file has to travel with it.
+ */
+export function mergeRunsInto(storedFile: string, ourFile: string): MergeCounts {
+  return withDatabase(storedFile, {}, (db) => {
+    const counts = mergeDatabase(db, ourFile);
+    db.pragma('journal_mode = DELETE');
+    return counts;
+  });
+}
+
+/** Deletes the samples of nights before `before` (see pruneSamples), first archiving a full copy if asked, then compacts the file. */
+export function pruneHistoryFile(file: string, before: string, options: { dryRun?: boolean; archive?: string } = {}): PruneOutcome {
+  return withDatabase(file, {}, (db) => {
+    if (options.archive && !options.dryRun) archiveCopy(db, options.archive);
+    const outcome = pruneSamples(db, before, { dryRun: options.dryRun });
+    if (!options.dryRun && outcome.samples > 0) compact(db);
+    return outcome;
+  });
+}
+
+/** A consistent copy of `from` at `to` (replacing it), even while another process writes `from`. */
+export function copyHistoryFile(from: string, to: string): void {
+  withDatabase(from, { readonly: true }, (db) => {
+    rmSync(to, { force: true });
+    archiveCopy(db, to);
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * The job summary's reads of one night: its nightly runs with repeat counts, and its failed repeats.
+ *
+ * @module
+ */
+import type { SummaryFailure, SummaryRun } from '../actions/night-summary.js';
+import type { Db } from './database.js';
+
+export function nightSummaryRuns(db: Db, night: string): SummaryRun[] {
+  const rows = db
+    .prepare(
+      `SELECT r.id AS runId, r.suite, r.shard, r.status, r.cluster_shape AS clusterShape, r.started_at AS startedAt, r.finished_at AS finishedAt, r.cost_usd AS costUsd,
+              sum(p.status = 'ok') AS ok, sum(p.status = 'failed') AS failed, sum(p.status = 'timeout') AS timeout, sum(p.status = 'disturbed') AS disturbed
+       FROM runs r LEFT JOIN repeats p ON p.run_id = r.id
+       WHERE r.kind = 'nightly' AND r.night = ? GROUP BY r.id ORDER BY r.suite, r.shard, r.started_at`,
+    )
+    .all(night) as (Omit<SummaryRun, 'repeats' | 'shard' | 'finishedAt' | 'costUsd'> & { shard: string | null; finishedAt: string | null; costUsd: number | null; ok: number | null; failed: number | null; timeout: number | null; disturbed: number | null })[];
+  return rows.map(({ ok, failed, timeout, disturbed, shard, finishedAt, costUsd, ...run }) => ({
+    ...run,
+    shard: shard ?? undefined,
+    finishedAt: finishedAt ?? undefined,
+    costUsd: costUsd ?? undefined,
+    repeats: { ok: ok ?? 0, failed: failed ?? 0, timeout: timeout ?? 0, disturbed: disturbed ?? 0 },
+  }));
+}
+
+export function nightSummaryFailures(db: Db, night: string): SummaryFailure[] {
+  const rows = db
+    .prepare(
+      `SELECT r.suite, p.workload, p.repeat, p.status, p.error FROM repeats p JOIN runs r ON r.id = p.run_id
+       WHERE r.kind = 'nightly' AND r.night = ? AND p.status IN ('failed', 'timeout') ORDER BY r.suite, p.workload, p.repeat`,
+    )
+    .all(night) as (Omit<SummaryFailure, 'error'> & { error: string | null })[];
+  return rows.map(({ error, ...f }) => ({ ...f, error: error ?? undefined }));
+}

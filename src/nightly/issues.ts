@@ -1,0 +1,42 @@
+/**
+ * Detection of a night followed by its issues: what `nightbench issues` does, and the nightly
+ * after recording. Judging a night again changes nothing stored, so this is safe to repeat.
+ *
+ * @module
+ */
+import type { LoadedConfig } from '../config/load.js';
+import { detectRegressions } from '../detect/run.js';
+import { NightbenchError } from '../errors.js';
+import { describeAction } from '../github/plan.js';
+import { publishIssues, type PublishResult } from '../github/publish.js';
+import type { HistoryStore } from '../history/store.js';
+import type { Log } from '../log.js';
+
+export interface DetectAndPublishOptions {
+  /** Default: the latest nightly night in the history. */
+  night?: string;
+  suite?: string;
+  /** Plan only: nothing stored, nothing published. */
+  dryRun?: boolean;
+}
+
+export async function detectAndPublish(loaded: LoadedConfig, store: HistoryStore, log: Log, options: DetectAndPublishOptions = {}): Promise<PublishResult> {
+  const report = detectRegressions(store, loaded.config.detection, { now: options.night, suite: options.suite, dryRun: options.dryRun });
+  return publishIssues({ report, store, loaded, env: process.env, log, dryRun: options.dryRun });
+}
+
+/** The summary: one line per planned action, and where the failed ones went. */
+export function describePublishResult(result: PublishResult, dryRun: boolean): string {
+  const header = `${dryRun ? 'would publish' : 'published'} to ${result.tracker} for night ${result.night ?? '(none)'}: ${result.actions.length} issue group${result.actions.length === 1 ? '' : 's'}`;
+  const lines = (result.outcomes ?? result.actions.map((action) => ({ action, issue: undefined, fallback: undefined }))).map((outcome) => {
+    const where = outcome.issue && outcome.action.kind === 'open' ? ` -> ${outcome.issue.ref}${outcome.issue.url ? ` ${outcome.issue.url}` : ''}` : '';
+    return `  ${describeAction(outcome.action)}${where}${outcome.fallback ? ` (GitHub failed; written to ${outcome.fallback})` : ''}`;
+  });
+  return [header, ...lines].join('\n');
+}
+
+/** The one error a command reports when GitHub kept failing: the regressions and the text are kept. */
+export function publishFailure(result: PublishResult): NightbenchError | undefined {
+  if (result.failed === 0) return undefined;
+  return new NightbenchError('github', `${result.failed} issue action${result.failed === 1 ? '' : 's'} failed (${result.error}); the text is in ${result.filesDir} and the regressions stay recorded`);
+}

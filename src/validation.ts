@@ -1,0 +1,40 @@
+/**
+ * Reading checked input: JSON files whose syntax errors name the file, and zod validation whose
+ * first problem becomes one line naming the key. Used for the config, suites, environments,
+ * shard plans, provider and backend options alike, so it depends on nothing of theirs.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import type { z } from 'zod';
+import { configError } from './errors.js';
+
+/** Parses JSON, turning a syntax error into one line that names the file and position. */
+export function parseJsonFile(file: string): unknown {
+  const text = readFileSync(file, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw configError(`${file}: not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Validates with a zod schema; the first problem becomes "where: key.path: what is allowed". */
+export function validate<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => {
+    const key = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
+    return `${key}: ${describeIssue(issue)}`;
+  });
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  throw configError(`${where}: ${issues[0]}${more}`);
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
+    return `${issue.message}`;
+  }
+  return issue.message;
+}
