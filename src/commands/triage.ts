@@ -4,7 +4,7 @@ import { NightbenchError } from '../errors.js';
 import { createGitHubClient, type GitHubClient } from '../github/client.js';
 import { gitHubError } from '../github/errors.js';
 import { issueCommentEventSchema } from '../triage/event.js';
-import { runTriage, type TriageRequest } from '../triage/run.js';
+import { runTriage, type TriageRequest } from '../github/triage.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
 

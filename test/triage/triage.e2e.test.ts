@@ -19,7 +19,7 @@ import { collectNightSummary } from '../../src/actions/summary-data.js';
 import { renderNightSummary } from '../../src/actions/night-summary.js';
 import { renderQualityPage } from '../../src/report/render-quality.js';
 import { detectionQuality } from '../../src/triage/quality.js';
-import { runTriage, type TriageOutcome } from '../../src/triage/run.js';
+import { runTriage, type TriageOutcome } from '../../src/github/triage.js';
 import { runCli } from '../helpers/cli.js';
 import { FakeGitHub, fakeBotLogin, type FakeRole } from '../helpers/fake-github.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';

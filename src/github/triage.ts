@@ -7,14 +7,14 @@
  * @module
  */
 import { loadEpisodes, markEpisodesAccepted } from '../detect/index.js';
-import type { GitHubClient } from '../github/client.js';
-import { gitHubError } from '../github/errors.js';
-import { readFingerprint } from '../github/markers.js';
+import type { GitHubClient } from './client.js';
+import { gitHubError } from './errors.js';
+import { readFingerprint } from './markers.js';
 import type { HistoryStore } from '../history/store.js';
 import type { TriageCommandName } from '../history/triage-queries.js';
 import type { Log } from '../log.js';
-import { parseTriageComment } from './command.js';
-import { answeredComments, replies, reply, triageLabels } from './replies.js';
+import { parseTriageComment } from '../triage/command.js';
+import { answeredComments, replies, reply, triageLabels } from '../triage/replies.js';
 
 /** The bisect workflow (`.github/workflows/bisect.yml`) and the inputs it takes. */
 export const bisectWorkflow = 'bisect.yml';
