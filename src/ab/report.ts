@@ -26,10 +26,19 @@ export function reportAb(record: AbTestRecord, rows: readonly AbRow[]): AbReport
   const analysis = analyzeAb({ groups, observations, directions, options: { fdr: ab.fdr, confidence: ab.confidence, resamples: ab.resamples, seed: record.seed } });
   const leftOut = countRepeats(rows.filter((row) => row.status !== 'ok'));
   if (leftOut.length > 0) analysis.notes.push(`left out: ${leftOut.join(', ')}`);
+  if (record.status === 'incomplete' || record.status === 'running') analysis.notes.unshift(partialNote(record, rows));
   return {
     header: { id: record.id, createdAt: record.createdAt, status: record.status, groups, repeats: ab.repeats, order: record.order, seed: record.seed, clusterShapes, fdr: ab.fdr },
     analysis,
   };
+}
+
+/** An A/B that stopped (or has not yet finished): how much of its schedule the analysis rests on. */
+function partialNote(record: AbTestRecord, rows: readonly AbRow[]): string {
+  const scheduled = record.schedule.reduce((sum, slot) => sum + slot.count, 0);
+  const recorded = new Set(rows.map((row) => `${row.group}\u0000${row.suite}\u0000${row.workload}\u0000${row.repeat}`)).size;
+  const why = record.status === 'running' ? 'is still running (or its runner died and no start since has marked it)' : 'stopped before it finished';
+  return `partial: this A/B ${why}; ${recorded} of ${scheduled} scheduled repeats were recorded, and the analysis covers only those`;
 }
 
 /** "2 failed repeats of B spill", one entry per group x workload x status. */

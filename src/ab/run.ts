@@ -7,6 +7,7 @@ import type { HistoryStore } from '../history/store.js';
 import type { RunStatus } from '../history/types.js';
 import type { Log } from '../log.js';
 import { beginSuiteRun, finishSuiteRun, prepareExecution, suiteRunPlan, type PreparedExecution } from '../runner/execute.js';
+import { recoverAbandoned } from '../runner/leftovers.js';
 import { runSuite, type RunSummary } from '../runner/runner.js';
 import { runnerMetrics, type Suite } from '../suite/suite.js';
 import type { MetricDirection } from '../suite/schema.js';
@@ -36,7 +37,7 @@ interface PreparedEnvironment extends LoadedEnvironment {
 export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log, options: AbRunOptions = {}): Promise<AbTestRecord> {
   const section = loaded.config.ab;
   const environments = loadEnvironments(loaded, section);
-  for (const id of store.markAbandonedRuns()) log.warn(`run ${id} had stopped before it finished; marked incomplete`);
+  await recoverAbandoned(store, log);
   store.assertWritable();
   const prepared = await prepareEnvironments(loaded, environments, log);
   const groups = abGroups(environments.map((e) => e.environment.name), section.nullHypothesis);

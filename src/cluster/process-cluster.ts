@@ -22,15 +22,14 @@ export interface ProcessClusterLayout {
   workerHosts: ProcessHost[];
   /** Where client commands (ready, reset, workloads) run. */
   clientHost: ProcessHost;
-  /** Called once everything is stopped, e.g. to remove namespaces. */
-  teardown?: () => Promise<void>;
   counters?: () => Promise<Record<string, number>>;
   info?: Record<string, unknown>;
 }
 
 /**
  * Starts the suite's scheduler and workers as processes on the given hosts, and stops every one
- * of them on stop(), whatever happened before. Shared by the local and netns providers.
+ * of them on stop(), whatever happened before; the hosts themselves are the caller's. Shared by
+ * the local and netns providers.
  */
 export async function startProcessCluster(request: ClusterRequest, layout: ProcessClusterLayout, log: Log): Promise<Cluster> {
   const started = Date.now();
@@ -43,11 +42,11 @@ export async function startProcessCluster(request: ClusterRequest, layout: Proce
     if (stopping) return;
     stopping = true;
     await Promise.all(processes.map((p) => p.stop()));
-    await layout.teardown?.().catch((error: unknown) => log.warn(`cluster teardown: ${firstLine(error)}`));
   };
   const launch = (name: string, host: ProcessHost, argv: string[]) => {
     const child = new ManagedProcess(name, [...host.prefix, ...argv], { env: request.env, cwd: request.workdir, logDir });
     processes.push(child);
+    if (child.pid > 0) request.onLaunch?.({ name, pid: child.pid });
     return child;
   };
 
@@ -84,7 +83,13 @@ export async function startProcessCluster(request: ClusterRequest, layout: Proce
     return {
       provider: layout.provider,
       schedulerAddress,
-      runCommand: (spec: CommandSpec) => runCommand({ ...spec, argv: [...layout.clientHost.prefix, ...spec.argv], env: { ...request.env, ...spec.env } }),
+      runCommand: (spec: CommandSpec) =>
+        runCommand({
+          ...spec,
+          argv: [...layout.clientHost.prefix, ...spec.argv],
+          env: { ...request.env, ...spec.env },
+          onSpawn: (pid) => (spec.onSpawn?.(pid), request.onLaunch?.({ name: 'client', pid })),
+        }),
       sampleTargets: (): SampleTarget[] =>
         processes.filter((p) => !p.exit).map((p) => ({ name: p.name, host: hostOf(p.name, layout), pid: p.pid })),
       takeExits: () => {

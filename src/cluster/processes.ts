@@ -22,12 +22,57 @@ export interface ProcessExit {
   signal: NodeJS.Signals | null;
 }
 
+/**
+ * What a supervisor runs: it blocks reading its stdin, a pipe whose other end only this runner
+ * holds. A line on it means the runner stopped the group itself; end of file without one means
+ * the runner is gone, however it ended (SIGKILL and out-of-memory kills included), so the
+ * supervisor ends the group as a normal stop would: TERM, then KILL after a grace period.
+ * It ignores the terminal's INT and HUP: on Ctrl-C the runner stops its clusters itself.
+ */
+const supervisorScript = `trap '' INT HUP
+read -r _ && exit 0
+kill -TERM -"$1" 2>/dev/null || exit 0
+i=0
+while [ $i -lt 30 ] && kill -0 -"$1" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+kill -KILL -"$1" 2>/dev/null
+exit 0`;
+
+/** The supervisor's name in `ps`: tests and operators find it by this. */
+export const supervisorName = 'nightbench-supervisor';
+
+/**
+ * Ends process group `pgid` if this process dies without releasing it. The supervisor is a
+ * `sh` of about a megabyte asleep in `read`, in a group of its own and a sibling of the group it
+ * watches (a child of the runner, not of the cluster process), so it is never part of the
+ * process tree the sampler measures. Linux's parent-death signal is not reachable from Node and
+ * would only reach a direct child anyway, not the grandchildren a Dask nanny starts.
+ */
+export function superviseGroup(pgid: number): { release(): void } {
+  const supervisor = spawn('sh', ['-c', supervisorScript, supervisorName, String(pgid)], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+  // Neither the supervisor nor its pipe may keep the runner's event loop alive.
+  supervisor.unref();
+  const pipe = supervisor.stdin!;
+  (pipe as unknown as { unref(): void }).unref();
+  // A supervisor that is already gone (killed by someone) makes the write fail: nothing to do.
+  pipe.on('error', () => undefined);
+  supervisor.on('error', () => undefined);
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      pipe.end('stopped\n');
+    },
+  };
+}
+
 /** A long-running cluster process in its own process group, so stopping it stops its children too. */
 export class ManagedProcess {
   readonly exited: Promise<ProcessExit>;
   exit?: ProcessExit;
   private readonly stderr = new Tail();
   private readonly child: ChildProcess;
+  private readonly supervisor?: { release(): void };
 
   constructor(
     readonly name: string,
@@ -42,6 +87,7 @@ export class ManagedProcess {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    if (this.child.pid !== undefined) this.supervisor = superviseGroup(this.child.pid);
     for (const stream of [this.child.stdout!, this.child.stderr!]) {
       stream.on('data', (chunk: Buffer) => {
         this.stderr.push(chunk);
@@ -72,13 +118,15 @@ export class ManagedProcess {
 
   /** SIGTERM to the whole group, SIGKILL after the grace period; resolves once it is gone. */
   async stop(graceMs = 5000): Promise<void> {
-    if (this.exit) return killGroup(this.pid, 'SIGKILL');
-    killGroup(this.pid, 'SIGTERM');
-    const timer = setTimeout(() => killGroup(this.pid, 'SIGKILL'), graceMs);
-    await this.exited;
-    clearTimeout(timer);
+    if (!this.exit) {
+      killGroup(this.pid, 'SIGTERM');
+      const timer = setTimeout(() => killGroup(this.pid, 'SIGKILL'), graceMs);
+      await this.exited;
+      clearTimeout(timer);
+    }
     // Children that ignored the TERM (or were re-parented) still belong to the group.
     killGroup(this.pid, 'SIGKILL');
+    this.supervisor?.release();
   }
 }
 
@@ -101,6 +149,8 @@ export function runCommand(spec: CommandSpec): Promise<CommandResult> {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const supervisor = child.pid === undefined ? undefined : superviseGroup(child.pid);
+    if (child.pid !== undefined) spec.onSpawn?.(child.pid);
     const stderr = new Tail();
     let stdout = '';
     let timedOut = false;
@@ -117,6 +167,7 @@ export function runCommand(spec: CommandSpec): Promise<CommandResult> {
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', abort);
       killGroup(child.pid ?? -1, 'SIGKILL');
+      supervisor?.release();
       resolve({ exitCode, signal, timedOut, durationMs: Date.now() - started, stdout, stderrTail: stderr.toString() });
     };
     child.on('error', (error) => {

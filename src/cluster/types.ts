@@ -31,6 +31,17 @@ export interface ClusterRequest {
   options: unknown;
   /** A label that ties the cluster's resources to one run (tags, namespace names). */
   runId: string;
+  /**
+   * Called with every process group the cluster starts on this machine (scheduler, workers,
+   * client commands), so the run can record it and a later start can end what a dead run left.
+   */
+  onLaunch?: (process: LaunchedProcess) => void;
+}
+
+/** A process group leader a cluster started on this machine (its pid is its group's id). */
+export interface LaunchedProcess {
+  name: string;
+  pid: number;
 }
 
 export interface CommandSpec {
@@ -40,6 +51,8 @@ export interface CommandSpec {
   timeoutMs: number;
   /** Ctrl-C or SIGTERM of the whole run: the command's process group is killed at once. */
   signal?: AbortSignal;
+  /** Called with the pid (and process group id) of the command once it is spawned. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface CommandResult {
@@ -89,7 +102,42 @@ export interface ClusterProvider {
   readonly description: string;
   /** Validates `cluster.options` for this provider; errors name the key at fault. */
   readonly optionsSchema: z.ZodType;
+  /** Hosts and processes for one cluster, all ended by its stop(). */
   start(request: ClusterRequest, log: Log): Promise<Cluster>;
+  /**
+   * Hosts held for a whole run (instances, namespaces), where getting them costs more than
+   * starting processes on them; the runner then starts each workload's cluster on the lease.
+   */
+  lease?(request: ClusterRequest, log: Log): Promise<HostLease>;
+}
+
+/** Hosts leased once per run: each start() puts a fresh scheduler and workers on them. */
+export interface HostLease {
+  /** The suite's processes, fresh, on the leased hosts; the cluster's stop() ends those processes only. */
+  start(request: ClusterRequest, log: Log): Promise<Cluster>;
+  /** Facts for the run record: launches, boot time, cost of the hosts. */
+  info(): ClusterInfo;
+  /** Gives every host back (terminates, deletes); safe to call twice, never throws. */
+  release(): Promise<void>;
+}
+
+/** A cluster on a lease of its own, for a single start(): its stop() releases the hosts too. */
+export async function startOnOwnLease(lease: HostLease, request: ClusterRequest, log: Log): Promise<Cluster> {
+  let cluster: Cluster;
+  try {
+    cluster = await lease.start(request, log);
+  } catch (error) {
+    await lease.release();
+    throw error;
+  }
+  return {
+    ...cluster,
+    info: () => ({ ...cluster.info(), ...lease.info() }),
+    stop: async () => {
+      await cluster.stop();
+      await lease.release();
+    },
+  };
 }
 
 /** Replaces {name} in each argument; an unknown placeholder is a suite error, not a silent blank. */

@@ -11,6 +11,7 @@ export interface RunFlags extends CommonOptions {
   threads?: number;
   memory?: string;
   repeats?: number;
+  warmupRepeats?: number;
   scale?: number;
   timeLimit?: number;
   workload?: string[];
@@ -25,6 +26,7 @@ export function addRunOptions(command: Command): Command {
     .option('--threads <n>', 'threads per worker', parseIntegerOption('--threads'))
     .option('--memory <size>', 'memory limit per worker, e.g. 2GiB')
     .option('--repeats <n>', 'repeats per workload', parseIntegerOption('--repeats'))
+    .option('--warmup-repeats <n>', 'unmeasured repeats on each fresh cluster before the measured ones', parseIntegerOption('--warmup-repeats'))
     .option('--scale <x>', 'multiplier on every workload\'s data size', parseNumberOption('--scale'))
     .option('--time-limit <seconds>', 'time limit of one repeat', parseNumberOption('--time-limit'))
     .option('--workload <name>', 'run only this workload (repeatable, or comma-separated)', collect)
@@ -43,6 +45,7 @@ export function runOverrides(flags: RunFlags): ConfigOverrides {
     'cluster.threadsPerWorker': flags.threads,
     'cluster.memoryPerWorker': flags.memory,
     repeats: flags.repeats,
+    warmupRepeats: flags.warmupRepeats,
     scale: flags.scale,
     timeLimitSeconds: flags.timeLimit,
     workloads: flags.workload,

@@ -20,10 +20,12 @@ import type { ReportHistory } from '../report/types.js';
 import { abTestRuns, abTestsMatching, attachRunToAbTest, finishAbTest, insertAbTest, latestAbTests, type NewAbTest, type StoredAbTest } from './ab-queries.js';
 import type { Db } from './database.js';
 import { describeSqliteError } from './database.js';
+import { markAbTestIncomplete, runningAbTestsOfHost } from './abandoned-queries.js';
+import { insertRunProcess, settleProcess, settleRunProcesses, unsettledProcessesOfEndedRuns } from './process-queries.js';
 import { readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './report-queries.js';
 import { nightSummaryFailures, nightSummaryRuns } from './summary-queries.js';
 import { falseAlarmEpisodes, recordedFixes, recordTriageEvent, triageEvents, type FalseAlarm, type TriageEvent } from './triage-queries.js';
-import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome, RunStatus } from './types.js';
+import type { CommitInfo, NewRun, ProcessFate, RepeatRecord, ResultRow, RunKind, RunOutcome, RunProcess, RunStatus } from './types.js';
 
 /**
  * Writes and reads the history. Each write is one transaction, so a crash leaves what was
@@ -86,6 +88,7 @@ export class HistoryStore {
   }
 
   recordRepeat(record: RepeatRecord): void {
+    if (record.warmup) return this.recordWarmup(record);
     this.write(() => {
       this
         .statement(
@@ -102,6 +105,18 @@ export class HistoryStore {
         sample.run(record.runId, record.workload, record.repeat, s.process, s.host, JSON.stringify(s.t), JSON.stringify(s.rss), JSON.stringify(s.cpu));
       }
     });
+  }
+
+  /** Kept apart from `repeats`, so that nothing that reads measurements ever sees a warm-up. */
+  private recordWarmup(record: RepeatRecord): void {
+    this.write(() =>
+      this
+        .statement(
+          `INSERT INTO warmup_repeats (run_id, workload, warmup, workload_version, status, started_at, finished_at, error, disturbance, metrics)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(record.runId, record.workload, record.repeat, record.workloadVersion, record.status, record.startedAt, record.finishedAt, record.error ?? null, record.disturbance ?? null, JSON.stringify(record.metrics)),
+    );
   }
 
   finishRun(runId: string, outcome: RunOutcome): void {
@@ -264,6 +279,34 @@ export class HistoryStore {
 
   falseAlarmEpisodes(): FalseAlarm[] {
     return falseAlarmEpisodes(this.db);
+  }
+
+  // Work a runner that died left behind (abandoned-queries.ts, process-queries.ts).
+
+  /** A/B tests left 'running' by a process of this host that no longer exists: marked incomplete. */
+  markAbandonedAbTests(isAlive: (pid: number) => boolean = processIsAlive): string[] {
+    const abandoned = runningAbTestsOfHost(this.db, hostname()).filter((test) => test.pid === null || !isAlive(test.pid)).map((test) => test.id);
+    if (abandoned.length > 0) this.write(() => abandoned.forEach((id) => markAbTestIncomplete(this.db, id)));
+    return abandoned;
+  }
+
+  /** A process group a run started on this machine (src/runner/leftovers.ts). */
+  recordProcess(process: RunProcess): void {
+    this.write(() => insertRunProcess(this.db, process));
+  }
+
+  /** Every process of the run not settled yet gets `fate`: its runner stopped them all. */
+  settleRunProcesses(runId: string, fate: ProcessFate): void {
+    this.write(() => settleRunProcesses(this.db, runId, fate));
+  }
+
+  settleProcess(process: RunProcess, fate: ProcessFate): void {
+    this.write(() => settleProcess(this.db, process, fate));
+  }
+
+  /** Processes of this host whose run ended (or was marked dead) without stopping them. */
+  unsettledProcesses(): RunProcess[] {
+    return unsettledProcessesOfEndedRuns(this.db, hostname());
   }
 
   close(): void {

@@ -72,6 +72,8 @@ export interface RepeatRecord {
   /** Values of a failed or timed-out repeat are never stored: a failure is not a fast result. */
   metrics: MetricValue[];
   samples: ProcessSamples[];
+  /** A warm-up repeat (numbered apart): stored in its own table, never a measurement. */
+  warmup?: boolean;
 }
 
 export interface RunOutcome {
@@ -104,3 +106,18 @@ export interface ResultRow extends Comparability {
   /** repo -> sha */
   commits: Record<string, string>;
 }
+
+/** A process group a run started on its machine, identified so that a recycled pid is never taken for it. */
+export interface RunProcess {
+  runId: string;
+  name: string;
+  host: string;
+  pid: number;
+  pgid: number;
+  bootId: string;
+  startTicks: number;
+  startedAt: string;
+}
+
+/** What became of a recorded process: stopped by its runner, ended by a later start, or found gone. */
+export type ProcessFate = 'stopped' | 'ended' | 'gone';

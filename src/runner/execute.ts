@@ -14,6 +14,7 @@ import { prepareTarget, type PreparedTarget } from '../target/target.js';
 import { harnessVersion } from '../version.js';
 import type { ClusterProvider, ClusterShape } from '../cluster/types.js';
 import { clusterShapeKey, identifyEnvironment, type EnvironmentIdentity } from './environment.js';
+import { recoverAbandoned } from './leftovers.js';
 import { runSuite, type RunPlan, type RunSummary } from './runner.js';
 
 export interface ExecuteOptions {
@@ -108,6 +109,7 @@ export function suiteRunPlan(prepared: PreparedExecution, suite: Suite, workload
     suite,
     workloads,
     repeats: repeats.count,
+    warmupRepeats: config.warmupRepeats,
     firstRepeat: repeats.first,
     timeLimitSeconds: config.timeLimitSeconds,
     scale: config.scale,
@@ -143,6 +145,8 @@ export function finishSuiteRun(store: HistoryStore, runId: string, summaries: Ru
     instanceType: first?.instanceType,
     region: first?.region,
   });
+  // runSuite stops every cluster it starts before it returns, on every path.
+  store.settleRunProcesses(runId, 'stopped');
   return { status, repeats: summary?.repeats ?? { ok: 0, failed: 0, timeout: 0, disturbed: 0 }, costUsd };
 }
 
@@ -157,7 +161,7 @@ function mergeSummaries(summaries: RunSummary[]): RunSummary {
  * workload, every repeat recorded as it finishes. Input errors surface before any cluster starts.
  */
 export async function executeRuns(loaded: LoadedConfig, store: HistoryStore, log: Log, options: ExecuteOptions): Promise<RunReport[]> {
-  for (const id of store.markAbandonedRuns()) log.warn(`run ${id} had stopped before it finished; marked incomplete`);
+  await recoverAbandoned(store, log);
   store.assertWritable();
   const prepared = await prepareExecution(loaded, log, options);
   const night = options.night ?? new Date().toISOString().slice(0, 10);

@@ -19,8 +19,8 @@ function sysconf(name: string, fallback: number): number {
 const clockTicks = sysconf('CLK_TCK', 100);
 const pageSize = sysconf('PAGESIZE', 4096);
 
-/** utime+stime and RSS from /proc/PID/stat; undefined once the process is gone. */
-export function readProcStat(pid: number): ProcStat | undefined {
+/** The fields of /proc/PID/stat after the command name, from the state on; undefined once it is gone. */
+function statFields(pid: number): string[] | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -28,7 +28,13 @@ export function readProcStat(pid: number): ProcStat | undefined {
     return undefined;
   }
   // The command name may hold spaces and parentheses: fields start after the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return text.slice(text.lastIndexOf(')') + 2).split(' ');
+}
+
+/** utime+stime and RSS from /proc/PID/stat; undefined once the process is gone. */
+export function readProcStat(pid: number): ProcStat | undefined {
+  const fields = statFields(pid);
+  if (!fields) return undefined;
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   const rssPages = Number(fields[21]);
@@ -64,4 +70,24 @@ export function processTree(root: number): number[] {
 export function ownCpuSeconds(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1e6;
+}
+
+/** This boot of the machine: a start time in clock ticks means something only within one boot. */
+export function bootId(): string {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * What tells a process apart from a later one given the same pid: the boot and its start time
+ * (field 22 of /proc/PID/stat, clock ticks after boot). Undefined once it is gone, or a zombie
+ * (dead, only waiting for its parent to collect it).
+ */
+export function processIdentity(pid: number): { bootId: string; startTicks: number } | undefined {
+  const fields = statFields(pid);
+  if (!fields || fields[0] === 'Z' || fields[0] === 'X') return undefined;
+  return { bootId: bootId(), startTicks: Number(fields[19]) };
 }

@@ -3,16 +3,19 @@ import path from 'node:path';
 import type { Cluster, ClusterProvider, ClusterRequest } from '../cluster/types.js';
 import { fillTemplate } from '../cluster/types.js';
 import { firstLine, lastLines } from '../errors.js';
-import type { MetricValue, RepeatRecord, RepeatStatus } from '../history/types.js';
+import type { MetricValue, RepeatRecord, RepeatStatus, RunProcess } from '../history/types.js';
 import type { Log } from '../log.js';
 import { workloadMetricsSchema, type Workload } from '../suite/schema.js';
 import type { Suite } from '../suite/suite.js';
+import { processRecorder, type ProcessLedger } from './leftovers.js';
 import { summarizeUsage } from './sample-summary.js';
 import { Sampler } from './sampler.js';
 
 /** Where each repeat's record goes: the history store, or anything else in tests. */
 export interface RepeatSink {
   recordRepeat(record: RepeatRecord): void;
+  /** The process groups the run's clusters start, so a later start can end them if this run dies. */
+  recordProcess?(process: RunProcess): void;
 }
 
 export interface RunPlan {
@@ -20,6 +23,11 @@ export interface RunPlan {
   suite: Suite;
   workloads: Workload[];
   repeats: number;
+  /**
+   * Repeats run on each fresh cluster before the measured ones, for what cannot be made alike
+   * between a cluster that just started and one that already ran; recorded as warm-ups only.
+   */
+  warmupRepeats?: number;
   /** Number of the first repeat (default 1): an A/B runs one slot of repeats at a time, interleaved. */
   firstRepeat?: number;
   timeLimitSeconds: number;
@@ -32,7 +40,7 @@ export interface RunPlan {
 
 export interface RunSummary {
   repeats: Record<RepeatStatus, number>;
-  /** What the clusters said about themselves: start-up time, cost. */
+  /** What the clusters (and the leased hosts they ran on) said about themselves: start-up time, cost. */
   clusters: ReturnType<Cluster['info']>[];
 }
 
@@ -42,14 +50,36 @@ const clientTimeoutMs = 120_000;
  * Runs every workload R times. Each workload gets a fresh cluster (isolation between workloads)
  * and a worker restart before every repeat after the first (isolation between repeats). One
  * workload failing never stops the others; a failed repeat is recorded as failed, never as a value.
+ * A provider that leases hosts (EC2, netns) gets them once for the whole suite, and each fresh
+ * cluster is fresh processes on them; the hosts are released on every way out of here.
  */
 export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider; sink: RepeatSink; log: Log; signal?: AbortSignal }): Promise<RunSummary> {
+  if (!deps.provider.lease) return runWorkloads(plan, deps.provider, deps);
+  const workdir = path.join(plan.workdir, plan.runId);
+  mkdirSync(workdir, { recursive: true });
+  deps.log.info(`[${plan.suite.file.name}] leasing ${plan.cluster.shape.workers}-worker ${deps.provider.name} hosts for the run`);
+  const lease = await deps.provider.lease({ ...plan.cluster, workdir }, deps.log);
+  const releaseOnAbort = () => void lease.release();
+  deps.signal?.addEventListener('abort', releaseOnAbort);
+  let summary: RunSummary | undefined;
+  try {
+    summary = await runWorkloads(plan, lease, deps);
+  } finally {
+    deps.signal?.removeEventListener('abort', releaseOnAbort);
+    await lease.release();
+  }
+  summary.clusters.push({ ...lease.info(), lease: true });
+  return summary;
+}
+
+async function runWorkloads(plan: RunPlan, hosts: Pick<ClusterProvider, 'start'>, deps: { provider: ClusterProvider; sink: RepeatSink; log: Log; signal?: AbortSignal }): Promise<RunSummary> {
   const summary: RunSummary = { repeats: { ok: 0, failed: 0, timeout: 0, disturbed: 0 }, clusters: [] };
   const record = (r: RepeatRecord) => {
     deps.sink.recordRepeat(r);
     summary.repeats[r.status]++;
   };
   const suiteName = plan.suite.file.name;
+  const onLaunch = deps.sink.recordProcess ? processRecorder(deps.sink as ProcessLedger, plan.runId, deps.log) : undefined;
   for (const [index, workload] of plan.workloads.entries()) {
     if (deps.signal?.aborted) break;
     const label = `[${suiteName}] ${index + 1}/${plan.workloads.length} ${workload.name}`;
@@ -60,6 +90,7 @@ export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider;
     deps.signal?.addEventListener('abort', stopOnAbort);
     const first = plan.firstRepeat ?? 1;
     const last = first + plan.repeats - 1;
+    let warmups = 0;
     try {
       for (let repeat = first; repeat <= last && !deps.signal?.aborted; repeat++) {
         const startedAt = new Date().toISOString();
@@ -67,9 +98,16 @@ export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider;
         try {
           if (!cluster) {
             deps.log.info(`${label}: starting a ${plan.cluster.shape.workers}-worker ${deps.provider.name} cluster`);
-            cluster = await deps.provider.start({ ...plan.cluster, workdir }, deps.log);
+            cluster = await hosts.start({ ...plan.cluster, workdir, onLaunch }, deps.log);
             summary.clusters.push(cluster.info());
             await clientStep(cluster, plan, 'ready', workload, repeat, workdir);
+            for (let w = 0; w < (plan.warmupRepeats ?? 0) && !deps.signal?.aborted; w++) {
+              warmups++;
+              const warmup = await runRepeat(cluster, plan, workload, repeat, workdir, deps.signal, `warmup-${warmups}`);
+              deps.sink.recordRepeat({ ...base, repeat: warmups, ...warmup, warmup: true });
+              deps.log.info(`${label} warm-up ${warmups}: ${warmup.status}${warmup.wall ? ` in ${warmup.wall.toFixed(1)}s` : ''}`);
+              await clientStep(cluster, plan, 'reset', workload, repeat, workdir);
+            }
           } else {
             await clientStep(cluster, plan, 'reset', workload, repeat, workdir);
           }
@@ -141,8 +179,8 @@ interface RepeatResult {
   wall?: number;
 }
 
-async function runRepeat(cluster: Cluster, plan: RunPlan, workload: Workload, repeat: number, workdir: string, signal?: AbortSignal): Promise<RepeatResult> {
-  const metricsFile = path.join(workdir, `metrics-${repeat}.json`);
+async function runRepeat(cluster: Cluster, plan: RunPlan, workload: Workload, repeat: number, workdir: string, signal?: AbortSignal, fileTag = String(repeat)): Promise<RepeatResult> {
+  const metricsFile = path.join(workdir, `metrics-${fileTag}.json`);
   rmSync(metricsFile, { force: true });
   cluster.takeExits();
   const countersBefore = (await cluster.counters?.()) ?? {};

@@ -123,6 +123,26 @@ describe('the A/B history and its report', () => {
     expect(page.comparisons.find((c) => c.metric === 'peak_memory')!.verdict).toMatch(/^worse \(A\/A band 0\.9\d\d-1\.0\d\d, raw p /);
   });
 
+  it('marks an A/B whose runner died incomplete, and reports what it recorded as partial', () => {
+    const id = 'dead0000-0000-4000-8000-000000000001';
+    // 8 repeats a side were scheduled; the runner died after 6.
+    const schedule = groups.map((g) => ({ group: g.label, suite: 'tiny', workload: 'chunked_sum', firstRepeat: 1, count: 8 }));
+    history.createAbTest({ ...record, id, schedule });
+    fill(history, id);
+    expect(history.markAbandonedAbTests(() => true)).toEqual([]);
+    expect(history.abTest<AbTestRecord>(id).status).toBe('running');
+    expect(history.markAbandonedAbTests((pid) => pid !== process.pid)).toEqual([id]);
+    expect(history.markAbandonedAbTests(() => false)).toEqual([]);
+    const stored = history.abTest<AbTestRecord>(id);
+    expect(stored.status).toBe('incomplete');
+    expect(history.abTests<AbTestRecord>().find((t) => t.id === id)!.status).toBe('incomplete');
+    const report = reportAb(stored, history.abTestRows(id));
+    expect(report.analysis.notes[0]).toBe('partial: this A/B stopped before it finished; 18 of 24 scheduled repeats were recorded, and the analysis covers only those');
+    expect(report.analysis.tests.find((t) => t.metric === 'peak_memory')!.verdict).toBe('worse');
+    expect(renderTerminal(report.header, report.analysis)).toMatch(/\(incomplete\)[^]*note: partial: this A\/B stopped before it finished/);
+    expect(sitePages(report, stored.config.environments)[0]!.summary).toMatch(/status incomplete\..*partial: this A\/B stopped/);
+  });
+
   it('merges A/B tests with their runs from a shard, twice without duplicates', () => {
     const other = openHistory(path.join(dir, 'main.sqlite'));
     try {

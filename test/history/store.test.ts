@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { listMigrations, openDatabase, schemaVersion } from '../../src/history/database.js';
 import { mergeShardFiles } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
-import { sqlGet } from '../helpers/sql.js';
+import { sqlAll, sqlGet } from '../helpers/sql.js';
 import { commit, newRun, okRepeat } from './fixtures.js';
 
 const tempFile = (name = 'history.sqlite') => path.join(mkdtempSync(path.join(tmpdir(), 'nb-history-')), name);
@@ -68,6 +68,22 @@ describe('HistoryStore', () => {
     expect(rows[0]!.commits).toEqual({ dask: 'a'.repeat(40) });
     expect(sqlGet(store.file, 'SELECT status FROM runs')).toEqual({ status: 'partial' });
     expect(sqlGet(store.file, 'SELECT process, t, rss FROM samples')).toEqual({ process: 'worker-1', t: '[0,0.25]', rss: '[100000000,200000000]' });
+    store.close();
+  });
+
+  it('keeps warm-up repeats apart: recorded with their status, never among the measured rows', () => {
+    const store = openHistory(tempFile());
+    const run = newRun();
+    store.beginRun(run);
+    store.recordRepeat({ ...okRepeat(run.id, 'array_sum', 1, 14), warmup: true });
+    store.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
+    expect(store.resultRows().map((r) => [r.repeat, r.metric, r.value])).toEqual([
+      [1, 'peak_memory', 1e9],
+      [1, 'wall_time', 10],
+    ]);
+    expect(sqlAll(store.file, `SELECT workload, warmup, status, json_extract(metrics, '$[0].value') AS first FROM warmup_repeats`)).toEqual([
+      { workload: 'array_sum', warmup: 1, status: 'ok', first: 14 },
+    ]);
     store.close();
   });
 

@@ -116,6 +116,13 @@ async function describe(client: EC2Client, input: ConstructorParameters<typeof D
   return instances;
 }
 
+/** Each instance's state (pending, running, shutting-down, ...); an instance EC2 no longer knows is absent. */
+export async function describeStates(client: EC2Client, instanceIds: readonly string[], options: { sleep: Sleep }): Promise<Map<string, string>> {
+  if (instanceIds.length === 0) return new Map();
+  const instances = await describe(client, { InstanceIds: [...instanceIds] }, options);
+  return new Map(instances.map((i) => [i.InstanceId ?? '', i.State?.Name ?? 'unknown']));
+}
+
 /** Every live instance that carries the given tag key, with its tags as a record. */
 export async function listTagged(client: EC2Client, tagKey: string, options: { sleep: Sleep }): Promise<TaggedInstance[]> {
   const instances = await describe(

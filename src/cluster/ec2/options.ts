@@ -43,6 +43,8 @@ export const ec2OptionsSchema = z
      */
     setup: z.string().default(''),
     schedulerPort: z.number().int().min(1).max(65535).default(8786),
+    /** Where each instance's nightbench agent listens (start and stop the suite's processes); the security group must let the runner reach it. */
+    agentPort: z.number().int().min(1).max(65535).default(8787),
     /** Reach the scheduler by its public address (runner outside the VPC) instead of its private one. */
     publicAddress: z.boolean().default(false),
     iamInstanceProfile: z.string().min(1).optional(),

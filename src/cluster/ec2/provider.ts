@@ -3,14 +3,14 @@ import { NightbenchError, clusterError, firstLine } from '../../errors.js';
 import type { Log } from '../../log.js';
 import { guardSignals } from '../exit-guard.js';
 import { runCommand, waitForPort } from '../processes.js';
-import { fillTemplate, type Cluster, type ClusterInfo, type ClusterProvider, type ClusterRequest } from '../types.js';
-import { createEc2Client, launchWithFallback, sleep, terminate, waitRunning, type Sleep } from './api.js';
+import { httpAgent, newAgentToken, agentScript, type AgentHost, type HostAgent } from './agent.js';
+import { fillTemplate, startOnOwnLease, type Cluster, type ClusterInfo, type ClusterProvider, type ClusterRequest, type HostLease } from '../types.js';
+import { createEc2Client, describeStates, launchWithFallback, sleep, terminate, waitRunning, type Sleep } from './api.js';
 import { ec2OptionsSchema, type Ec2Options } from './options.js';
 import {
   estimateCostUsd,
   expiryOf,
   instanceTags,
-  instanceValues,
   launchSlots,
   renderUserData,
   runInstancesInput,
@@ -32,8 +32,12 @@ export type ReadinessProbe = (target: ReadinessTarget) => Promise<void>;
 export interface Ec2Dependencies {
   createClient(region: string): EC2Client;
   probe: ReadinessProbe;
+  /** How the runner reaches each instance's agent; by default over HTTP with the run's token. */
+  agent(token: string, port: number): HostAgent;
   now(): Date;
   sleep: Sleep;
+  /** How often a running cluster's hosts are checked (state, spot notice, processes). */
+  monitorIntervalMs: number;
 }
 
 /**
@@ -49,126 +53,240 @@ export const schedulerPortProbe: ReadinessProbe = async (target) => {
 const remoteDir = '/var/lib/nightbench';
 
 /**
- * EC2 instances for the scheduler and each worker, launched with user-data that installs the
- * target and starts the suite's process; torn down on stop, on a failed start and on SIGINT or
- * SIGTERM, and reapable through their tags if this process dies harder than that.
+ * EC2 instances for the scheduler and each worker, leased once per run: launched with user-data
+ * that installs the target and starts the nightbench agent, then each workload's scheduler and
+ * workers are started fresh on them through the agent. Torn down on release, on a failed lease, on
+ * SIGINT or SIGTERM, and reapable through their tags (and their own shutdown timer) if this process
+ * dies harder than that.
  */
 export function createEc2Provider(overrides: Partial<Ec2Dependencies> = {}): ClusterProvider {
-  const deps: Ec2Dependencies = { createClient: createEc2Client, probe: schedulerPortProbe, now: () => new Date(), sleep, ...overrides };
+  const deps: Ec2Dependencies = { createClient: createEc2Client, probe: schedulerPortProbe, agent: httpAgent, now: () => new Date(), sleep, monitorIntervalMs: 5000, ...overrides };
   return {
     name: 'ec2',
-    description: 'scheduler and workers on EC2 instances (spot with on-demand fallback), tagged, always terminated',
+    description: 'scheduler and workers on EC2 instances (spot with on-demand fallback) leased once per run, tagged, always terminated',
     optionsSchema: ec2OptionsSchema,
-    start: (request, log) => startEc2Cluster(request, log, deps),
+    start: async (request, log) => startOnOwnLease(await leaseEc2Hosts(request, log, deps), request, log),
+    lease: (request, log) => leaseEc2Hosts(request, log, deps),
   };
 }
 
 export const ec2Provider = createEc2Provider();
 
-async function startEc2Cluster(request: ClusterRequest, log: Log, deps: Ec2Dependencies): Promise<Cluster> {
-  const options = request.options as Ec2Options;
-  const startedAt = deps.now();
-  const deadline = Date.now() + request.startTimeoutSeconds * 1000;
-  const client = deps.createClient(options.region);
-  const groups: (LaunchedGroup & { role: Role; instanceIds: string[] })[] = [];
-  let stoppedAt: Date | undefined;
-  let stopping: Promise<void> | undefined;
+interface LeasedInstance extends AgentHost {
+  role: Role;
+  privateIp: string;
+  instanceType: string;
+  market: LaunchedGroup['market'];
+  launchedAt: Date;
+  /** When its agent first answered: boot and install are over. */
+  readyAt?: Date;
+  /** When it was terminated, or found gone. */
+  endedAt?: Date;
+}
 
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      stoppedAt = deps.now();
+async function leaseEc2Hosts(request: ClusterRequest, log: Log, deps: Ec2Dependencies): Promise<HostLease> {
+  const options = request.options as Ec2Options;
+  const leasedAt = deps.now();
+  const client = deps.createClient(options.region);
+  const token = newAgentToken();
+  const agent = deps.agent(token, options.agentPort);
+  const instances: LeasedInstance[] = [];
+  const launches: Record<Role, number> = { scheduler: 0, worker: 0 };
+  let releasing: Promise<void> | undefined;
+
+  const release = (): Promise<void> => {
+    releasing ??= (async () => {
       disarm();
-      const instanceIds = groups.flatMap((g) => g.instanceIds);
+      const live = instances.filter((i) => !i.endedAt);
       try {
-        await terminate(client, instanceIds, deps);
-        if (instanceIds.length > 0) log.info(`ec2: terminated ${instanceIds.join(', ')}`);
+        await terminate(client, live.map((i) => i.instanceId), deps);
+        for (const instance of live) instance.endedAt = deps.now();
+        if (live.length > 0) log.info(`ec2: terminated ${live.map((i) => i.instanceId).join(', ')}`);
       } catch (error) {
         log.warn(`${firstLine(error)}; \`nightbench reap\` ends them once their time-to-live has passed`);
       } finally {
         client.destroy();
       }
     })();
-    return stopping;
+    return releasing;
   };
-  const disarm = guardSignals('ec2 cluster', stop, log);
+  const disarm = guardSignals('ec2 cluster', release, log);
 
-  const expiresAt = expiryOf(startedAt, options.ttlMinutes);
+  const expiresAt = expiryOf(leasedAt, options.ttlMinutes);
   const slots = launchSlots(options);
   const setup = fillTemplate([options.setup], request.placeholders)[0]!;
-  const launch = async (role: Role, count: number, argv: string[]): Promise<Instance[]> => {
+  const agentArgv = [request.placeholders.python ?? 'python3', '-c', agentScript];
+  const agentEnv = { ...request.env, NIGHTBENCH_AGENT_TOKEN: token, NIGHTBENCH_AGENT_PORT: String(options.agentPort) };
+
+  /** Launches `count` hosts of a role, waits until they run and their agents answer. */
+  const launch = async (role: Role, count: number, deadline: number): Promise<LeasedInstance[]> => {
+    launches[role]++;
     const tags = instanceTags({ runId: request.runId, repository: options.repository, role, expiresAt });
-    const userData = renderUserData({ role, runId: request.runId, argv, env: request.env, setup, ttlMinutes: options.ttlMinutes });
+    const userData = renderUserData({ role, runId: request.runId, argv: agentArgv, env: agentEnv, setup, ttlMinutes: options.ttlMinutes });
+    const launchedAt = deps.now();
     const launched = await launchWithFallback(
       client,
       slots,
-      (slot, attempt) => runInstancesInput({ options, slot, role, count, userData, tags, clientToken: `${request.runId}-${role}-${attempt}` }),
+      (slot, attempt) => runInstancesInput({ options, slot, role, count, userData, tags, clientToken: `${request.runId}-${role}-${launches[role]}-${attempt}` }),
       { sleep: deps.sleep, backoffSeconds: options.backoffSeconds, log, what: role === 'scheduler' ? 'scheduler' : `${count} workers` },
     );
-    const instanceIds = launched.instances.map((i) => i.InstanceId).filter((id): id is string => id !== undefined);
-    groups.push({ role, instanceType: launched.slot.instanceType, market: launched.slot.market, count: instanceIds.length, instanceIds });
-    log.info(`ec2: launched ${role} ${instanceIds.join(', ')} (${launched.slot.instanceType} ${launched.slot.market} in ${launched.slot.subnetId})`);
-    return waitRunning(client, instanceIds, deadline, deps);
+    const ids = launched.instances.map((i) => i.InstanceId).filter((id): id is string => id !== undefined);
+    const pending = ids.map((instanceId) => ({ instanceId, role, address: '', privateIp: '', instanceType: launched.slot.instanceType, market: launched.slot.market, launchedAt }));
+    instances.push(...pending);
+    log.info(`ec2: launched ${role} ${ids.join(', ')} (${launched.slot.instanceType} ${launched.slot.market} in ${launched.slot.subnetId})`);
+    for (const described of await waitRunning(client, ids, deadline, deps)) {
+      const instance = pending.find((i) => i.instanceId === described.InstanceId)!;
+      instance.privateIp = described.PrivateIpAddress ?? '';
+      instance.address = (options.publicAddress ? described.PublicIpAddress : described.PrivateIpAddress) ?? '';
+      if (!instance.privateIp || !instance.address) throw new NightbenchError('aws', `ec2: the ${role} instance ${instance.instanceId} has no ${options.publicAddress ? 'public' : 'private'} address`);
+    }
+    await Promise.all(pending.map((instance) => waitForAgent(instance, deadline)));
+    return pending;
+  };
+  const waitForAgent = async (instance: LeasedInstance, deadline: number): Promise<void> => {
+    for (;;) {
+      try {
+        await agent.status(instance);
+        instance.readyAt = deps.now();
+        return;
+      } catch (error) {
+        if (Date.now() >= deadline) throw clusterError(`ec2: the agent on ${instance.instanceId} did not answer in time (the target's install may have failed; see /var/log/nightbench-${instance.role}.log there): ${firstLine(error)}`, error);
+        await deps.sleep(2000);
+      }
+    }
+  };
+  const live = (role: Role) => instances.filter((i) => i.role === role && !i.endedAt);
+
+  /** Hosts that stopped running since the last look are marked ended and replaced. */
+  const replaceLost = async (deadline: number): Promise<void> => {
+    const states = await describeStates(client, instances.filter((i) => !i.endedAt).map((i) => i.instanceId), deps);
+    for (const instance of instances) {
+      if (instance.endedAt || states.get(instance.instanceId) === 'running') continue;
+      instance.endedAt = deps.now();
+      log.warn(`ec2: ${instance.role} host ${instance.instanceId} is ${states.get(instance.instanceId) ?? 'gone'}; launching a replacement`);
+      await terminate(client, [instance.instanceId], deps).catch(() => undefined);
+    }
+    for (const [role, wanted] of [['scheduler', 1], ['worker', request.shape.workers]] as const) {
+      const missing = wanted - live(role).length;
+      if (missing > 0) await launch(role, missing, deadline);
+    }
   };
 
-  try {
+  const start = async (workload: ClusterRequest, workloadLog: Log): Promise<Cluster> => {
+    const started = deps.now();
+    const deadline = Date.now() + workload.startTimeoutSeconds * 1000;
+    await replaceLost(deadline);
+    const [scheduler] = live('scheduler');
+    const workers = live('worker');
     const port = String(options.schedulerPort);
-    const addressTemplate = [request.scheduler.address ?? 'tcp://{host}:{port}'];
-    const [scheduler] = await launch(
-      'scheduler',
-      1,
-      fillTemplate(request.scheduler.command, { ...request.placeholders, ...instanceValues, name: 'scheduler', port, workdir: `${remoteDir}/scheduler` }),
-    );
-    const privateIp = scheduler?.PrivateIpAddress;
-    const clientIp = options.publicAddress ? scheduler?.PublicIpAddress : privateIp;
-    if (!privateIp || !clientIp) throw new NightbenchError('aws', `ec2: the scheduler instance ${scheduler?.InstanceId ?? ''} has no ${options.publicAddress ? 'public' : 'private'} address`);
-    const schedulerAddress = fillTemplate(addressTemplate, { ...request.placeholders, host: clientIp, port })[0]!;
-    await launch(
-      'worker',
-      request.shape.workers,
-      fillTemplate(request.worker.command, {
-        ...request.placeholders,
-        ...instanceValues,
-        workdir: `${remoteDir}/${instanceValues.name}`,
-        // Workers share the scheduler's network: they use its private address.
-        scheduler_address: fillTemplate(addressTemplate, { ...request.placeholders, host: privateIp, port })[0]!,
-        threads: String(request.shape.threadsPerWorker),
-        memory_limit: String(request.shape.memoryPerWorker),
-      }),
-    );
-    log.info(`ec2: waiting for the scheduler at ${schedulerAddress}`);
-    await deps.probe({ schedulerAddress, workers: request.shape.workers, env: request.env, deadline }).catch((error: unknown) => {
-      throw clusterError(`ec2 cluster: the scheduler at ${schedulerAddress} did not become ready: ${firstLine(error)}`, error);
-    });
-    const startupSeconds = (deps.now().getTime() - startedAt.getTime()) / 1000;
+    const addressTemplate = [workload.scheduler.address ?? 'tcp://{host}:{port}'];
+    const schedulerAddress = fillTemplate(addressTemplate, { ...workload.placeholders, host: scheduler!.address, port })[0]!;
+    const messages: string[] = [];
+    const noted = new Set<string>();
+    const note = (message: string) => {
+      if (noted.has(message)) return;
+      noted.add(message);
+      messages.push(message);
+    };
+    const hosts = [scheduler!, ...workers];
+    const stopProcesses = () => Promise.all(hosts.map((h) => agent.stopAll(h).catch(() => undefined)));
+    try {
+      await agent.start(scheduler!, 'scheduler', fillTemplate(workload.scheduler.command, { ...workload.placeholders, host: scheduler!.privateIp, port, name: 'scheduler', workdir: `${remoteDir}/scheduler` }), workload.env);
+      const workersAddress = fillTemplate(addressTemplate, { ...workload.placeholders, host: scheduler!.privateIp, port })[0]!;
+      await Promise.all(
+        workers.map((host, i) =>
+          agent.start(
+            host,
+            `worker-${i + 1}`,
+            fillTemplate(workload.worker.command, {
+              ...workload.placeholders,
+              host: host.privateIp,
+              name: `worker-${i + 1}`,
+              workdir: `${remoteDir}/worker-${i + 1}`,
+              // Workers share the scheduler's network: they use its private address.
+              scheduler_address: workersAddress,
+              threads: String(workload.shape.threadsPerWorker),
+              memory_limit: String(workload.shape.memoryPerWorker),
+            }),
+            workload.env,
+          ),
+        ),
+      );
+      workloadLog.info(`ec2: waiting for the scheduler at ${schedulerAddress}`);
+      await deps.probe({ schedulerAddress, workers: workload.shape.workers, env: workload.env, deadline }).catch((error: unknown) => {
+        throw clusterError(`ec2 cluster: the scheduler at ${schedulerAddress} did not become ready: ${firstLine(error)}`, error);
+      });
+    } catch (error) {
+      await stopProcesses();
+      throw error;
+    }
+    // A host that leaves `running`, a spot interruption notice or a process that ends: the repeat is disturbed.
+    const check = async () => {
+      const states = await describeStates(client, hosts.map((h) => h.instanceId), deps).catch(() => undefined);
+      for (const host of hosts) {
+        const state = states?.get(host.instanceId);
+        if (states && state !== 'running') {
+          note(`${host.role} host ${host.instanceId} left running (${state ?? 'gone'})`);
+          continue;
+        }
+        const status = await agent.status(host).catch(() => undefined);
+        if (status?.interruption) note(`spot interruption notice for ${host.role} host ${host.instanceId}: ${status.interruption}`);
+        for (const [name, code] of Object.entries(status?.exited ?? {})) note(`${name} on ${host.instanceId} exited (code ${code})`);
+      }
+    };
+    let checking: Promise<void> = Promise.resolve();
+    const monitor = setInterval(() => (checking = checking.then(check)), deps.monitorIntervalMs);
+    const startupSeconds = (deps.now().getTime() - started.getTime()) / 1000;
+    let stopping: Promise<void> | undefined;
     return {
       provider: 'ec2',
       schedulerAddress,
       // Client commands run here, against the scheduler's address; the instances run only the cluster.
-      runCommand: (spec) => runCommand({ ...spec, env: { ...request.env, ...spec.env } }),
+      runCommand: (spec) => runCommand({ ...spec, env: { ...workload.env, ...spec.env } }),
       // The processes run on the instances, out of this machine's /proc and process table.
       sampleTargets: () => [],
-      takeExits: () => [],
-      info: (): ClusterInfo => {
-        const workers = groups.find((g) => g.role === 'worker');
-        return {
-          startupSeconds,
-          region: options.region,
-          instanceType: workers?.instanceType,
-          market: workers?.market,
-          workers: workers?.count,
-          schedulerInstanceType: groups.find((g) => g.role === 'scheduler')?.instanceType,
-          instanceIds: groups.flatMap((g) => g.instanceIds),
-          // A live figure: the runner takes info() right after start and reads the cost after
-          // stop, when it is the whole cluster's (it stops growing at stop).
-          get costUsd() {
-            return estimateCostUsd(groups, ((stoppedAt ?? deps.now()).getTime() - startedAt.getTime()) / 1000, options.prices);
-          },
-        };
-      },
-      stop,
+      takeExits: () => messages.splice(0),
+      info: (): ClusterInfo => ({ startupSeconds, workers: workers.length, instanceIds: hosts.map((h) => h.instanceId) }),
+      stop: () =>
+        (stopping ??= (async () => {
+          clearInterval(monitor);
+          await checking;
+          await stopProcesses();
+        })()),
     };
-  } catch (error) {
-    await stop();
-    throw error;
+  };
+
+  // Workers no longer need the scheduler's address at boot (their processes start later, through
+  // the agent), so all hosts boot at once; both launches settle before a failure releases them.
+  const deadline = Date.now() + request.startTimeoutSeconds * 1000;
+  const launched = await Promise.allSettled([launch('scheduler', 1, deadline), launch('worker', request.shape.workers, deadline)]);
+  const failed = launched.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+  if (failed) {
+    await release();
+    throw failed.reason;
   }
+  const seconds = (from: Date, to: Date | undefined) => ((to ?? deps.now()).getTime() - from.getTime()) / 1000;
+  return {
+    start,
+    info: (): ClusterInfo => {
+      const workers = instances.filter((i) => i.role === 'worker');
+      return {
+        startupSeconds: Math.max(0, ...instances.map((i) => seconds(i.launchedAt, i.readyAt))),
+        region: options.region,
+        instanceType: workers[0]?.instanceType,
+        market: workers[0]?.market,
+        workers: request.shape.workers,
+        schedulerInstanceType: instances.find((i) => i.role === 'scheduler')?.instanceType,
+        instanceIds: instances.map((i) => i.instanceId),
+        launches,
+        instancesLaunched: instances.length,
+        // Boot and install (until the agent answers) against the whole time the instances were held.
+        bootSeconds: instances.reduce((sum, i) => sum + seconds(i.launchedAt, i.readyAt ?? i.endedAt), 0),
+        instanceSeconds: instances.reduce((sum, i) => sum + seconds(i.launchedAt, i.endedAt), 0),
+        // Per-second billing of each instance from launch to termination (a live figure until release).
+        costUsd: instances.reduce((sum, i) => sum + estimateCostUsd([{ instanceType: i.instanceType, market: i.market, count: 1 }], seconds(i.launchedAt, i.endedAt), options.prices), 0),
+      };
+    },
+    release,
+  };
 }

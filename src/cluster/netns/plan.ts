@@ -5,8 +5,9 @@ import type { LinkShape, NetnsOptions } from './options.js';
  * of a run's network, and which leftovers of crashed runs to remove. Nothing here runs a command.
  *
  * Every name carries the pid of the process that made it, so a namespace of a live run is never
- * taken for a stale one, and everything lives in 10.213.X.0/24 on a bridge of its own: traffic
- * only goes between these namespaces and the host side of that bridge.
+ * taken for a stale one, and the subnet's X, so two networks of one process never clash; everything
+ * lives in 10.213.X.0/24 on a bridge of its own: traffic only goes between these namespaces and
+ * the host side of that bridge.
  */
 
 export const namespacePrefix = 'nb-';
@@ -45,14 +46,16 @@ export function planNetwork(input: PlanInput): NetworkPlan {
   const unknown = Object.keys(input.options.hosts).filter((name) => !names.includes(name));
   if (unknown.length > 0) throw new Error(`cluster.options.hosts: unknown host ${unknown.map((n) => `"${n}"`).join(', ')}; this cluster has ${names.join(', ')}`);
   const prefix = `${subnetBase}.${input.subnetIndex}`;
+  // Interface names have at most 15 characters: "n" + a 7-digit pid + "s255" + "v99" fits.
+  const tag = `${input.owner}s${input.subnetIndex}`;
   return {
     owner: input.owner,
-    bridge: `nbbr${input.owner}`,
+    bridge: `nbbr${tag}`,
     bridgeAddress: `${prefix}.1`,
     hosts: names.map((name, i) => ({
       name,
-      namespace: `${namespacePrefix}${input.owner}-${name}`,
-      hostVeth: `nb${input.owner}v${i}`,
+      namespace: `${namespacePrefix}${tag}-${name}`,
+      hostVeth: `n${tag}v${i}`,
       address: `${prefix}.${i + 2}`,
       link: input.options.hosts[name] ?? input.options.link,
     })),
@@ -133,16 +136,14 @@ export interface StaleResources {
 export function staleResources(namespaces: readonly string[], links: readonly string[], isAlive: (pid: number) => boolean): StaleResources {
   const dead = (match: RegExpMatchArray | null) => match !== null && !isAlive(Number(match[1]));
   return {
-    namespaces: namespaces.filter((name) => dead(name.match(/^nb-(\d+)-/))),
-    links: links.filter((name) => dead(name.match(/^nbbr(\d+)$/)) || dead(name.match(/^nb(\d+)v\d+$/))),
+    namespaces: namespaces.filter((name) => dead(name.match(/^nb-(\d+)(?:s\d+)?-/))),
+    links: links.filter((name) => dead(name.match(/^nbbr(\d+)(?:s\d+)?$/)) || dead(name.match(/^nb?(\d+)(?:s\d+)?v\d+$/))),
   };
 }
 
-/** The first X of 10.213.X.0/24 that no address in `used` (e.g. `ip -4 addr` output) takes. */
-export function freeSubnetIndex(usedAddresses: readonly string[]): number {
-  const taken = new Set(usedAddresses.map((a) => a.match(/^10\.213\.(\d+)\./)?.[1]).filter((x) => x !== undefined).map(Number));
-  for (let index = 0; index < 256; index++) if (!taken.has(index)) return index;
-  throw new Error('every 10.213.X.0/24 subnet is taken by another netns cluster');
+/** The X of every 10.213.X.0/24 that an address in `used` (e.g. `ip -4 addr` output) takes. */
+export function subnetIndexesInUse(usedAddresses: readonly string[]): Set<number> {
+  return new Set(usedAddresses.map((a) => a.match(/^10\.213\.(\d+)\./)?.[1]).filter((x) => x !== undefined).map(Number));
 }
 
 export interface HostCounters {

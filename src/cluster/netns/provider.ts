@@ -4,16 +4,17 @@ import type { Log } from '../../log.js';
 import { guardSignals } from '../exit-guard.js';
 import { startProcessCluster, type ProcessHost } from '../process-cluster.js';
 import { processIsAlive, runCommand } from '../processes.js';
-import type { Cluster, ClusterProvider, ClusterRequest } from '../types.js';
+import { startOnOwnLease, type ClusterProvider, type ClusterRequest, type HostLease } from '../types.js';
+import { claimSubnet } from './claim.js';
 import { netnsOptionsSchema, type NetnsOptions } from './options.js';
 import {
   counterMetrics,
-  freeSubnetIndex,
   planNetwork,
   prerequisiteProblem,
   setupCommands,
   shapingCommands,
   staleResources,
+  subnetIndexesInUse,
   teardownCommands,
   type NetnsHostPlan,
   type NetworkPlan,
@@ -22,31 +23,37 @@ import {
 /**
  * Hosts in Linux network namespaces on a bridge of their own, with shaped links: the scheduler,
  * each worker host and the client each in a namespace, so every byte between them crosses a real
- * network stack. The processes themselves are started as for `local`, through `ip netns exec`.
+ * network stack. The network is leased once per run; each workload's processes are started as for
+ * `local`, through `ip netns exec`.
  */
 export const netnsProvider: ClusterProvider = {
   name: 'netns',
   description: 'scheduler, workers and client in Linux network namespaces with shaped links (tc tbf, netem where the kernel has it)',
   optionsSchema: netnsOptionsSchema,
-  start: startNetnsCluster,
+  start: async (request, log) => startOnOwnLease(await leaseNetwork(request, log), request, log),
+  lease: leaseNetwork,
 };
 
-async function startNetnsCluster(request: ClusterRequest, log: Log): Promise<Cluster> {
+/** The namespaces, veths and bridge, made once; released (with whatever still runs inside) on release(). */
+export async function leaseNetwork(request: ClusterRequest, log: Log, claimDir?: string): Promise<HostLease> {
   const options = request.options as NetnsOptions;
   const shaping = [options.link, ...Object.values(options.hosts)].some((link) => Object.keys(link).length > 0);
   const problem = prerequisiteProblem({ uid: process.getuid?.(), hasIp: await runs(['ip', '-V']), hasTc: await runs(['tc', '-V']), shaping });
   if (problem) throw clusterError(problem);
   await removeStale(log);
+  const claim = claimSubnet(subnetIndexesInUse(await ipv4Addresses()), { dir: claimDir });
   let plan: NetworkPlan;
   try {
-    plan = planNetwork({ owner: process.pid, subnetIndex: freeSubnetIndex(await ipv4Addresses()), workers: request.shape.workers, options });
+    plan = planNetwork({ owner: process.pid, subnetIndex: claim.index, workers: request.shape.workers, options });
   } catch (error) {
+    claim.release();
     throw configError(firstLine(error));
   }
+  const started = Date.now();
   let removing: Promise<void> | undefined;
-  const remove = () => (removing ??= removeNetwork(plan, log));
+  const remove = () => (removing ??= removeNetwork(plan, log).finally(() => claim.release()));
   const disarm = guardSignals('netns cluster', remove, log);
-  const teardown = async () => {
+  const release = async () => {
     disarm();
     await remove();
   };
@@ -54,24 +61,23 @@ async function startNetnsCluster(request: ClusterRequest, log: Log): Promise<Clu
     for (const argv of setupCommands(plan)) await sh(argv);
     for (const host of plan.hosts) await shape(host);
   } catch (error) {
-    await teardown();
+    await release();
     throw error;
   }
+  const setupSeconds = (Date.now() - started) / 1000;
   log.debug(`netns: ${plan.hosts.map((h) => `${h.name} ${h.address}`).join(', ')} on ${plan.bridge}`);
   const [schedulerHost, clientHost, ...workerHosts] = plan.hosts.map(processHost);
-  return startProcessCluster(
-    request,
-    {
-      provider: 'netns',
-      schedulerHost: schedulerHost!,
-      clientHost: clientHost!,
-      workerHosts,
-      teardown,
-      counters: () => readCounters(plan),
-      info: { links: Object.fromEntries(plan.hosts.map((h) => [h.name, h.link])) },
-    },
-    log,
-  );
+  const links = Object.fromEntries(plan.hosts.map((h) => [h.name, h.link]));
+  return {
+    start: (workload, workloadLog) =>
+      startProcessCluster(
+        workload,
+        { provider: 'netns', schedulerHost: schedulerHost!, clientHost: clientHost!, workerHosts, counters: () => readCounters(plan), info: { links } },
+        workloadLog,
+      ),
+    info: () => ({ startupSeconds: setupSeconds, bridge: plan.bridge, subnet: `10.213.${claim.index}.0/24`, namespaces: plan.hosts.map((h) => h.namespace) }),
+    release,
+  };
 }
 
 const processHost = (host: NetnsHostPlan): ProcessHost => ({ name: host.name, address: host.address, prefix: ['ip', 'netns', 'exec', host.namespace] });

@@ -1,9 +1,6 @@
 import {
-  DescribeImagesCommand,
   DescribeInstanceAttributeCommand,
   DescribeInstancesCommand,
-  DescribeSecurityGroupsCommand,
-  DescribeSubnetsCommand,
   RunInstancesCommand,
   type EC2Client,
   type Instance,
@@ -20,7 +17,8 @@ import { createEc2Provider } from '../../../src/cluster/ec2/provider.js';
 import { reapExpired } from '../../../src/cluster/ec2/reap.js';
 import { silentLog } from '../../../src/log.js';
 import { runCli } from '../../helpers/cli.js';
-import { startMoto, type Moto } from './moto.js';
+import { fakeAgent } from './fake-agent.js';
+import { motoResources, startMoto, type Moto } from './moto.js';
 import { ec2Options } from './options.js';
 import { ec2Request } from './request.js';
 
@@ -31,10 +29,8 @@ let options: Ec2Options;
 beforeAll(async () => {
   moto = await startMoto();
   client = moto.client();
-  const image = (await client.send(new DescribeImagesCommand({}))).Images![0]!.ImageId!;
-  const subnets = (await client.send(new DescribeSubnetsCommand({}))).Subnets!.map((s) => s.SubnetId!);
-  const group = (await client.send(new DescribeSecurityGroupsCommand({}))).SecurityGroups![0]!.GroupId!;
-  options = ec2Options({ ami: image, subnets: subnets.slice(0, 2), securityGroups: [group], instanceTypes: ['t3.micro', 'm5.large'], prices: { 't3.micro': { onDemand: 0.0104 }, 'm5.large': { onDemand: 0.096 } } });
+  const { ami, subnets, securityGroup } = await motoResources(client);
+  options = ec2Options({ ami, subnets: subnets.slice(0, 2), securityGroups: [securityGroup], instanceTypes: ['t3.micro', 'm5.large'], prices: { 't3.micro': { onDemand: 0.0104 }, 'm5.large': { onDemand: 0.096 } } });
 });
 
 afterAll(async () => {
@@ -42,8 +38,8 @@ afterAll(async () => {
   await moto?.stop();
 });
 
-const provider = (probe: () => Promise<void> = async () => {}) =>
-  createEc2Provider({ createClient: () => moto.client(), probe, sleep: async () => {} });
+const provider = (probe: () => Promise<void> = async () => {}, agent = fakeAgent()) =>
+  createEc2Provider({ createClient: () => moto.client(), probe, sleep: async () => {}, agent: () => agent, monitorIntervalMs: 50 });
 
 async function instancesOfRun(runId: string): Promise<Instance[]> {
   const answer = await client.send(new DescribeInstancesCommand({ Filters: [{ Name: `tag:${tagKeys.run}`, Values: [runId] }] }));
@@ -71,7 +67,9 @@ describe('ec2 provider against a local EC2 endpoint', () => {
     const attribute = await client.send(new DescribeInstanceAttributeCommand({ InstanceId: scheduler.InstanceId, Attribute: 'userData' }));
     const script = Buffer.from(attribute.UserData!.Value!, 'base64').toString();
     expect(script).toMatch(/^#!\/bin\/bash\n/);
-    expect(script).toContain(`exec '/usr/bin/python3' '-m' 'distributed.cli.dask_scheduler' '--host' "$NIGHTBENCH_HOST" '--port' '8786'`);
+    // The instance runs the agent; the suite's processes are started through it, per workload.
+    expect(script).toMatch(/export NIGHTBENCH_AGENT_TOKEN='[0-9a-f]{48}'/);
+    expect(script).toContain(`exec '/usr/bin/python3' '-c' '`);
     // Client commands run on this machine, with the run's environment.
     const echoed = await cluster.runCommand({ argv: ['sh', '-c', 'echo "$DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION $X"'], env: { X: 'y' }, timeoutMs: 10_000 });
     expect(echoed.stdout.trim()).toBe('1.1 y');

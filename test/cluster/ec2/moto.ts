@@ -1,4 +1,4 @@
-import { EC2Client } from '@aws-sdk/client-ec2';
+import { DescribeImagesCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,4 +28,12 @@ export async function startMoto(): Promise<Moto> {
     client: () => new EC2Client({ region: 'us-east-1', endpoint, credentials: motoCredentials }),
     stop: () => server.stop(),
   };
+}
+
+/** What moto's default region has to launch into: an image, its subnets and a security group. */
+export async function motoResources(client: EC2Client): Promise<{ ami: string; subnets: string[]; securityGroup: string }> {
+  const ami = (await client.send(new DescribeImagesCommand({}))).Images![0]!.ImageId!;
+  const subnets = (await client.send(new DescribeSubnetsCommand({}))).Subnets!.map((s) => s.SubnetId!);
+  const securityGroup = (await client.send(new DescribeSecurityGroupsCommand({}))).SecurityGroups![0]!.GroupId!;
+  return { ami, subnets, securityGroup };
 }

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEc2Provider, type ReadinessProbe } from '../../../src/cluster/ec2/provider.js';
 import { NightbenchError } from '../../../src/errors.js';
 import { silentLog } from '../../../src/log.js';
+import { fakeAgent } from './fake-agent.js';
 import { ec2Options } from './options.js';
 import { ec2Request } from './request.js';
 
@@ -42,10 +43,11 @@ beforeEach(() => {
 
 afterEach(() => ec2.reset());
 
-function provider(probe: ReadinessProbe = async () => {}) {
+function provider(probe: ReadinessProbe = async () => {}, agent = fakeAgent()) {
   return createEc2Provider({
     createClient: (region) => new EC2Client({ region, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
     probe,
+    agent: () => agent,
     now: () => new Date(clock),
     sleep: async (ms) => {
       sleeps.push(ms);
@@ -57,24 +59,26 @@ const launches = () => ec2.commandCalls(RunInstancesCommand).map((c) => c.args[0
 const terminated = () => ec2.commandCalls(TerminateInstancesCommand).flatMap((c) => c.args[0].input.InstanceIds ?? []);
 
 describe('ec2 provider start', () => {
-  it('launches the scheduler, then every worker against its private address, and waits for the probe', async () => {
+  it('launches the scheduler and the workers, starts the workers against its private address, and waits for the probe', async () => {
     const probed: string[] = [];
-    const cluster = await provider(async (target) => void probed.push(`${target.schedulerAddress} x${target.workers}`)).start(ec2Request(ec2Options()), silentLog);
+    const agent = fakeAgent();
+    const cluster = await provider(async (target) => void probed.push(`${target.schedulerAddress} x${target.workers}`), agent).start(ec2Request(ec2Options()), silentLog);
     expect(launches().map((l) => [l.MinCount, l.InstanceType, l.SubnetId, l.InstanceMarketOptions?.MarketType])).toEqual([
       [1, 'm5.large', 'subnet-0a', 'spot'],
       [2, 'm5.large', 'subnet-0a', 'spot'],
     ]);
+    // The user-data installs the target and starts the agent; the agent starts the suite's processes.
     const workerScript = Buffer.from(launches()[1]!.UserData!, 'base64').toString();
-    expect(workerScript).toContain(`'tcp://10.9.0.10:8786' '--name' "$NIGHTBENCH_NAME" '--nthreads' '2' '--memory-limit' '1073741824'`);
     expect(workerScript).toContain(`pip install "git+https://example.invalid/dask@abc123"`);
+    const worker = agent.calls.find((c) => c.name === 'worker-1')!;
+    expect(worker.argv!.join(' ')).toContain('tcp://10.9.0.10:8786 --name worker-1 --nthreads 2 --memory-limit 1073741824');
     expect(probed).toEqual(['tcp://10.9.0.10:8786 x2']);
     expect(cluster.schedulerAddress).toBe('tcp://10.9.0.10:8786');
     expect(cluster.sampleTargets()).toEqual([]);
-    // Taken right after start, as the runner does, and read after stop.
-    const info = cluster.info();
     clock += 3600_000;
     await cluster.stop();
     expect(terminated()).toEqual(launchedIds);
+    const info = cluster.info();
     clock += 3600_000;
     // Billed until stop: three spot m5.large for one hour.
     expect(info).toMatchObject({ instanceType: 'm5.large', region: 'us-east-1', workers: 2, market: 'spot', costUsd: 3 * 0.04 });
@@ -82,9 +86,12 @@ describe('ec2 provider start', () => {
   });
 
   it('falls back across subnets, then instance types, on capacity errors, with doubling waits', async () => {
-    ec2.on(RunInstancesCommand).rejectsOnce(awsFailure('InsufficientInstanceCapacity')).rejectsOnce(awsFailure('InsufficientInstanceCapacity')).callsFake(launch);
+    ec2.on(RunInstancesCommand, { MinCount: 1 }).rejectsOnce(awsFailure('InsufficientInstanceCapacity')).rejectsOnce(awsFailure('InsufficientInstanceCapacity')).callsFake(launch);
     const cluster = await provider().start(ec2Request(ec2Options()), silentLog);
-    expect(launches().map((l) => `${l.InstanceType} ${l.SubnetId}`)).toEqual(['m5.large subnet-0a', 'm5.large subnet-0b', 'm5a.large subnet-0a', 'm5.large subnet-0a']);
+    // Scheduler and workers launch side by side; only the scheduler's slots were short.
+    const tried = (count: number) => launches().filter((l) => l.MinCount === count).map((l) => `${l.InstanceType} ${l.SubnetId}`);
+    expect(tried(1)).toEqual(['m5.large subnet-0a', 'm5.large subnet-0b', 'm5a.large subnet-0a']);
+    expect(tried(2)).toEqual(['m5.large subnet-0a']);
     expect(sleeps).toEqual([500, 1000]);
     expect(cluster.info()).toMatchObject({ schedulerInstanceType: 'm5a.large', instanceType: 'm5.large' });
     await cluster.stop();
@@ -104,10 +111,12 @@ describe('ec2 provider start', () => {
   });
 
   it('retries throttled calls', async () => {
-    ec2.on(RunInstancesCommand).rejectsOnce(awsFailure('RequestLimitExceeded')).callsFake(launch);
+    ec2.on(RunInstancesCommand, { MinCount: 1 }).rejectsOnce(awsFailure('RequestLimitExceeded')).callsFake(launch);
     const cluster = await provider().start(ec2Request(ec2Options()), silentLog);
     expect(launches()).toHaveLength(3);
-    expect(launches()[0]).toEqual(launches()[1]);
+    const scheduler = launches().filter((l) => l.MinCount === 1);
+    expect(scheduler).toHaveLength(2);
+    expect(scheduler[0]).toEqual(scheduler[1]);
     await cluster.stop();
   });
 });

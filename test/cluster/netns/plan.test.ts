@@ -3,7 +3,7 @@ import { netnsOptionsSchema } from '../../../src/cluster/netns/options.js';
 import {
   counterMetrics,
   egressShapingCommands,
-  freeSubnetIndex,
+  subnetIndexesInUse,
   planNetwork,
   prerequisiteProblem,
   setupCommands,
@@ -18,16 +18,16 @@ const options = (raw: unknown = {}) => netnsOptionsSchema.parse(raw);
 describe('planNetwork', () => {
   it('gives the scheduler, the client and each worker host a namespace, veth and address of their own', () => {
     const plan = planNetwork({ owner: 4242, subnetIndex: 7, workers: 2, options: options({ link: { bandwidthMbit: 100 }, hosts: { client: {} } }) });
-    expect(plan.bridge).toBe('nbbr4242');
+    expect(plan.bridge).toBe('nbbr4242s7');
     expect(plan.bridgeAddress).toBe('10.213.7.1');
     expect(plan.hosts.map((h) => [h.name, h.namespace, h.hostVeth, h.address, h.link])).toEqual([
-      ['scheduler', 'nb-4242-scheduler', 'nb4242v0', '10.213.7.2', { bandwidthMbit: 100 }],
-      ['client', 'nb-4242-client', 'nb4242v1', '10.213.7.3', {}],
-      ['worker-1', 'nb-4242-worker-1', 'nb4242v2', '10.213.7.4', { bandwidthMbit: 100 }],
-      ['worker-2', 'nb-4242-worker-2', 'nb4242v3', '10.213.7.5', { bandwidthMbit: 100 }],
+      ['scheduler', 'nb-4242s7-scheduler', 'n4242s7v0', '10.213.7.2', { bandwidthMbit: 100 }],
+      ['client', 'nb-4242s7-client', 'n4242s7v1', '10.213.7.3', {}],
+      ['worker-1', 'nb-4242s7-worker-1', 'n4242s7v2', '10.213.7.4', { bandwidthMbit: 100 }],
+      ['worker-2', 'nb-4242s7-worker-2', 'n4242s7v3', '10.213.7.5', { bandwidthMbit: 100 }],
     ]);
     // Interface names must fit the kernel's 15 characters even for the largest pids.
-    const big = planNetwork({ owner: 4_194_304, subnetIndex: 0, workers: 40, options: options() });
+    const big = planNetwork({ owner: 4_194_304, subnetIndex: 255, workers: 40, options: options() });
     expect(Math.max(...[big.bridge, ...big.hosts.map((h) => h.hostVeth)].map((n) => n.length))).toBeLessThanOrEqual(15);
   });
 
@@ -42,19 +42,19 @@ describe('planNetwork', () => {
     const plan = planNetwork({ owner: 9, subnetIndex: 3, workers: 1, options: options() });
     const commands = setupCommands(plan).map((argv) => argv.join(' '));
     expect(commands.slice(0, 10)).toEqual([
-      'ip link add nbbr9 type bridge',
-      'ip addr add 10.213.3.1/24 dev nbbr9',
-      'ip link set nbbr9 up',
-      'ip netns add nb-9-scheduler',
-      'ip link add nb9v0 type veth peer name eth0 netns nb-9-scheduler',
-      'ip link set nb9v0 master nbbr9',
-      'ip link set nb9v0 up',
-      'ip -n nb-9-scheduler addr add 10.213.3.2/24 dev eth0',
-      'ip -n nb-9-scheduler link set eth0 up',
-      'ip -n nb-9-scheduler link set lo up',
+      'ip link add nbbr9s3 type bridge',
+      'ip addr add 10.213.3.1/24 dev nbbr9s3',
+      'ip link set nbbr9s3 up',
+      'ip netns add nb-9s3-scheduler',
+      'ip link add n9s3v0 type veth peer name eth0 netns nb-9s3-scheduler',
+      'ip link set n9s3v0 master nbbr9s3',
+      'ip link set n9s3v0 up',
+      'ip -n nb-9s3-scheduler addr add 10.213.3.2/24 dev eth0',
+      'ip -n nb-9s3-scheduler link set eth0 up',
+      'ip -n nb-9s3-scheduler link set lo up',
     ]);
     expect(commands).toHaveLength(3 + 3 * 7);
-    expect(teardownCommands(plan).map((argv) => argv.join(' '))).toEqual(['ip netns del nb-9-scheduler', 'ip netns del nb-9-client', 'ip netns del nb-9-worker-1', 'ip link del nbbr9']);
+    expect(teardownCommands(plan).map((argv) => argv.join(' '))).toEqual(['ip netns del nb-9s3-scheduler', 'ip netns del nb-9s3-client', 'ip netns del nb-9s3-worker-1', 'ip link del nbbr9s3']);
   });
 });
 
@@ -74,9 +74,9 @@ describe('tc command lines', () => {
   it('shapes bandwidth both ways but delays only what a host sends', () => {
     const [host] = planNetwork({ owner: 1, subnetIndex: 0, workers: 1, options: options({ link: { bandwidthMbit: 20, delayMs: 10 } }) }).hosts;
     expect(shapingCommands(host!).map((argv) => argv.join(' '))).toEqual([
-      'tc -n nb-1-scheduler qdisc add dev eth0 root handle 1: netem limit 100000 delay 10ms',
-      'tc -n nb-1-scheduler qdisc add dev eth0 parent 1:1 handle 10: tbf rate 20mbit burst 65536 latency 100ms',
-      'tc qdisc add dev nb1v0 root handle 1: tbf rate 20mbit burst 65536 latency 100ms',
+      'tc -n nb-1s0-scheduler qdisc add dev eth0 root handle 1: netem limit 100000 delay 10ms',
+      'tc -n nb-1s0-scheduler qdisc add dev eth0 parent 1:1 handle 10: tbf rate 20mbit burst 65536 latency 100ms',
+      'tc qdisc add dev n1s0v0 root handle 1: tbf rate 20mbit burst 65536 latency 100ms',
     ]);
   });
 });
@@ -88,11 +88,15 @@ describe('leftovers and subnets', () => {
       namespaces: ['nb-200-scheduler'],
       links: ['nbbr200', 'nb200v3'],
     });
+    // Names that carry the subnet too.
+    expect(staleResources(['nb-100s1-client', 'nb-200s4-client'], ['nbbr100s1', 'nbbr200s4', 'n200s4v0', 'n100s1v0'], alive)).toEqual({
+      namespaces: ['nb-200s4-client'],
+      links: ['nbbr200s4', 'n200s4v0'],
+    });
   });
 
-  it('picks the first 10.213.X.0/24 that no address takes', () => {
-    expect(freeSubnetIndex(['127.0.0.1', '10.213.0.1', '10.213.1.1', '10.2.0.1'])).toBe(2);
-    expect(() => freeSubnetIndex(Array.from({ length: 256 }, (_, i) => `10.213.${i}.1`))).toThrow(/every 10\.213\.X\.0\/24 subnet is taken/);
+  it('knows which 10.213.X.0/24 the addresses take', () => {
+    expect(subnetIndexesInUse(['127.0.0.1', '10.213.0.1', '10.213.1.1', '10.2.0.1', '10.213.1.7'])).toEqual(new Set([0, 1]));
   });
 });
 

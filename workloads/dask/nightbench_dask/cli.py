@@ -60,8 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("list", help="print the suite's workloads as JSON")
     for name, purpose in (
-        ("ready", "wait until NIGHTBENCH_WORKERS workers are registered"),
-        ("reset", "restart all workers and wait for them"),
+        ("ready", "wait until NIGHTBENCH_WORKERS workers are registered, then warm them up"),
+        ("reset", "restart all workers, wait for them and warm them up"),
     ):
         command = commands.add_parser(name, help=purpose)
         command.add_argument(
@@ -90,7 +90,8 @@ def ready(timeout: float | None) -> None:
     started = monotonic()
     with cluster.connect(env.scheduler_address, wait) as client:
         remaining = max(wait - (monotonic() - started), 0.0)
-        cluster.wait_for_workers(client, env.workers or 1, remaining)
+        workers = cluster.wait_for_workers(client, env.workers or 1, remaining)
+        cluster.prepare_for_repeat(client, workers)
 
 
 def reset(timeout: float | None) -> None:

@@ -10,6 +10,8 @@ from pathlib import Path
 from time import monotonic, sleep
 from typing import Any
 
+import dask
+from dask.utils import parse_bytes
 from distributed import Client
 from distributed.diagnostics.plugin import UploadFile
 from distributed.spill import SpillBuffer
@@ -101,33 +103,60 @@ def wait_for_workers(
         sleep(_POLL_SECONDS)
 
 
-#: Imported by every fresh worker in ``restart_workers``.
+#: Imported by every fresh worker, and by the scheduler, before a repeat starts.
 WARM_MODULES = ("numpy", "pandas", "dask.array", "dask.dataframe")
 
 
 def restart_workers(client: Client, count: int, timeout: float) -> dict[str, dict[str, Any]]:
     """Restart every worker through its nanny, wait for ``count`` new processes and
-    have them import the libraries the workloads use.
+    bring the cluster to the state every repeat starts from (``prepare_for_repeat``).
 
     Waits on its own rather than with ``Client.restart(wait_for_workers=True)``:
     that one waits only for as many workers as were there before (too few if one
     had died) and may count an old worker the scheduler has not yet removed.
-    Without the imports, a fresh worker's first tasks spend a second or more
-    importing pandas and dask while they "deserialize", which would drown the
-    serialization_seconds of small runs and is not what a workload measures.
     """
     started = monotonic()
     old_ids = frozenset(w["id"] for w in worker_identities(client).values())
     client.restart(timeout=timeout, wait_for_workers=False)
     remaining = max(timeout - (monotonic() - started), _POLL_SECONDS)
     workers = wait_for_workers(client, count, remaining, exclude_ids=old_ids)
-    client.run(_import_modules, WARM_MODULES, workers=list(workers))
+    prepare_for_repeat(client, workers)
     return workers
+
+
+def prepare_for_repeat(client: Client, workers: dict[str, dict[str, Any]]) -> None:
+    """Make a cluster that just started (``ready``) and one whose workers were just
+    restarted (``reset``) alike, so that the first repeat runs on what later ones do.
+
+    * Every worker imports the libraries the workloads use. Without this, a fresh
+      worker's first tasks spend a second or more of CPU importing pandas and dask
+      while they "deserialize": after ``ready`` that landed inside repeat 1, after
+      ``reset`` outside the repeat.
+    * The scheduler imports them too: it unpacks array and dataframe graph layers,
+      and a fresh scheduler paid that import inside repeat 1 only.
+    * The scheduler forgets the task durations and the bandwidth it learned from
+      earlier repeats, so that every repeat is scheduled from the same knowledge as
+      the first (unknown durations, the configured bandwidth), not from the previous
+      repeat's averages.
+    """
+    client.run(_import_modules, WARM_MODULES, workers=list(workers))
+    client.run_on_scheduler(_prepare_scheduler, WARM_MODULES)
 
 
 def _import_modules(names: tuple[str, ...]) -> None:
     for name in names:
         importlib.import_module(name)
+
+
+def _prepare_scheduler(names: tuple[str, ...], dask_scheduler) -> None:
+    _import_modules(names)
+    # Only between runs: a prefix of a live task is still in use.
+    if not dask_scheduler.tasks:
+        dask_scheduler.task_prefixes.clear()
+        dask_scheduler.unknown_durations.clear()
+    dask_scheduler.bandwidth = parse_bytes(dask.config.get("distributed.scheduler.bandwidth"))
+    dask_scheduler.bandwidth_workers.clear()
+    dask_scheduler.bandwidth_types.clear()
 
 
 @contextmanager

@@ -1,0 +1,130 @@
+/**
+ * What leasing hosts once per run saves on EC2: the default Dask suite's 11 workloads against a
+ * local EC2 endpoint (moto), with a simulated boot of 90 s and install of 60 s per instance and a
+ * fixed time per workload, on a simulated clock (nothing waits for real). "before" starts a cluster
+ * per workload, as the runner did; "after" leases the hosts once and starts processes per workload.
+ * Prints instances launched, RunInstances calls, instance-seconds booting and installing against
+ * instance-seconds left for workloads, and the estimated cost of a night.
+ *   npx tsx bench/ec2-lease.ts [--workers 10] [--workloads 11] [--workload-seconds 180] [--boot 90] [--install 60] [--price 0.096]
+ */
+import { RunInstancesCommand } from '@aws-sdk/client-ec2';
+import { parseArgs } from 'node:util';
+import { createEc2Provider } from '../src/cluster/ec2/provider.js';
+import { silentLog } from '../src/log.js';
+import type { ClusterInfo, HostLease } from '../src/cluster/types.js';
+import { fakeAgent } from '../test/cluster/ec2/fake-agent.js';
+import { motoResources, startMoto } from '../test/cluster/ec2/moto.js';
+import { ec2Options } from '../test/cluster/ec2/options.js';
+import { ec2Request } from '../test/cluster/ec2/request.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    workers: { type: 'string', default: '10' },
+    workloads: { type: 'string', default: '11' },
+    'workload-seconds': { type: 'string', default: '180' },
+    boot: { type: 'string', default: '90' },
+    install: { type: 'string', default: '60' },
+    price: { type: 'string', default: '0.096' },
+  },
+});
+const workers = Number(flags.workers);
+const workloads = Number(flags.workloads);
+
+const moto = await startMoto();
+const setupClient = moto.client();
+const { ami, subnets, securityGroup } = await motoResources(setupClient);
+setupClient.destroy();
+const options = ec2Options({ ami, subnets: subnets.slice(0, 1), securityGroups: [securityGroup], instanceTypes: ['m5.large'], market: 'on-demand', prices: { 'm5.large': { onDemand: Number(flags.price) } } });
+
+/** The simulated clock: an instance's agent answers boot + install after its RunInstances; workloads move it on. */
+let clock = Date.parse('2026-12-03T02:00:00Z');
+let runInstancesCalls = 0;
+/** When each instance has booted and installed the target, on the simulated clock. */
+const installedBy = new Map<string, number>();
+function simulatedProvider() {
+  const agent = fakeAgent();
+  const status = agent.status;
+  agent.status = async (host) => {
+    // Instances boot and install in parallel: an agent answers once its own instance is installed.
+    clock = Math.max(clock, installedBy.get(host.instanceId) ?? clock);
+    return status(host);
+  };
+  return createEc2Provider({
+    createClient: () => {
+      const client = moto.client();
+      client.middlewareStack.add(
+        (next, context) => async (args) => {
+          const calledAt = clock;
+          const result = await next(args);
+          if (context.commandName === RunInstancesCommand.name) {
+            runInstancesCalls++;
+            const ready = calledAt + (Number(flags.boot) + Number(flags.install)) * 1000;
+            for (const instance of (result.output as { Instances?: { InstanceId?: string }[] }).Instances ?? []) installedBy.set(instance.InstanceId!, ready);
+          }
+          return result;
+        },
+        { step: 'initialize', name: 'simulatedBoot' },
+      );
+      return client;
+    },
+    probe: async () => {},
+    agent: () => agent,
+    now: () => new Date(clock),
+    sleep: async () => {},
+    monitorIntervalMs: 3600_000,
+  });
+}
+
+const request = (runId: string) => ec2Request(options, { runId, shape: { workers, threadsPerWorker: 2, memoryPerWorker: 8 * 2 ** 30 }, startTimeoutSeconds: 600 });
+const runWorkload = () => void (clock += Number(flags['workload-seconds']) * 1000);
+
+interface Night {
+  launches: number;
+  calls: number;
+  boot: number;
+  total: number;
+  cost: number;
+}
+const night = (infos: ClusterInfo[], calls: number): Night => {
+  const sum = (key: string) => infos.reduce((s, i) => s + Number(i[key] ?? 0), 0);
+  return { launches: sum('instancesLaunched'), calls, boot: sum('bootSeconds'), total: sum('instanceSeconds'), cost: sum('costUsd') };
+};
+
+// Before: a cluster (and its instances) per workload.
+const beforeProvider = simulatedProvider();
+let calls = runInstancesCalls;
+const beforeInfos: ClusterInfo[] = [];
+for (let w = 0; w < workloads; w++) {
+  const cluster = await beforeProvider.start(request(`before-${w}`), silentLog);
+  runWorkload();
+  await cluster.stop();
+  beforeInfos.push(cluster.info());
+}
+const before = night(beforeInfos, runInstancesCalls - calls);
+
+// After: hosts leased once, fresh processes per workload.
+calls = runInstancesCalls;
+const lease: HostLease = await simulatedProvider().lease!(request('after'), silentLog);
+for (let w = 0; w < workloads; w++) {
+  const cluster = await lease.start(request('after'), silentLog);
+  runWorkload();
+  await cluster.stop();
+}
+await lease.release();
+const after = night([lease.info()], runInstancesCalls - calls);
+await moto.stop();
+
+const rows: [string, (n: Night) => string][] = [
+  ['instances launched per night', (n) => String(n.launches)],
+  ['RunInstances calls per night', (n) => String(n.calls)],
+  ['boot + install instance-seconds', (n) => n.boot.toFixed(0)],
+  ['workload instance-seconds', (n) => (n.total - n.boot).toFixed(0)],
+  ['boot + install share of instance time', (n) => `${((n.boot / n.total) * 100).toFixed(1)}%`],
+  ['estimated cost per night (USD)', (n) => n.cost.toFixed(2)],
+];
+console.log(
+  `${workloads} workloads of ${flags['workload-seconds']} s on 1 scheduler + ${workers} workers (m5.large on-demand at $${flags.price}/h), simulated boot ${flags.boot} s + install ${flags.install} s`,
+);
+const width = Math.max(...rows.map(([label]) => label.length));
+console.log(`${''.padEnd(width)}  ${'before'.padStart(10)}  ${'after'.padStart(10)}`);
+for (const [label, cell] of rows) console.log(`${label.padEnd(width)}  ${cell(before).padStart(10)}  ${cell(after).padStart(10)}`);

@@ -1,0 +1,109 @@
+/**
+ * Is the first repeat like the others? Runs the Dask suite with 5 repeats on the local cluster and
+ * prints, per workload and metric, the median over rounds of (repeat 1 / median of repeats 2..R).
+ * Before and after are measured in the same run, interleaved workload by workload (each variant
+ * taking each place in the order in turn), so a busy machine weighs on all alike:
+ * "before" is the suite as it was at --before (a git ref) with no warm-up repeat, "after" the suite
+ * of this tree without and with one warm-up repeat.
+ *   npx tsx bench/repeat-bias.ts [--before REF] [--repeats 5] [--rounds 1] [--scale 1] [--workers 2] [--memory 2GiB] [--workload NAME]...
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { openHistory } from '../src/history/open.js';
+import type { ResultRow } from '../src/history/types.js';
+import { firstRepeatRatio } from '../src/runner/repeat-bias.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    before: { type: 'string', default: 'e92cbe4' },
+    repeats: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '1' },
+    workers: { type: 'string', default: '2' },
+    memory: { type: 'string', default: '2GiB' },
+    scale: { type: 'string', default: '1' },
+    workload: { type: 'string', multiple: true, default: [] },
+  },
+});
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = path.join(root, 'bin/nightbench.js');
+const dir = mkdtempSync(path.join(tmpdir(), 'nb-bench-bias-'));
+const db = path.join(dir, 'history.sqlite');
+
+// The suite as it was before: the same files at another commit, in a folder of its own.
+const beforeRoot = path.join(dir, 'before');
+mkdirSync(beforeRoot);
+const archive = execFileSync('git', ['archive', flags.before, 'workloads/dask'], { cwd: root });
+execFileSync('tar', ['-x', '-C', beforeRoot], { input: archive });
+
+const variants = [
+  { name: 'before', suite: path.join(beforeRoot, 'workloads/dask'), extra: { warmupRepeats: 0 } },
+  { name: 'after', suite: path.join(root, 'workloads/dask'), extra: { warmupRepeats: 0 } },
+  { name: 'after+warmup', suite: path.join(root, 'workloads/dask'), extra: { warmupRepeats: 1 } },
+] as const;
+
+function configFor(variant: (typeof variants)[number]): string {
+  const file = path.join(dir, `${variant.name}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      suites: [variant.suite],
+      cluster: { provider: 'local', workers: Number(flags.workers), memoryPerWorker: flags.memory },
+      repeats: Number(flags.repeats),
+      scale: Number(flags.scale),
+      history: { path: db },
+      workdir: path.join(dir, 'work'),
+      ...variant.extra,
+    }),
+  );
+  return file;
+}
+const configs = new Map(variants.map((v) => [v.name, configFor(v)]));
+
+function run(variant: (typeof variants)[number]['name'], workload: string): string {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [cli, 'run', '--config', configs.get(variant)!, '--json', '--quiet', '--workload', workload], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (!result.stdout.trim()) throw new Error(`${variant} ${workload}: nightbench run printed no report (exit ${result.status})`);
+  const report = JSON.parse(result.stdout) as { runs: { runId: string; status: string }[] };
+  process.stderr.write(`${variant} ${workload}: ${report.runs[0]!.status} in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+  return report.runs[0]!.runId;
+}
+
+// The default suite: every workload the suite lists.
+const listing = spawnSync('/usr/bin/python3', [path.join(root, 'workloads/dask/harness.py'), 'list'], { encoding: 'utf8' });
+const known = (JSON.parse(listing.stdout) as { workloads: { name: string }[] }).workloads.map((w) => w.name);
+const workloads = flags.workload.length > 0 ? flags.workload : known;
+
+const runsOf = new Map<string, string[]>(variants.map((v) => [v.name, []]));
+for (let round = 0; round < Number(flags.rounds); round++) {
+  for (const [index, workload] of workloads.entries()) {
+    // Each variant takes each place in the order in turn.
+    const shift = (round + index) % variants.length;
+    for (const variant of [...variants.slice(shift), ...variants.slice(0, shift)]) runsOf.get(variant.name)!.push(run(variant.name, workload));
+  }
+}
+
+const store = openHistory(db);
+const rowsOf = (variant: string): ResultRow[] => store.resultRows({ runIds: runsOf.get(variant)! });
+const ratios = new Map(variants.map((v) => [v.name, firstRepeatRatio(rowsOf(v.name), ['wall_time', 'cpu_time'])]));
+store.close();
+
+const percent = (ratio: number | undefined) => (ratio === undefined ? '-' : `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`);
+const metrics = ['wall_time', 'cpu_time'] as const;
+const header = ['workload', ...metrics.flatMap((m) => variants.map((v) => `${m.replace('_time', '')} ${v.name}`))];
+const table = workloads.map((w) => [w, ...metrics.flatMap((m) => variants.map((v) => percent(ratios.get(v.name)!.get(w)?.[m])))]);
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
+const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+console.log(
+  `repeat 1 against the median of repeats 2..${flags.repeats} (median over ${flags.rounds} round(s)); ${flags.workers} workers of ${flags.memory}, scale ${flags.scale}; before = suite at ${flags.before}, no warm-up; after = this suite, without and with 1 warm-up repeat`,
+);
+console.log(line(header));
+for (const row of table) console.log(line(row));
+console.log(`history: ${db}`);
