@@ -4,8 +4,9 @@
  * Pure: the data comes in, Markdown and lists come out; `job-summary.ts` writes them.
  */
 import { lastLines } from '../errors.js';
-import { formatChange, formatValue } from '../format/index.js';
+import { formatChange, formatHours, formatShare, formatValue } from '../format/index.js';
 import type { RunStatus } from '../history/types.js';
+import type { DetectionQuality, QualityRow } from '../triage/quality.js';
 
 export interface SummaryRun {
   runId: string;
@@ -53,6 +54,8 @@ export interface NightSummaryInput {
   expectedShards?: number;
   /** Where the published pages are, for a link. */
   reportUrl?: string;
+  /** Verdicts and precision of the regression issues so far; the section is left out before the first issue. */
+  quality?: DetectionQuality;
 }
 
 export interface Annotation {
@@ -111,6 +114,7 @@ export function renderNightSummary(input: NightSummaryInput): string {
     lines.push('', '### Failures', '', '| workload | repeat | status | error |', '|---|--:|---|---|');
     for (const f of input.failures) lines.push(row([`${f.suite}/${f.workload}`, f.repeat, f.status, lastLine(f.error)]));
   }
+  if (input.quality && input.quality.all.opened > 0) lines.push(...renderQualitySection(input.quality));
   return `${lines.join('\n')}\n`;
 }
 
@@ -143,6 +147,39 @@ export function nightOutputs(input: NightSummaryInput): Record<string, string> {
     'missing-shards': missingShards(input).join(','),
     'cost-usd': cost === undefined ? '' : cost.toFixed(2),
   };
+}
+
+/** Months shown in the summary; the page shows them all. */
+const recentMonths = 3;
+const listedFalseAlarms = 3;
+
+/**
+ * The Detection quality section: nightbench's precision from the verdicts maintainers gave on
+ * its issues, per month and per suite, and the series with the most false alarms.
+ */
+function renderQualitySection(quality: DetectionQuality): string[] {
+  const { all } = quality;
+  const lines = ['', '### Detection quality', ''];
+  lines.push(
+    [
+      `${all.opened} issue${all.opened === 1 ? '' : 's'} opened`,
+      `precision ${all.precision === undefined ? '—' : formatShare(all.precision)} (${all.truePositive} true, ${all.falsePositive} false positive${all.falsePositive === 1 ? '' : 's'})`,
+      `${all.unknown} closed without a verdict`,
+      `${all.open} open`,
+    ].join(' · '),
+  );
+  const header = (first: string) => [`| ${first} | opened | true positives | false positives | unknown | open | precision | first triage (median) | fix (median) |`, '|---|--:|--:|--:|--:|--:|--:|--:|--:|'];
+  lines.push('', ...header('month'), ...quality.byMonth.slice(-recentMonths).map(qualityRow));
+  lines.push('', ...header('suite'), ...quality.bySuite.map(qualityRow));
+  if (quality.falseAlarms.length > 0) {
+    lines.push('', 'Most false alarms:');
+    for (const f of quality.falseAlarms.slice(0, listedFalseAlarms)) lines.push(`- ${escape(`${f.suite}/${f.workload} ${f.metric}`)} (${f.falseAlarms}): ${escape(f.adviceText)}`);
+  }
+  return lines;
+}
+
+function qualityRow(r: QualityRow): string {
+  return row([r.key, r.opened, r.truePositive, r.falsePositive, r.unknown, r.open, r.precision === undefined ? '—' : formatShare(r.precision), r.medianTriageHours === undefined ? '—' : formatHours(r.medianTriageHours), r.medianFixDays === undefined ? '—' : formatHours(r.medianFixDays * 24)]);
 }
 
 function row(cells: (string | number)[]): string {

@@ -1,6 +1,7 @@
 import { validate } from '../validation.js';
-import { assessNight, detectionSchema } from '../detect/index.js';
+import { assessNight, detectionSchema, resolveSeriesPolicy } from '../detect/index.js';
 import type { HistoryStore } from '../history/store.js';
+import { detectionQuality } from '../triage/quality.js';
 import type { NightSummaryInput, SummaryChange } from './night-summary.js';
 
 export interface CollectOptions {
@@ -22,8 +23,13 @@ export function collectNightSummary(store: HistoryStore, options: CollectOptions
 
   let changes: SummaryChange[] = [];
   let stable = 0;
+  const policy = validate(detectionSchema, options.detection ?? {}, 'detection');
+  // The time only sorts open issues by age, which the summary does not show.
+  const quality = detectionQuality(store.episodes(), store.triageEvents(), {
+    now: new Date(`${/^\d{4}-\d{2}-\d{2}$/.test(night) ? night : '1970-01-01'}T23:59:59Z`),
+    threshold: (suite, workload, metric) => resolveSeriesPolicy(policy, { suite, workload, metric }).threshold,
+  });
   if (options.detect !== false && runs.length > 0) {
-    const policy = validate(detectionSchema, options.detection ?? {}, 'detection');
     const report = assessNight(store, policy, { now: night });
     stable = report.counts.stable;
     changes = report.verdicts.flatMap((v) =>
@@ -32,5 +38,5 @@ export function collectNightSummary(store: HistoryStore, options: CollectOptions
         : [],
     );
   }
-  return { night, runs, failures, changes, stable, expectedShards: options.expectedShards, reportUrl: options.reportUrl };
+  return { night, runs, failures, changes, stable, expectedShards: options.expectedShards, reportUrl: options.reportUrl, quality };
 }

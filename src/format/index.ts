@@ -39,3 +39,13 @@ export function formatP(p: number): string {
 
 /** A commit's short name: seven characters, as git and GitHub print it. */
 export const shortSha = (sha: string) => sha.slice(0, 7);
+
+/** A duration in hours, in the unit that reads best: "45 min", "5.0 h", "3.2 days". */
+export function formatHours(hours: number): string {
+  if (hours < 1) return `${Math.round(hours * 60)} min`;
+  if (hours < 48) return `${hours.toFixed(1)} h`;
+  return `${(hours / 24).toFixed(1)} days`;
+}
+
+/** A share as a whole percentage: "83%". */
+export const formatShare = (share: number) => `${Math.round(share * 100)}%`;

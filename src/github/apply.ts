@@ -14,7 +14,7 @@ import type { IssueTracker, NewIssue, TrackedIssue } from './tracker.js';
 export interface ActionTexts {
   opening(group: IssueGroup): Promise<NewIssue>;
   persist(group: IssueGroup): string;
-  recovery(group: IssueGroup): string;
+  recovery(group: IssueGroup, issue: TrackedIssue): string;
 }
 
 export interface ActionOutcome {
@@ -37,7 +37,7 @@ export async function applyIssueActions(actions: readonly IssueAction[], tracker
           await on.comment(action.issue, texts.persist(action.group));
           return action.issue;
         case 'close':
-          await on.close(action.issue, texts.recovery(action.group));
+          await on.close(action.issue, texts.recovery(action.group, action.issue));
           return action.issue;
         case 'accept':
         case 'skip':

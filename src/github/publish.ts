@@ -87,6 +87,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   if (options.dryRun) return { tracker: tracker.description, filesDir, night, actions, failed: unreachable ? 1 : 0, ...(unreachable ? { error: unreachable } : {}) };
 
   const links = configLinks(config);
+  const fixes = store.recordedFixes();
   const renderContext = (ranges: RenderContext['ranges'], people: RenderContext['people']): RenderContext => ({ night, ranges, people, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench' });
   const outcomes = await applyIssueActions(
     actions,
@@ -100,7 +101,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
         return { fingerprint: group.fingerprint, title, body, labels: [...config.github.labels, group.suite] };
       },
       persist: (group) => renderPersistComment(group, { night, links }),
-      recovery: (group) => renderRecoveryComment(group, { night, links }),
+      recovery: (group, issue) => renderRecoveryComment(group, { night, links, fixedBy: issue.number === undefined ? undefined : fixes.get(issue.number) }),
     },
     { fallback: tracker === files ? undefined : files, log },
   );

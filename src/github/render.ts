@@ -63,9 +63,13 @@ export function renderPersistComment(group: IssueGroup, context: Pick<RenderCont
   return `${markers.night(context.night)}\nStill regressed on ${context.night}: ${plural(still, 'series', 'series')} of ${group.series.length}.\n\n${renderTable(group, context.links)}\n`;
 }
 
-/** The night every series is back: the issue is closed with this comment. */
-export function renderRecoveryComment(group: IssueGroup, context: Pick<RenderContext, 'night' | 'links'>): string {
-  return `${markers.night(context.night)}\n${markers.recovered}\nRecovered on ${context.night}: every series is back within noise of its baseline. Closing; nightbench opens a new issue if it regresses again.\n\n${renderTable(group, context.links)}\n`;
+/**
+ * The night every series is back: the issue is closed with this comment, naming the fix a
+ * maintainer recorded with `/nightbench fixed-by` (a validated commit SHA), if any.
+ */
+export function renderRecoveryComment(group: IssueGroup, context: Pick<RenderContext, 'night' | 'links'> & { fixedBy?: string }): string {
+  const fix = context.fixedBy ? ` Fixed by \`${context.fixedBy}\`, as recorded on this issue.` : '';
+  return `${markers.night(context.night)}\n${markers.recovered}\nRecovered on ${context.night}: every series is back within noise of its baseline.${fix} Closing; nightbench opens a new issue if it regresses again.\n\n${renderTable(group, context.links)}\n`;
 }
 
 function renderTable(group: IssueGroup, links: Links): string {

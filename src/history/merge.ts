@@ -3,10 +3,10 @@ import { storeError } from '../errors.js';
 import { openDatabase, type Db } from './database.js';
 
 /**
- * The tables that hold recorded facts, parents first. Derived tables (detection's episodes)
- * are not merged: detection runs again on the merged history.
+ * The tables that hold recorded facts, parents first: copied row for row. Triage events are
+ * facts too (what a maintainer said). Detection's episodes are merged apart (`mergeEpisodes`).
  */
-export const mergedTables = ['commits', 'ab_tests', 'bisects', 'runs', 'run_commits', 'repeats', 'results', 'samples', 'warmup_repeats'] as const;
+export const mergedTables = ['commits', 'ab_tests', 'bisects', 'runs', 'run_commits', 'repeats', 'results', 'samples', 'warmup_repeats', 'triage_events'] as const;
 
 export interface MergeCounts {
   source: string;
@@ -29,6 +29,7 @@ export function mergeDatabase(target: Db, sourceFile: string): MergeCounts {
           const columns = (target.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]).map((c) => c.name).join(', ');
           added[table] = target.prepare(`INSERT OR IGNORE INTO main.${table} (${columns}) SELECT ${columns} FROM shard.${table}`).run().changes;
         }
+        added['regressions'] = mergeEpisodes(target);
         // A run that finished in the shard after an earlier merge copied it while still running.
         target
           .prepare(
@@ -42,4 +43,28 @@ export function mergeDatabase(target: Db, sourceFile: string): MergeCounts {
   } finally {
     target.prepare('DETACH DATABASE shard').run();
   }
+}
+
+/**
+ * Episodes are derived, but what happened to them is not: an acceptance, an issue number, the
+ * nights that advanced them cannot be derived again from the runs. A history saved after
+ * detection and issues (the nightly, triage) must keep them, so episodes are merged by their
+ * stable fingerprint: new ones are added (with ids of the target's own), a stored one takes the
+ * other side's state when that side saw a later night or ended it (recovered, accepted), and an
+ * issue number once known is kept. Returns how many episodes were added or changed.
+ */
+function mergeEpisodes(target: Db): number {
+  const columns = (target.prepare("SELECT name FROM pragma_table_info('regressions') WHERE name <> 'id'").all() as { name: string }[]).map((c) => c.name).join(', ');
+  const added = target.prepare(`INSERT OR IGNORE INTO main.regressions (${columns}) SELECT ${columns} FROM shard.regressions ORDER BY id`).run().changes;
+  const advanced = target
+    .prepare(
+      `UPDATE main.regressions SET state = s.state, last_night = s.last_night, latest_median = s.latest_median, nights_back = s.nights_back, recovered_night = s.recovered_night
+       FROM shard.regressions s WHERE s.fingerprint = main.regressions.fingerprint
+         AND (s.last_night > main.regressions.last_night OR (main.regressions.state IN ('open', 'still-regressed') AND s.state IN ('recovered', 'accepted')))`,
+    )
+    .run().changes;
+  const numbered = target
+    .prepare('UPDATE main.regressions SET issue_number = s.issue_number FROM shard.regressions s WHERE s.fingerprint = main.regressions.fingerprint AND main.regressions.issue_number IS NULL AND s.issue_number IS NOT NULL')
+    .run().changes;
+  return added + advanced + numbered;
 }

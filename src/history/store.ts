@@ -32,6 +32,7 @@ import { markAbTestIncomplete, runningAbTestsOfHost } from './abandoned-queries.
 import { insertRunProcess, settleProcess, settleRunProcesses, unsettledProcessesOfEndedRuns } from './process-queries.js';
 import { readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './report-queries.js';
 import { nightSummaryFailures, nightSummaryRuns } from './summary-queries.js';
+import { falseAlarmEpisodes, recordedFixes, recordTriageEvent, triageEvents, type FalseAlarm, type TriageEvent } from './triage-queries.js';
 import type { CommitInfo, NewRun, ProcessFate, RepeatRecord, ResultRow, RunKind, RunOutcome, RunProcess, RunStatus } from './types.js';
 
 /**
@@ -328,6 +329,24 @@ export class HistoryStore {
 
   nightSummaryFailures(night: string): SummaryFailure[] {
     return nightSummaryFailures(this.db, night);
+  }
+
+  // Triage commands given on issues (triage-queries.ts).
+
+  recordTriageEvent(event: TriageEvent): boolean {
+    return recordTriageEvent(this.db, event);
+  }
+
+  triageEvents(filter: { issueNumber?: number } = {}): TriageEvent[] {
+    return triageEvents(this.db, filter);
+  }
+
+  recordedFixes(): Map<number, string> {
+    return recordedFixes(this.db);
+  }
+
+  falseAlarmEpisodes(): FalseAlarm[] {
+    return falseAlarmEpisodes(this.db);
   }
 
   // Work a runner that died left behind (abandoned-queries.ts, process-queries.ts).

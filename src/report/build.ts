@@ -21,7 +21,9 @@ import { buildDrilldown } from './drilldown.js';
 import { sitePaths } from './paths.js';
 import { dataScript } from './render.js';
 import { renderIndex } from './render-index.js';
+import { renderQualityPage } from './render-quality.js';
 import { renderDrilldownPage, renderWorkloadPage } from './render-workload.js';
+import { detectionQuality } from '../triage/quality.js';
 
 export interface BuildSiteOptions {
   store: HistoryStore;
@@ -59,12 +61,15 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   const history = options.store.reportHistory();
   const withSamples = options.store.runsWithSamples();
   const detection = readDetection(options.store, options.policy);
+  const events = options.store.triageEvents();
   const read = performance.now();
   options.log.debug(`read ${history.runs.length} runs, ${history.values.length} values in ${((read - started) / 1000).toFixed(1)} s`);
 
+  const threshold = (suite: string, workload: string, metric: string) => resolveSeriesPolicy(options.policy, { suite, workload, metric }).threshold;
+  const quality = detectionQuality(detection.episodes, events, { now: options.now, threshold });
   const site = buildSiteData(history, {
     detection: indexDetection(detection),
-    threshold: (suite, workload, metric) => resolveSeriesPolicy(options.policy, { suite, workload, metric }).threshold,
+    threshold,
     windowDays: options.policy.windowDays,
     minBaselineNights: options.policy.minBaselineNights,
     sparkNights: 30,
@@ -107,6 +112,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
 
   const abReports = readAbReports(options.abDir, options.log);
   out.write(sitePaths.abIndex, renderAbIndex(abReports, generatedAt));
+  out.write(sitePaths.quality, renderQualityPage(quality, generatedAt, options.issueUrl));
   for (const report of abReports) out.write(sitePaths.abReport(report.id), renderAbReport(report, generatedAt));
   out.removeOthers();
   const written = performance.now();

@@ -38,6 +38,7 @@ export function variantOf(c: Comparability): Variant {
 export const sitePaths = {
   index: 'index.html',
   abIndex: 'ab/index.html',
+  quality: 'quality.html',
   abReport: (id: string) => `ab/${slugify(id)}.html`,
   workloadPage: (suite: string, workload: string) => `workloads/${slugify(suite)}/${slugify(workload)}.html`,
   workloadData: (suite: string, workload: string) => `data/${slugify(suite)}/workloads/${slugify(workload)}.js`,

@@ -42,14 +42,14 @@ export interface LayoutOptions {
   path: string;
   title: string;
   /** Which nav entry is current. */
-  section: 'index' | 'ab' | 'workload' | 'run';
+  section: 'index' | 'ab' | 'quality' | 'workload' | 'run';
   generatedAt: string;
   body: Html;
   /** Site-root-relative paths of scripts, loaded in order at the end of the body. */
   scripts?: string[];
 }
 
-/** Every page: the head, the navigation (Index, A/B), the body and its scripts. */
+/** Every page: the head, the navigation (Index, A/B, Detection quality), the body and its scripts. */
 export function layout(options: LayoutOptions): string {
   const href = (to: string) => relativeHref(options.path, to);
   const nav = (to: string, label: string, current: boolean) => html`<a href="${href(to)}"${current ? html` aria-current="page"` : ''}>${label}</a>`;
@@ -65,7 +65,7 @@ export function layout(options: LayoutOptions): string {
 <body>
 <header class="top">
   <a class="brand" href="${href(sitePaths.index)}">nightbench</a>
-  <nav>${nav(sitePaths.index, 'Index', options.section === 'index' || options.section === 'workload' || options.section === 'run')}${nav(sitePaths.abIndex, 'A/B', options.section === 'ab')}</nav>
+  <nav>${nav(sitePaths.index, 'Index', options.section === 'index' || options.section === 'workload' || options.section === 'run')}${nav(sitePaths.abIndex, 'A/B', options.section === 'ab')}${nav(sitePaths.quality, 'Detection quality', options.section === 'quality')}</nav>
   <span class="generated">generated <time datetime="${options.generatedAt}">${options.generatedAt.replace('T', ' ').slice(0, 16)} UTC</time></span>
 </header>
 <main>

@@ -1,7 +1,8 @@
 /**
- * A small stateful GitHub on node:http that speaks the REST shapes nightbench uses: issues
- * (list with label/state filters and Link pagination, create, get, update), comments, the
- * labels issues were created with, commits/{sha} (author login) and commits/{sha}/pulls. It
+ * A small stateful GitHub on node:http that speaks the REST shapes nightbench uses: the
+ * repository (its default branch), issues (list with label/state filters and Link pagination,
+ * create, get, update, add labels), comments (with author and time; one by id), collaborator
+ * permissions, workflow dispatches, commits/{sha} (author login) and commits/{sha}/pulls. It
  * records every request and can be told to answer 502 or a rate limit to the next N requests.
  * Tests point Octokit's baseUrl at it.
  */
@@ -17,11 +18,25 @@ export interface FakeIssue {
   labels: string[];
   comments: FakeComment[];
   closedBy?: string;
+  createdAt: string;
 }
 
 export interface FakeComment {
   id: number;
   body: string;
+  /** Who wrote it: the token's bot for nightbench's own comments. */
+  login: string;
+  createdAt: string;
+}
+
+/** A repository role, as a collaborator is given it; `role_name` in GitHub's answer. */
+export type FakeRole = 'admin' | 'maintain' | 'write' | 'triage' | 'read';
+
+/** A workflow_dispatch request as the server received it. */
+export interface FakeDispatch {
+  workflow: string;
+  ref: string;
+  inputs: Record<string, string>;
 }
 
 export interface FakeCommit {
@@ -41,7 +56,12 @@ interface FakeRepository {
   issues: FakeIssue[];
   labels: Set<string>;
   commits: Map<string, FakeCommit>;
+  roles: Map<string, FakeRole>;
+  dispatches: FakeDispatch[];
 }
+
+/** The login nightbench's own comments carry (the workflow token's bot). */
+export const fakeBotLogin = 'github-actions[bot]';
 
 type Failure = 'bad-gateway' | 'rate-limit' | 'secondary-rate-limit';
 
@@ -63,6 +83,8 @@ export class FakeGitHub {
   private server?: Server;
   private nextId = 1;
   baseUrl = '';
+  /** The server's clock: issues and comments are stamped with it; tests move it. */
+  now = new Date('2026-12-03T06:00:00Z');
 
   /** Starts listening on a free port of 127.0.0.1. */
   async start(): Promise<this> {
@@ -78,7 +100,7 @@ export class FakeGitHub {
 
   /** A repository that exists; any other answers 404 as GitHub does. */
   addRepository(fullName: string): this {
-    this.repositories.set(fullName, { issues: [], labels: new Set(), commits: new Map() });
+    this.repositories.set(fullName, { issues: [], labels: new Set(), commits: new Map(), roles: new Map(), dispatches: [] });
     return this;
   }
 
@@ -86,6 +108,24 @@ export class FakeGitHub {
   addCommit(fullName: string, sha: string, commit: FakeCommit): this {
     this.repository(fullName).commits.set(sha, commit);
     return this;
+  }
+
+  /** Makes `login` a collaborator with this role; anyone else reads as GitHub answers for an outsider. */
+  setRole(fullName: string, login: string, role: FakeRole): this {
+    this.repository(fullName).roles.set(login, role);
+    return this;
+  }
+
+  /** What a person does in the web page: comment on an issue. Returns the comment (its id is the event's). */
+  addComment(fullName: string, issueNumber: number, login: string, body: string): FakeComment {
+    const comment: FakeComment = { id: this.nextId++, body, login, createdAt: this.now.toISOString() };
+    this.issue(fullName, issueNumber).comments.push(comment);
+    return comment;
+  }
+
+  /** workflow_dispatch requests received, in order. */
+  dispatches(fullName: string): FakeDispatch[] {
+    return this.repository(fullName).dispatches;
   }
 
   /** The next `count` requests fail this way, then the server answers normally again. */
@@ -104,14 +144,19 @@ export class FakeGitHub {
 
   /** What a maintainer does by hand: close the issue (not through nightbench). */
   closeByMaintainer(fullName: string, issueNumber: number): void {
-    const issue = this.issues(fullName).find((i) => i.number === issueNumber);
-    if (!issue) throw new Error(`no issue #${issueNumber} in ${fullName}`);
+    const issue = this.issue(fullName, issueNumber);
     Object.assign(issue, { state: 'closed', state_reason: 'not_planned', closedBy: 'maintainer' });
   }
 
   /** Requests that changed something (not GETs). */
   writes(): RecordedRequest[] {
     return this.requests.filter((r) => r.method !== 'GET');
+  }
+
+  issue(fullName: string, issueNumber: number): FakeIssue {
+    const issue = this.issues(fullName).find((i) => i.number === issueNumber);
+    if (!issue) throw new Error(`no issue #${issueNumber} in ${fullName}`);
+    return issue;
   }
 
   private repository(fullName: string): FakeRepository {
@@ -133,11 +178,11 @@ export class FakeGitHub {
     this.requests.push(request);
     const failure = this.failures.shift();
     if (failure) return failureResponse(res, failure);
-    const repoMatch = /^\/repos\/([^/]+\/[^/]+)(\/.*)$/.exec(url.pathname);
+    const repoMatch = /^\/repos\/([^/]+\/[^/]+)(\/.*)?$/.exec(url.pathname);
     const repo = repoMatch ? this.repositories.get(repoMatch[1]!) : undefined;
     if (!repoMatch || !repo) return send(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
     for (const route of this.routes) {
-      const match = route.method === request.method ? route.pattern.exec(repoMatch[2]!) : null;
+      const match = route.method === request.method ? route.pattern.exec(repoMatch[2] ?? '') : null;
       if (!match) continue;
       const [status, body, headers] = route.handle(repo, match, request, `${this.baseUrl}${url.pathname}`);
       return send(res, status, body, headers);
@@ -146,6 +191,11 @@ export class FakeGitHub {
   }
 
   private readonly routes: Route[] = [
+    {
+      method: 'GET',
+      pattern: /^$/,
+      handle: (_repo, _match, request) => [200, { full_name: request.path.slice('/repos/'.length), default_branch: 'main', private: false }],
+    },
     {
       method: 'GET',
       pattern: /^\/issues$/,
@@ -165,7 +215,7 @@ export class FakeGitHub {
       handle: (repo, _match, request) => {
         const body = request.body as { title?: string; body?: string; labels?: string[] };
         if (!body.title) return [422, { message: 'Validation Failed', errors: [{ field: 'title', code: 'missing_field' }] }];
-        const issue: FakeIssue = { number: repo.issues.length + 1, title: body.title, body: body.body ?? '', state: 'open', state_reason: null, labels: body.labels ?? [], comments: [] };
+        const issue: FakeIssue = { number: repo.issues.length + 1, title: body.title, body: body.body ?? '', state: 'open', state_reason: null, labels: body.labels ?? [], comments: [], createdAt: this.now.toISOString() };
         for (const label of issue.labels) repo.labels.add(label);
         repo.issues.push(issue);
         return [201, issueJson(issue)];
@@ -189,17 +239,58 @@ export class FakeGitHub {
     {
       method: 'GET',
       pattern: /^\/issues\/(\d+)\/comments$/,
-      handle: (repo, match, request, url) => withIssue(repo, match, (issue) => paginate(issue.comments, request, url)),
+      handle: (repo, match, request, url) => withIssue(repo, match, (issue) => paginate(issue.comments.map(commentJson), request, url)),
     },
     {
       method: 'POST',
       pattern: /^\/issues\/(\d+)\/comments$/,
       handle: (repo, match, request) =>
         withIssue(repo, match, (issue) => {
-          const comment = { id: this.nextId++, body: (request.body as { body: string }).body };
+          const comment: FakeComment = { id: this.nextId++, body: (request.body as { body: string }).body, login: fakeBotLogin, createdAt: this.now.toISOString() };
           issue.comments.push(comment);
-          return [201, comment];
+          return [201, commentJson(comment)];
         }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/issues\/comments\/(\d+)$/,
+      handle: (repo, match) => {
+        const comment = repo.issues.flatMap((i) => i.comments).find((c) => c.id === Number(match[1]));
+        return comment ? [200, commentJson(comment)] : [404, { message: 'Not Found' }];
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/issues\/(\d+)\/labels$/,
+      handle: (repo, match, request) =>
+        withIssue(repo, match, (issue) => {
+          for (const label of (request.body as { labels: string[] }).labels) {
+            if (!issue.labels.includes(label)) issue.labels.push(label);
+            repo.labels.add(label);
+          }
+          return [200, issue.labels.map((name) => ({ name }))];
+        }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/collaborators\/([^/]+)\/permission$/,
+      handle: (repo, match) => {
+        const login = decodeURIComponent(match[1]!);
+        // GitHub folds maintain into write and triage into read; role_name keeps the role.
+        const role = repo.roles.get(login) ?? 'read';
+        const permission = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
+        return [200, { permission, role_name: role, user: { login } }];
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/actions\/workflows\/([^/]+)\/dispatches$/,
+      handle: (repo, match, request) => {
+        const body = request.body as { ref?: string; inputs?: Record<string, string> };
+        if (!body.ref) return [422, { message: 'Invalid request: "ref" wasn\'t supplied.' }];
+        repo.dispatches.push({ workflow: decodeURIComponent(match[1]!), ref: body.ref, inputs: body.inputs ?? {} });
+        return [204, undefined];
+      },
     },
     {
       method: 'GET',
@@ -219,7 +310,11 @@ export class FakeGitHub {
 }
 
 function issueJson(issue: FakeIssue) {
-  return { number: issue.number, title: issue.title, body: issue.body, state: issue.state, state_reason: issue.state_reason, labels: issue.labels.map((name) => ({ name })), comments: issue.comments.length, html_url: `https://github.example/issues/${issue.number}` };
+  return { number: issue.number, title: issue.title, body: issue.body, state: issue.state, state_reason: issue.state_reason, labels: issue.labels.map((name) => ({ name })), comments: issue.comments.length, created_at: issue.createdAt, html_url: `https://github.example/issues/${issue.number}` };
+}
+
+function commentJson(comment: FakeComment) {
+  return { id: comment.id, body: comment.body, user: { login: comment.login, type: comment.login.endsWith('[bot]') ? 'Bot' : 'User' }, created_at: comment.createdAt, html_url: `https://github.example/issues/comments/${comment.id}` };
 }
 
 function withIssue(repo: FakeRepository, match: RegExpExecArray, handle: (issue: FakeIssue) => Answer): Answer {
@@ -245,7 +340,7 @@ function failureResponse(res: ServerResponse, failure: Failure): void {
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  res.end(JSON.stringify(body));
+  res.end(status === 204 ? undefined : JSON.stringify(body));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -27,6 +27,7 @@ let site: string;
 let store: HistoryStore;
 let history: SyntheticHistory;
 let summary: BuildSummary;
+let buildOptions: Parameters<typeof buildSite>[0];
 let browser: Browser;
 let page: Page;
 const dialogs: string[] = [];
@@ -57,10 +58,11 @@ beforeAll(async () => {
     id: 'ab-1', title: 'saturation 1.1 vs inf', createdAt: '2026-02-10T08:00:00Z', baseline: { name: 'default' }, candidate: { name: 'saturation-1.1' },
     comparisons: [{ workload: 'shuffle', metric: 'wall_time', unit: 's', baselineMedian: 10, candidateMedian: 8, ratio: 0.8, low: 0.75, high: 0.85, p: 0.001, verdict: 'faster' }],
   }));
-  summary = await buildSite({
+  buildOptions = {
     store, outDir: site, abDir, policy: defaultDetectionPolicy, now: new Date('2026-02-10T06:00:00Z'), log: silentLog,
     commitUrl: (repo, sha) => `https://github.com/${repo}/commit/${sha}`, issueUrl: (n) => `https://github.com/dask/dask/issues/${n}`,
-  });
+  };
+  summary = await buildSite(buildOptions);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.on('dialog', (dialog) => {
@@ -207,6 +209,36 @@ describe('the published site', () => {
     await page.click('table.ab a');
     expect(await page.locator('h1').textContent()).toBe('saturation 1.1 vs inf');
     expect(await page.locator('table.ab tbody tr').count()).toBe(1);
+  });
+
+  it('has a Detection quality page whose precision follows the verdicts maintainers give', async () => {
+    await open(sitePaths.index);
+    await page.click('header nav a:text("Detection quality")');
+    expect(page.url()).toBe(url(sitePaths.quality));
+    expect(await page.getAttribute('header nav a[aria-current="page"]', 'href')).toBe('quality.html');
+    expect(await page.textContent('#quality-all')).toMatch(/^1 issue opened · precision — \(0 true, 0 false positives\) · 0 closed without a verdict · 1 open$/);
+    expect(await page.getAttribute('#open-by-age tr[data-bucket="1 to 4 weeks"] a.issue', 'href')).toBe('https://github.com/dask/dask/issues/412');
+    expect(await page.locator('#no-false-alarms').count()).toBe(1);
+
+    const planted = store.episodes().filter((e) => e.issueNumber === 412);
+    const verdict = (command: 'false-alarm' | 'accept', at: string) =>
+      store.recordTriageEvent({ key: `comment:${command}`, issueNumber: 412, episodes: planted.map((e) => e.fingerprint), command, author: 'mia', issueOpenedAt: `${history.nights[plantedNight]}T06:00:00Z`, at });
+    verdict('false-alarm', `${history.nights[plantedNight]}T18:00:00Z`);
+    await buildSite(buildOptions);
+    await page.reload();
+    expect(await page.textContent('#quality-all')).toMatch(/precision 0% \(0 true, 1 false positive\)/);
+    expect(await page.getAttribute('#by-suite tr[data-key="dask"]', 'data-precision')).toBe('0');
+    expect(await page.locator('#by-suite tr[data-key="dask"] td').nth(7).textContent()).toBe('12.0 h');
+    const falseAlarm = page.locator('#false-alarms tr[data-workload="shuffle"]');
+    expect(await falseAlarm.count()).toBe(1);
+    expect(await falseAlarm.textContent()).toMatch(/(more repeats|a higher threshold): /);
+    await screenshot(page, 'quality');
+
+    verdict('accept', `${history.nights[plantedNight]}T20:00:00Z`);
+    await buildSite(buildOptions);
+    await page.reload();
+    expect(await page.textContent('#quality-all')).toMatch(/precision 100% \(1 true, 0 false positives\)/);
+    expect(await page.locator('#no-false-alarms').count()).toBe(1);
   });
 
   it('has no broken links, no inline script and no page or data file over 2 MB', () => {

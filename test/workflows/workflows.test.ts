@@ -13,9 +13,13 @@ import { repoRoot, runCli } from '../helpers/cli.js';
 interface Step {
   uses?: string;
   run?: string;
+  env?: Record<string, string>;
+  with?: Record<string, unknown>;
 }
 interface Job {
   permissions?: unknown;
+  needs?: string | string[];
+  env?: Record<string, string>;
   uses?: string;
   steps?: Step[];
   if?: string;
@@ -65,8 +69,8 @@ function nightbenchCommands(script: string): string[][] {
 }
 
 describe('workflow files', () => {
-  it('exist: nightly, ab, reaper, ci', () => {
-    expect(workflowFiles).toEqual(expect.arrayContaining(['ab.yml', 'ci.yml', 'nightly.yml', 'reaper.yml']));
+  it('exist: nightly, ab, reaper, ci, triage', () => {
+    expect(workflowFiles).toEqual(expect.arrayContaining(['ab.yml', 'ci.yml', 'nightly.yml', 'reaper.yml', 'triage.yml']));
   });
 
   it.each(workflowFiles)('%s passes actionlint', async (file) => {
@@ -148,6 +152,57 @@ describe('workflow files', () => {
       expect(result.stdout, `nightbench ${words.join(' ')}`).toMatch(new RegExp(`^Usage: nightbench ${words.join(' ')} `));
     }
   }, 300_000);
+});
+
+/**
+ * Text anyone can write (a comment, an issue's title or body, a pull request's, a branch name) in
+ * an expression. Allowed only where it is data: a job's `if:` and an `env:` value.
+ */
+const untrusted = /github\.event\.(comment|issue|pull_request|review|discussion)\.(body|title)|github\.head_ref/;
+
+describe('triage workflow', () => {
+  const triage = workflows['triage.yml']!;
+
+  it('runs on new issue comments only, and only for issues, never pull requests', () => {
+    expect(triage.on).toEqual({ issue_comment: { types: ['created'] } });
+    for (const [name, job] of Object.entries(triage.jobs)) {
+      if (job.needs) continue;
+      expect(job.if, `triage.yml job ${name}`).toMatch(/!github\.event\.issue\.pull_request/);
+    }
+  });
+
+  it('handles one issue at a time without cancelling a command half-done', () => {
+    expect(triage.concurrency).toEqual({ group: expect.stringContaining('${{ github.event.issue.number }}'), 'cancel-in-progress': false });
+  });
+
+  it('asks for the least permissions: the job reading the comment cannot push, the job pushing reads no comment', () => {
+    expect(triage.jobs.triage!.permissions).toEqual({ contents: 'read', issues: 'write', actions: 'write' });
+    expect(triage.jobs.save!.permissions).toEqual({ contents: 'write' });
+    expect(triage.jobs.save!.needs).toBe('triage');
+    expect(scripts().filter((s) => s.where.startsWith('triage.yml job triage')).map((s) => s.run)).toEqual(expect.arrayContaining([expect.stringMatching(/nightbench\.js triage --db "\$NIGHTBENCH_HISTORY"$/)]));
+  });
+
+  it('fetches the history before the command and saves it after, as the nightly does', () => {
+    const runs = (job: string) => scripts().filter((s) => s.where.startsWith(`triage.yml job ${job} `)).map((s) => nightbenchCommands(s.run).map((w) => w.join(' '))).flat();
+    expect(runs('triage')).toEqual(['history fetch', 'triage']);
+    expect(runs('save')).toEqual(['history save']);
+  });
+
+  it('passes text anyone can write only as data: in a job condition or through env, never into a script or an action input', () => {
+    const offending: string[] = [];
+    for (const [file, workflow] of Object.entries(workflows)) {
+      for (const [name, job] of Object.entries(workflow.jobs)) {
+        for (const [i, step] of (job.steps ?? []).entries()) {
+          const { env: _env, ...rest } = step as Step & Record<string, unknown>;
+          if (untrusted.test(JSON.stringify(rest))) offending.push(`${file} job ${name} step ${i + 1}`);
+        }
+        const { if: _if, env: _jobEnv, steps: _steps, ...jobRest } = job as Job & Record<string, unknown>;
+        if (untrusted.test(JSON.stringify(jobRest))) offending.push(`${file} job ${name}`);
+      }
+    }
+    expect(offending).toEqual([]);
+    expect(untrusted.test(triage.jobs.triage!.if ?? '')).toBe(true);
+  });
 });
 
 describe('nightbenchCommands', () => {

@@ -1,0 +1,156 @@
+/**
+ * One `/nightbench` comment carried out: parse it, check the author's permission through the
+ * API (never from the text), change the episodes in the history and record the command, then
+ * act on the issue (close, label, dispatch the bisect workflow) and reply. A comment already
+ * answered (a workflow run again) changes nothing.
+ *
+ * @module
+ */
+import type { GitHubClient } from './client.js';
+import { gitHubError } from './errors.js';
+import { readFingerprint } from './markers.js';
+import type { HistoryStore } from '../history/store.js';
+import type { TriageCommandName } from '../history/triage-queries.js';
+import type { Log } from '../log.js';
+import { parseTriageComment } from '../triage/command.js';
+import { answeredComments, replies, reply, triageLabels } from '../triage/replies.js';
+
+/** The bisect workflow (`.github/workflows/bisect.yml`) and the inputs it takes. */
+export const bisectWorkflow = 'bisect.yml';
+
+export interface TriageComment {
+  /** GitHub's id; absent for a command given by flags, which is then never deduplicated. */
+  id?: number;
+  body: string;
+  author: string;
+  /** A bot's comments (nightbench's own replies among them) are never commands. */
+  authorIsBot: boolean;
+  /** ISO time the comment was written. */
+  at: string;
+}
+
+export interface TriageRequest {
+  /** "owner/name". */
+  repository: string;
+  issueNumber: number;
+  comment: TriageComment;
+  /** Where workflows are dispatched; asked of GitHub when absent. */
+  defaultBranch?: string;
+}
+
+export type TriageResult =
+  | 'not-a-command'
+  | 'not-a-nightbench-issue'
+  | 'already-answered'
+  | 'refused'
+  | 'help'
+  | 'unknown-command'
+  | 'invalid'
+  | 'no-episodes'
+  | 'done';
+
+export interface TriageOutcome {
+  result: TriageResult;
+  command?: TriageCommandName;
+  /** Episodes the command changed or concerned. */
+  episodes: number;
+  /** The reply posted, if any. */
+  reply?: string;
+  dispatched?: { workflow: string; ref: string; inputs: Record<string, string> };
+}
+
+export interface TriageDeps {
+  client: GitHubClient;
+  store: HistoryStore;
+  log: Log;
+}
+
+const writers = new Set(['admin', 'maintain', 'write']);
+
+export async function runTriage(deps: TriageDeps, request: TriageRequest): Promise<TriageOutcome> {
+  const { client, store, log } = deps;
+  const { comment, issueNumber } = request;
+  const [owner, repo] = request.repository.split('/') as [string, string];
+  const call = async <T>(action: string, body: () => Promise<T>): Promise<T> => {
+    try {
+      return await body();
+    } catch (error) {
+      throw gitHubError(action, request.repository, error);
+    }
+  };
+
+  const parsed = parseTriageComment(comment.body);
+  if (parsed === undefined || comment.authorIsBot) return { result: 'not-a-command', episodes: 0 };
+  const issue = (await call(`reading #${issueNumber}`, () => client.rest.issues.get({ owner, repo, issue_number: issueNumber }))).data;
+  if (issue.pull_request || readFingerprint(issue.body) === undefined) return { result: 'not-a-nightbench-issue', episodes: 0 };
+  if (comment.id !== undefined) {
+    const comments = await call(`reading the comments of #${issueNumber}`, () => client.paginate(client.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 }));
+    if (answeredComments(comments.map((c) => c.body)).has(comment.id)) return { result: 'already-answered', episodes: 0 };
+  }
+  const answer = async (result: TriageResult, text: string, extra: Partial<TriageOutcome> = {}): Promise<TriageOutcome> => {
+    const body = reply(comment.id, comment.author, text);
+    await call(`replying on #${issueNumber}`, () => client.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body }));
+    return { result, episodes: 0, reply: body, ...extra };
+  };
+
+  // The permission is GitHub's answer about the login GitHub attached to the comment.
+  const permission = await call(`checking ${comment.author}'s permission`, async () => {
+    try {
+      return (await client.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username: comment.author })).data;
+    } catch (error) {
+      if ((error as { status?: number }).status === 404) return { permission: 'none', role_name: 'none' };
+      throw error;
+    }
+  });
+  if (!writers.has(permission.permission) && !writers.has(permission.role_name)) {
+    log.info(`${comment.author} (${permission.role_name}) may not triage: replied, changed nothing`);
+    return answer('refused', replies.refused());
+  }
+  if (parsed.kind === 'help') return answer('help', replies.help());
+  if (parsed.kind === 'unknown') return answer('unknown-command', replies.unknown());
+  if (parsed.kind === 'invalid') return answer('invalid', replies.invalid(parsed.problem), { command: parsed.command });
+
+  const episodes = store.episodes().filter((e) => e.issueNumber === issueNumber);
+  if (episodes.length === 0) return answer('no-episodes', replies.noEpisodes(issueNumber), { command: parsed.command });
+
+  const { command } = parsed;
+  const fix = parsed.command === 'fixed-by' ? parsed.sha : undefined;
+  const argument = fix ?? parsed.note;
+  // The history first: recording twice changes nothing, so a run interrupted after this point can run again.
+  store.recordTriageEvent({
+    key: comment.id === undefined ? `hand:${issueNumber}:${comment.at}` : `comment:${comment.id}`,
+    issueNumber,
+    episodes: episodes.map((e) => e.fingerprint),
+    command,
+    ...(argument === undefined ? {} : { argument }),
+    author: comment.author,
+    issueOpenedAt: issue.created_at,
+    at: comment.at,
+  });
+  // A false alarm ends its episodes too: nothing is left to watch, and the closed issue is not reopened.
+  if (command === 'accept' || command === 'false-alarm') store.markEpisodesAccepted(episodes.map((e) => e.id));
+  log.info(`${comment.author} gave ${command} on #${issueNumber} (${episodes.length} episodes)`);
+
+  const label = triageLabels[command];
+  if (label) await call(`labelling #${issueNumber}`, () => client.rest.issues.addLabels({ owner, repo, issue_number: issueNumber, labels: [label] }));
+  const done = { command, episodes: episodes.length };
+  switch (command) {
+    case 'accept':
+    case 'false-alarm': {
+      const outcome = await answer('done', command === 'accept' ? replies.accepted(episodes.length) : replies.falseAlarm(episodes.length), done);
+      await call(`closing #${issueNumber}`, () =>
+        client.rest.issues.update({ owner, repo, issue_number: issueNumber, state: 'closed', state_reason: command === 'accept' ? 'completed' : 'not_planned' }),
+      );
+      return outcome;
+    }
+    case 'bisect':
+    case 'rerun': {
+      const ref = request.defaultBranch ?? (await call('reading the default branch', () => client.rest.repos.get({ owner, repo }))).data.default_branch;
+      const inputs = { issue: String(issueNumber), mode: command };
+      await call(`starting ${bisectWorkflow}`, () => client.rest.actions.createWorkflowDispatch({ owner, repo, workflow_id: bisectWorkflow, ref, inputs }));
+      return answer('done', replies.dispatched(command, ref), { ...done, dispatched: { workflow: bisectWorkflow, ref, inputs } });
+    }
+    case 'fixed-by':
+      return answer('done', replies.fixRecorded(fix!), done);
+  }
+}

