@@ -60,8 +60,8 @@ export function scoreF1(truth: readonly number[], predicted: readonly number[], 
 }
 
 /** nightbench, streamed: one value a night, episodes (both ways) at the first bad night they name. */
-function nightbenchChanges(values: readonly number[]): number[] {
-  const run = runNights(valueRows(values.map((v) => [v])), policy, 0, values.length - 1);
+function nightbenchChanges(values: readonly number[], at: DetectionPolicy = policy): number[] {
+  const run = runNights(valueRows(values.map((v) => [v])), at, 0, values.length - 1);
   const index = new Map(values.map((_, i) => [nightAt(i), i]));
   return run.episodes.map((e) => index.get(e.firstBad.night)!);
 }
@@ -90,8 +90,12 @@ function segmentationChanges(values: readonly number[]): number[] {
   return changePoints(values.map((v) => Math.log(v)));
 }
 
+/** Mozilla's labelled steps are mostly 2-7%: the same detector with a 5% floor, as such a project would set it. */
+const lowFloor: DetectionPolicy = { ...policy, threshold: 0.05 };
+
 const detectors: Record<string, (series: RealiseSeries) => number[]> = {
   nightbench: (s) => nightbenchChanges(s.values),
+  'nightbench, threshold 5%': (s) => nightbenchChanges(s.values, lowFloor),
   'predict nothing': () => [],
   'seed rule (3 beyond 3 sd of 10)': (s) => seedRuleChanges(s.values),
   'binary segmentation (offline)': (s) => segmentationChanges(s.values),

@@ -60,11 +60,13 @@ export const detectionSchema = z.strictObject({
    */
   minRepeats: z.number().int().min(1).max(1000).default(2),
   /**
-   * Smallest relative change that counts, in either direction (0.05 = 5%). Chosen on the whole
-   * benchmark (bench/detect-quality.ts): at 10% half of Mozilla's labelled changes (2-7%) are
-   * out of reach; noise, not this floor, keeps noisy series quiet.
+   * Smallest relative change that counts, in either direction (0.10 = 10%): the product's promise
+   * to Dask's maintainers is an issue for a 10% degradation, not for every 3% wobble of an
+   * end-to-end benchmark on shared hardware. Series whose real changes are smaller (Mozilla's
+   * labelled 2-7% steps) set a lower `threshold` or per-series `thresholds`; bench/detect-quality.ts
+   * prints REALISE at both 10% and 5%.
    */
-  threshold: fraction.default(0.05),
+  threshold: fraction.default(0.1),
   /** Per suite, workload and metric thresholds; see {@link thresholdRuleSchema}. */
   thresholds: z.array(thresholdRuleSchema).default([]),
   /**

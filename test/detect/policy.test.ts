@@ -14,10 +14,10 @@ describe('detection policy', () => {
     expect(() => validate(configSchema, { detection }, 'config')).toThrow(expected);
   });
 
-  it('defaults to a 7-day window, a 5% threshold and lower is better', () => {
+  it('defaults to a 7-day window, a 10% threshold and lower is better', () => {
     const config = validate(configSchema, {}, 'config');
-    expect(config.detection).toMatchObject({ windowDays: 7, lookbackDays: 30, threshold: 0.05, minBaselineNights: 3, alpha: 0.01, recoveryNights: 2, persistNights: 3, persistZ: 4 });
-    expect(resolveSeriesPolicy(config.detection, { suite: 'dask', workload: 'shuffle', metric: 'wall_time' })).toEqual({ threshold: 0.05, direction: 'lower' });
+    expect(config.detection).toMatchObject({ windowDays: 7, lookbackDays: 30, threshold: 0.1, minBaselineNights: 3, alpha: 0.01, recoveryNights: 2, persistNights: 3, persistZ: 4 });
+    expect(resolveSeriesPolicy(config.detection, { suite: 'dask', workload: 'shuffle', metric: 'wall_time' })).toEqual({ threshold: 0.1, direction: 'lower' });
   });
 
   it("takes a metric's direction from the suite, unless the config overrides it (the older spellings still read)", () => {
@@ -32,7 +32,7 @@ describe('detection policy', () => {
     { subject: { suite: 'dask', workload: 'shuffle', metric: 'peak_memory' }, threshold: 0.2 },
     { subject: { suite: 'dask', workload: 'join', metric: 'peak_memory' }, threshold: 0.15 },
     { subject: { suite: 'dask', workload: 'join', metric: 'wall_time' }, threshold: 0.25 },
-    { subject: { suite: 'other', workload: 'join', metric: 'cpu_time' }, threshold: 0.05 },
+    { subject: { suite: 'other', workload: 'join', metric: 'cpu_time' }, threshold: 0.1 },
   ])('resolves the threshold of $subject.suite/$subject.workload $subject.metric to $threshold', ({ subject, threshold }) => {
     const policy = detectionSchema.parse({
       thresholds: [
