@@ -120,6 +120,9 @@ export function judgeNight(
 ): SeriesVerdict[] {
   const levelFrom = new Map<string, string>();
   for (const episode of episodes) {
+    // An episode opened by this very night (judged again by the summary or the pages) is what the
+    // night found, not a level to compare it with: its first bad night may be set back before it.
+    if (episode.state === 'open' && episode.lastNight >= night) continue;
     const from = episode.state === 'recovered' ? (episode.recoveredNight ?? episode.firstBad.night) : episode.firstBad.night;
     if (from >= night) continue;
     const seen = levelFrom.get(episode.seriesKey);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy as policy } from '../../src/detect/policy.js';
 import { describeDetectable } from '../../src/detect/judge.js';
+import { groupSeries } from '../../src/detect/series.js';
+import { judgeNight } from '../../src/detect/run.js';
 import { nightAt, runNights, seriesRows } from './helpers.js';
 
 const stepNight = 30;
@@ -14,6 +16,17 @@ function firstEpisode(spec: Parameters<typeof seriesRows>[0], last: number) {
 }
 
 describe('the persistence path', () => {
+  it('judges the night that opened an episode the same when it is judged again (summary, pages), although its first bad night was set back', () => {
+    const rows = seriesRows({ seed: 5, nights: stepNight + 3, repeats: 3, cv: 0.05, steps: [{ from: stepNight, factor: 1.15 }] });
+    const { run, openedAt } = firstEpisode({ seed: 5, nights: stepNight + 3, repeats: 3, cv: 0.05, steps: [{ from: stepNight, factor: 1.15 }] }, stepNight + 2);
+    expect(openedAt).toBeGreaterThan(stepNight);
+    const [episode] = run.episodes;
+    expect(episode!.firstBad.night < nightAt(openedAt)).toBe(true);
+    const asStoredThatNight = [{ ...episode!, state: 'open' as const, lastNight: nightAt(openedAt) }];
+    const [again] = judgeNight(groupSeries(rows), asStoredThatNight, policy, nightAt(openedAt));
+    expect(again!.kind).toBe('regression');
+  });
+
   it.each([
     { repeats: 1, cv: 0.03, factor: 1.15, seed: 3 },
     { repeats: 3, cv: 0.05, factor: 1.15, seed: 5 },
