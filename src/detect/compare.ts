@@ -140,7 +140,12 @@ function statistics(values: number[], newMedian: number, baseline: NightPoint[],
   const noise = Math.max(nightSpread, repeatSpread * medianNoiseFactor(values.length));
   const ratio = newMedian / baselineMedian;
   const { p } = mannWhitneyU(values, pooled, { alternative: newMedian >= baselineMedian ? 'greater' : 'less' });
-  return { baselineMedian, newMedian, ratio, pValue: p, noise, nightSpread, repeatSpread, changeNoise: noise * Math.sqrt(1 + 1 / baseline.length) };
+  return { baselineMedian, newMedian, ratio, pValue: p, noise, nightSpread, repeatSpread, changeNoise: changeNoiseOf(noise, baseline.length) };
+}
+
+/** Standard deviation of `ln(ratio)` under no change, for a nightly median's relative `noise` against a baseline of `baselineNights`. */
+export function changeNoiseOf(noise: number, baselineNights: number): number {
+  return noise * Math.sqrt(1 + 1 / baselineNights);
 }
 
 /**

@@ -4,7 +4,7 @@
  * @module
  */
 import { median, sampleStandardDeviation } from 'simple-statistics';
-import type { Comparison } from './compare.js';
+import { changeNoiseOf, type Comparison } from './compare.js';
 import { strongestShift } from './evidence.js';
 import { resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
 import type { NightPoint, Series, SeriesIdentity } from './series.js';
@@ -35,7 +35,7 @@ export interface NightRef {
 export interface Detectable {
   /** Ok repeats tonight. */
   repeats: number;
-  /** Relative noise of a nightly median. */
+  /** Relative noise of a nightly median (raised to the series' false-alarm floor, if any). */
   noise: number;
   /** Caught on its first night by the fast path; absent when the night has too few repeats for it. */
   firstNight?: number;
@@ -72,7 +72,7 @@ export interface SeriesVerdict {
   /** The change's relative size; positive is larger, whichever way is better. */
   change?: number;
   pValue?: number;
-  /** Relative noise of one nightly median. */
+  /** Relative noise of one nightly median: the measured one, or the series' false-alarm floor when larger. */
   noise?: number;
   /** `|ln ratio|` in units of the comparison's noise (the fast path's figure). */
   noiseMultiple?: number;
@@ -93,9 +93,10 @@ const minNoiseNights = 10;
 
 /**
  * Judges the comparison of `series` for its night under `policy`. `declared` is the direction
- * the suite declares for the metric (the config may override it).
+ * the suite declares for the metric (the config may override it). `noiseFloor` is the least
+ * relative noise the series is judged with: what its recent false alarms showed (`false-alarms.ts`).
  */
-export function judge(series: Series, comparison: Comparison, policy: DetectionPolicy, declared?: Direction): SeriesVerdict {
+export function judge(series: Series, comparison: Comparison, policy: DetectionPolicy, declared?: Direction, noiseFloor = 0): SeriesVerdict {
   const { threshold, direction } = resolveSeriesPolicy(policy, series.identity, declared);
   const latest = comparison.latest;
   const base: SeriesVerdict = {
@@ -137,7 +138,9 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const repeats = latest.values.length;
   const fastAllowed = repeats >= policy.minRepeats;
   const change = stats.ratio - 1;
-  const multiple = stats.changeNoise > 0 ? Math.abs(Math.log(stats.ratio)) / stats.changeNoise : Number.POSITIVE_INFINITY;
+  const noise = Math.max(stats.noise, noiseFloor);
+  const changeNoise = changeNoiseOf(noise, comparison.baseline.length);
+  const multiple = changeNoise > 0 ? Math.abs(Math.log(stats.ratio)) / changeNoise : Number.POSITIVE_INFINITY;
   const large = Math.abs(change) >= threshold;
   const significant = stats.pValue <= policy.alpha;
   const beyondNoise = multiple >= policy.noiseMultiple;
@@ -149,7 +152,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // noise there (on REALISE, F1 0.78 with it, 0.63-0.66 with the MAD of the levels or the
   // differences alone: bench/detect-quality.ts). Outlier nights inflate it, which costs recall
   // only on series that have them.
-  const persistNoise = Math.max(stats.noise, sampleStandardDeviation(levels.slice(0, -1)));
+  const persistNoise = Math.max(noise, sampleStandardDeviation(levels.slice(0, -1)));
   const shiftOptions = { minBaseline: policy.minBaselineNights, minNights: policy.persistNights, maxNights: policy.windowDays, clip: clipNoiseUnits };
   const shift = strongestShift(levels, 0, persistNoise, shiftOptions);
   const tonightBeyond = shift !== undefined && Math.sign(levels.at(-1)! - shift.baselineLevel) === Math.sign(shift.z) && Math.abs(levels.at(-1)! - shift.baselineLevel) >= persistNoise;
@@ -157,15 +160,16 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
 
   const detectable: Detectable = {
     repeats,
-    noise: stats.noise,
-    firstNight: fastAllowed ? Math.max(threshold, Math.expm1(policy.noiseMultiple * stats.changeNoise)) : undefined,
+    noise,
+    firstNight: fastAllowed ? Math.max(threshold, Math.expm1(policy.noiseMultiple * changeNoise)) : undefined,
     persistent: Math.max(threshold, Math.expm1(policy.persistZ * persistNoise * Math.sqrt(1 / policy.persistNights + Math.PI / (2 * since.length)))),
     nights: policy.persistNights,
   };
   const judged: SeriesVerdict = {
-    ...base, baselineMedian: stats.baselineMedian, change, pValue: stats.pValue, noise: stats.noise, noiseMultiple: multiple, shiftZ: shift?.z, detectable,
+    ...base, baselineMedian: stats.baselineMedian, change, pValue: stats.pValue, noise, noiseMultiple: multiple, shiftZ: shift?.z, detectable,
   };
-  const fastFigures = `${formatChange(change)} (threshold ${formatPercent(threshold)}), p = ${formatP(stats.pValue)}, ${multiple.toFixed(1)}x noise`;
+  const floored = noise > stats.noise ? ` (${formatPercent(noise)} after a false alarm)` : '';
+  const fastFigures = `${formatChange(change)} (threshold ${formatPercent(threshold)}), p = ${formatP(stats.pValue)}, ${multiple.toFixed(1)}x noise${floored}`;
   if (persistent && shift.start < levels.length - 1) {
     const first = since[shift.start] ?? latest;
     const shiftChange = Math.expm1(shift.shift);

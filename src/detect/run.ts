@@ -8,6 +8,7 @@ import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import type { ResultRow } from '../history/types.js';
 import { compareNight, nightsBefore } from './compare.js';
+import { falseAlarmNoiseFloors, type FalseAlarmStep } from './false-alarms.js';
 import { activeStates, planEpisodes, type Episode, type EpisodeChange, type NewEpisode } from './episodes.js';
 import { judge, type SeriesVerdict, type VerdictKind } from './judge.js';
 import type { DetectionPolicy, Direction } from './policy.js';
@@ -72,20 +73,25 @@ export function assessNight(store: HistoryStore, policy: DetectionPolicy, option
   const night = options.now !== undefined ? nightOf(options.now) : store.latestNightlyNight(options.suite);
   if (night === undefined) return planNight([], [], policy, { suite: options.suite });
   const rows = store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: nightsBefore(night, lookbackOf(policy)) });
-  return planNight(rows, store.episodes({ suite: options.suite }), policy, { night, suite: options.suite, declared: declaredDirections(store.metricDirections()) });
+  return planNight(rows, store.episodes({ suite: options.suite }), policy, {
+    night, suite: options.suite, declared: declaredDirections(store.metricDirections()), falseAlarms: store.falseAlarmEpisodes(),
+  });
 }
 
-/** The pure pipeline of one night: group, compare, judge, plan. A report with `dryRun` set: nothing is stored. */
+/**
+ * The pure pipeline of one night: group, compare, judge, plan. A report with `dryRun` set: nothing is stored.
+ * `falseAlarms`: the episodes maintainers called false alarms, which raise their series' noise.
+ */
 export function planNight(
   rows: readonly ResultRow[],
   episodes: readonly Episode[],
   policy: DetectionPolicy,
-  options: { night?: string; suite?: string; declared?: DeclaredDirections },
+  options: { night?: string; suite?: string; declared?: DeclaredDirections; falseAlarms?: readonly FalseAlarmStep[] },
 ): DetectionReport {
   const counts = Object.fromEntries(verdictKinds.map((kind) => [kind, 0])) as Record<VerdictKind, number>;
   const { night, suite } = options;
   if (night === undefined) return { suite, dryRun: true, verdicts: [], counts, changes: [], openedIds: [], activeEpisodes: [] };
-  const verdicts = judgeRows(rows, episodes, policy, night, options.declared);
+  const verdicts = judgeRows(rows, episodes, policy, night, options.declared, options.falseAlarms);
   for (const verdict of verdicts) counts[verdict.kind]++;
   const changes = planEpisodes(verdicts, episodes, policy);
   return { night, suite, dryRun: true, verdicts, counts, changes, openedIds: [], activeEpisodes: activeAfter(episodes, changes) };
@@ -101,15 +107,22 @@ export function declaredDirections(declared: readonly DeclaredDirection[]): Decl
  * The pure pipeline up to the verdicts: groups the rows of `night` and its window (rows of other
  * nights cost a comparison each) and judges every series with a point on `night`.
  */
-export function judgeRows(rows: readonly ResultRow[], episodes: readonly Episode[], policy: DetectionPolicy, night: string, declared?: DeclaredDirections): SeriesVerdict[] {
-  return judgeNight(groupSeries(rows, { from: nightsBefore(night, lookbackOf(policy)), to: night }), episodes, policy, night, declared);
+export function judgeRows(
+  rows: readonly ResultRow[],
+  episodes: readonly Episode[],
+  policy: DetectionPolicy,
+  night: string,
+  declared?: DeclaredDirections,
+  falseAlarms?: readonly FalseAlarmStep[],
+): SeriesVerdict[] {
+  return judgeNight(groupSeries(rows, { from: nightsBefore(night, lookbackOf(policy)), to: night }), episodes, policy, night, declared, falseAlarms);
 }
 
 /**
  * The verdicts of every series with a point on `night`. A series is compared only with nights
  * from its latest episode's first bad night on (re-baselined after a level shift, or after the
  * level a maintainer accepted), or from the night it recovered. `declared` gives the direction
- * the suite declares for a metric.
+ * the suite declares for a metric; a series' recent `falseAlarms` floor its noise (`false-alarms.ts`).
  */
 export function judgeNight(
   series: readonly Series[],
@@ -117,7 +130,9 @@ export function judgeNight(
   policy: DetectionPolicy,
   night: string,
   declared: DeclaredDirections = () => undefined,
+  falseAlarms: readonly FalseAlarmStep[] = [],
 ): SeriesVerdict[] {
+  const noiseFloors = falseAlarmNoiseFloors(falseAlarms, policy, night);
   const levelFrom = new Map<string, string>();
   for (const episode of episodes) {
     // An episode opened by this very night (judged again by the summary or the pages) is what the
@@ -131,7 +146,7 @@ export function judgeNight(
   const verdicts: SeriesVerdict[] = [];
   for (const one of series) {
     const comparison = compareNight(one, { night, windowDays: policy.windowDays, lookbackDays: policy.lookbackDays, baselineStart: levelFrom.get(one.key) });
-    if (comparison.latest !== undefined) verdicts.push(judge(one, comparison, policy, declared(one.identity.suite, one.identity.workload, one.identity.metric)));
+    if (comparison.latest !== undefined) verdicts.push(judge(one, comparison, policy, declared(one.identity.suite, one.identity.workload, one.identity.metric), noiseFloors.get(one.key)));
   }
   return verdicts;
 }

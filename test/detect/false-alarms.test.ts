@@ -1,28 +1,59 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDetectionPolicy as policy } from '../../src/detect/policy.js';
-import { nightAt, runNights, seriesRows } from './helpers.js';
+import { planEpisodes } from '../../src/detect/episodes.js';
+import { falseAlarmNoiseFloors, type FalseAlarmStep } from '../../src/detect/false-alarms.js';
+import { describeDetectable } from '../../src/detect/judge.js';
+import { detectionSchema } from '../../src/detect/policy.js';
+import { judgeNight } from '../../src/detect/run.js';
+import { groupSeries } from '../../src/detect/series.js';
+import { nightAt, seriesRows } from './helpers.js';
 
-describe('false alarms and power at the default policy', () => {
-  it('opens fewer than 1 episode per 100 unchanged series (60 nights, CV 5%, 3 repeats)', () => {
-    let opened = 0;
-    let judged = 0;
-    for (let seed = 1; seed <= 1000; seed++) {
-      const run = runNights(seriesRows({ seed, nights: 60, repeats: 3, cv: 0.05 }), policy, 1, 59);
-      opened += run.opened;
-      judged += run.verdicts.flat().filter((v) => v.kind === 'stable' || v.kind === 'regression' || v.kind === 'improvement').length;
-    }
-    console.log(`false alarms: ${opened} episodes opened over 1000 unchanged series x 60 nights (${judged} judged nights), CV 5%, 3 repeats`);
-    expect(opened).toBeLessThan(10);
+const policy = detectionSchema.parse({});
+// A quiet series that steps up 20% on night 40: the fast path opens an episode that night.
+const [series] = groupSeries(seriesRows({ nights: 41, repeats: 3, cv: 0.03, seed: 21, steps: [{ from: 40, factor: 1.2 }] }));
+const stepNight = nightAt(40);
+
+function night(falseAlarms: FalseAlarmStep[]) {
+  const [verdict] = judgeNight([series!], [], policy, stepNight, undefined, falseAlarms);
+  return { verdict: verdict!, opened: planEpisodes([verdict!], [], policy).filter((change) => change.action === 'open').length };
+}
+
+const falseAlarm = (over: Partial<FalseAlarmStep> = {}): FalseAlarmStep => ({ seriesKey: series!.key, firstBadNight: nightAt(10), ratio: 1.25, ...over });
+
+describe('false alarms in detection', () => {
+  it('a +20% night opens an episode without a false alarm', () => {
+    const { verdict, opened } = night([]);
+    expect(verdict.kind).toBe('regression');
+    expect(opened).toBe(1);
   });
 
-  it('finds most +15% steps at 3% noise on their first night', () => {
-    let found = 0;
-    const trials = 300;
-    for (let seed = 1; seed <= trials; seed++) {
-      const run = runNights(seriesRows({ seed: 5000 + seed, nights: 12, repeats: 3, cv: 0.03, steps: [{ from: 10, factor: 1.15 }] }), policy, 10, 10);
-      if (run.episodes.some((e) => e.firstBad.night === nightAt(10))) found++;
-    }
-    console.log(`power: ${found} of ${trials} +15% steps at CV 3% (3 repeats, 7 baseline nights) opened an episode on their first night`);
-    expect(found / trials).toBeGreaterThan(0.85);
+  it("a recorded +25% false alarm of the series raises its noise: the +20% night opens nothing, and detect says what it catches now", () => {
+    const measured = night([]).verdict;
+    const { verdict, opened } = night([falseAlarm()]);
+    expect(verdict.kind).toBe('stable');
+    expect(opened).toBe(0);
+    // |ln 1.25| / min(4, 4 / sqrt 3)
+    expect(verdict.noise).toBeCloseTo(Math.log(1.25) / (4 / Math.sqrt(3)), 10);
+    expect(verdict.noise!).toBeGreaterThan(measured.noise! * 2);
+    expect(verdict.reason).toContain('after a false alarm');
+    expect(verdict.detectable!.persistent).toBeGreaterThan(0.25);
+    expect(verdict.detectable!.firstNight).toBeGreaterThan(0.25);
+    expect(describeDetectable(verdict.detectable!)).toMatch(/^3 repeats, 10% nightly noise: changes of \d+% or more within 3 nights \(\d+% on their first night\)$/);
+  });
+
+  it("another series' false alarm changes nothing", () => {
+    const { verdict, opened } = night([falseAlarm({ seriesKey: `${series!.key}-other` })]);
+    expect(verdict).toEqual(night([]).verdict);
+    expect(opened).toBe(1);
+  });
+
+  it('a false alarm older than the window changes nothing, one inside it counts', () => {
+    expect(night([falseAlarm({ firstBadNight: '2025-10-01' })]).opened).toBe(1);
+    expect(falseAlarmNoiseFloors([falseAlarm({ firstBadNight: '2025-10-01' })], policy, stepNight).size).toBe(0);
+    expect(falseAlarmNoiseFloors([falseAlarm({ firstBadNight: '2025-11-20' })], policy, stepNight).size).toBe(1);
+  });
+
+  it("the floor is the series' largest recent false step, either way, and a false alarm on the night judged does not count", () => {
+    const floors = falseAlarmNoiseFloors([falseAlarm({ ratio: 1.1 }), falseAlarm({ ratio: 0.7 }), falseAlarm({ firstBadNight: stepNight, ratio: 3 })], policy, stepNight);
+    expect(floors.get(series!.key)).toBeCloseTo(Math.log(1 / 0.7) / (4 / Math.sqrt(3)), 10);
   });
 });
