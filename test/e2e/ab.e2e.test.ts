@@ -104,7 +104,7 @@ describe('nightbench ab on a real local Dask cluster', () => {
       expect((JSON.parse(test.schedule) as { group: string }[]).map((s) => s.group).join(' ')).toBe("A A' B B A' A A A' B");
       expect(leftoverClusterProcesses(dir)).toEqual([]);
     },
-    300_000,
+    600_000,
   );
 });
 
