@@ -87,7 +87,9 @@ describe('a planted slowdown opens exactly one issue', () => {
     expect(github.issues('acme/perf'), `${detected.stdout}\n${opening.stderr}`).toHaveLength(1);
     expect(github.requests[0]).toMatchObject({ method: 'GET', path: '/repos/acme/perf/issues' });
     expect(github.requests.filter((r) => r.path === '/repos/acme/perf/issues' && r.method === 'GET')).toHaveLength(2);
-    expect(opening.stderr).toMatch(/open +new issue: tiny tinytarget@[0-9a-f]{7}\.\.[0-9a-f]{7} \(1 series\) -> acme\/perf#1/);
+    // wall_time, and on an idle machine cpu_time too: sixteen times the work can lift the small
+    // baseline CPU of a tiny task past even the 1000% its threshold asks (seen in CI: 2 series).
+    expect(opening.stderr).toMatch(/open +new issue: tiny tinytarget@[0-9a-f]{7}\.\.[0-9a-f]{7} \([12] series\) -> acme\/perf#1/);
 
     const issues = github.issues('acme/perf');
     expect(issues).toHaveLength(1);
