@@ -17,7 +17,9 @@ const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 const linus = { name: 'Linus Slow', email: 'linus@example.org' };
 const env = { GITHUB_TOKEN: 'e2e-token', NIGHTBENCH_NOISE_CV: '0.1' };
 
-describe('nightbench bisect', () => {
+// Retried: with 10% seeded noise per repeat, 2 baseline nights of 3 repeats sometimes leave the
+// bad night's rank test short of alpha, and then no issue opens to bisect (seen once in CI).
+describe('nightbench bisect', { retry: 2 }, () => {
   let target: CheapTarget;
   let dir: string;
   let github: FakeGitHub;
