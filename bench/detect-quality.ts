@@ -139,7 +139,9 @@ function replayHistory(file: string): { opened: { night: string; label: string; 
         if (change.action !== 'open') continue;
         const e = change.episode;
         const range = Object.keys(e.firstBad.commits).map((repo) => `${repo} ${e.lastGood.commits[repo]?.slice(0, 7)}..${e.firstBad.commits[repo]?.slice(0, 7)}`).join(', ');
-        opened.push({ night, label: `${e.identity.workload} ${e.identity.metric} ${e.kind} ${((e.ratio - 1) * 100).toFixed(1)}% from ${e.firstBad.night}`, workload: e.identity.workload, metric: e.identity.metric, kind: e.kind, firstBad: e.firstBad.night, lastGood: e.lastGood.night, range });
+        // A shift between nights that tested the same commits has a cause outside the code.
+        const unchanged = Object.keys(e.firstBad.commits).every((repo) => e.lastGood.commits[repo] === e.firstBad.commits[repo]);
+        opened.push({ night, label: `${e.identity.workload} ${e.identity.metric} ${e.kind} ${((e.ratio - 1) * 100).toFixed(1)}% from ${e.firstBad.night}${unchanged ? ' (no commit changed)' : ''}`, workload: e.identity.workload, metric: e.identity.metric, kind: e.kind, firstBad: e.firstBad.night, lastGood: e.lastGood.night, range });
       }
     }
     store.close();
