@@ -17,7 +17,7 @@ import { createGitHubClient, type GitHubClient } from './client.js';
 import { isGitHubFailure } from './errors.js';
 import { fileTracker } from './file-tracker.js';
 import { gitHubTracker } from './github-tracker.js';
-import { groupEpisodes, type IssueGroup } from './group.js';
+import { detectableBySeries, groupEpisodes, type IssueGroup } from './group.js';
 import { configLinks } from './links.js';
 import { noPeople } from './people.js';
 import { planIssues, type IssueAction } from './plan.js';
@@ -69,7 +69,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   if (night === undefined) return { tracker: tracker.description, filesDir, actions: [], failed: 0 };
 
   const wanted = reportedEpisodes(store, report, night).filter((e) => e.kind === 'regression' || config.github.improvements === 'issue');
-  const groups = groupEpisodes(wanted, repositoryOrder(loaded));
+  const groups = groupEpisodes(wanted, repositoryOrder(loaded), detectableBySeries(report.verdicts));
   const fingerprints = groups.map((g) => g.fingerprint);
   let existing: TrackedIssue[] = [];
   let unreachable: string | undefined;

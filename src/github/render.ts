@@ -6,6 +6,7 @@
  */
 import type { RangeCommit, RangeContext } from '../git/range.js';
 import type { MentionPolicy } from '../config/github-section.js';
+import { describeDetectable } from '../detect/index.js';
 import { formatChange, formatP, formatValue, shortSha } from '../format/index.js';
 import type { IssueGroup, IssueSeries } from './group.js';
 import type { Links } from './links.js';
@@ -49,6 +50,7 @@ export function renderIssue(group: IssueGroup, context: RenderContext): Rendered
     [markers.fingerprint(group.fingerprint), markers.night(context.night)].join('\n'),
     `nightbench found ${plural(group.series.length, 'regressed series', 'regressed series')} of suite \`${group.suite}\` on ${group.firstBadNight}, compared with the nights before it (last good night: ${group.lastGoodNight}).`,
     renderTable(group, context.links),
+    renderDetectable(group),
     renderRanges(group, context),
     renderEnvironment(group),
     renderReproduce(group, context.cli),
@@ -78,6 +80,15 @@ function renderTable(group: IssueGroup, links: Links): string {
     return `| ${name} | ${s.metric} | ${formatValue(s.baselineMedian, s.unit)} | ${formatValue(s.newMedian, s.unit)} | ${formatChange(s.change)} | ${s.pValue === undefined ? '–' : formatP(s.pValue)} | ${s.noise === undefined ? '–' : `±${(s.noise * 100).toFixed(1)}%`} | ${stateText(s)} |`;
   });
   return ['| Workload | Metric | Baseline median | New median | Change | p-value | Noise | State |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |', ...rows].join('\n');
+}
+
+/**
+ * One line per judged series: its noise and the smallest change it catches at its settings, so a
+ * reader can tell a change the series proves easily from one near the edge of what it can see.
+ */
+function renderDetectable(group: IssueGroup): string {
+  const lines = group.series.flatMap((s) => (s.detectable ? [`- \`${s.workload}\` ${s.metric}: ${describeDetectable(s.detectable)}`] : []));
+  return lines.length === 0 ? '' : ['What each series can detect at its settings:', ...lines].join('\n');
 }
 
 function stateText(series: IssueSeries): string {

@@ -61,6 +61,8 @@ describe('publishIssues', () => {
     expect(issue!.title).toBe(`Performance regression: 3 workloads slower since ${history.commits[8]![0]!.sha.slice(0, 7)} (${history.nights[8]})`);
     expect(issue!.labels).toEqual(['performance', 'regression', 'dask']);
     expect(issue!.body).toContain(`<!-- nightbench:fingerprint=${opened.actions[0]!.group.fingerprint} -->`);
+    // Each series' noise and reach, from the night's verdicts.
+    for (const workload of ['sum', 'shuffle', 'join']) expect(issue!.body).toMatch(new RegExp(`^- \`${workload}\` wall_time: 5 repeats, [\\d.]+% nightly noise: changes of [\\d.]+% or more within 3 nights \\(`, 'm'));
     expect(new Set(store.episodes().map((e) => e.issueNumber))).toEqual(new Set([1]));
 
     const persisted = await night(9);
