@@ -82,7 +82,7 @@ export function groupEpisodes(episodes: readonly ReportedEpisode[], repositories
   const ordered = [...episodes].sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night) || a.seriesKey.localeCompare(b.seriesKey));
   for (const episode of ordered) {
     const ranges = suspectRanges(episode, repositories);
-    const fingerprint = issueFingerprint(episode.identity.suite, ranges, episode.firstBad.night);
+    const fingerprint = episodeIssueFingerprint(episode, ranges);
     let group = groups.get(fingerprint);
     if (!group) {
       group = { fingerprint, suite: episode.identity.suite, lastGoodNight: episode.lastGood.night, firstBadNight: episode.firstBad.night, ranges, series: [] };
@@ -91,6 +91,11 @@ export function groupEpisodes(episodes: readonly ReportedEpisode[], repositories
     group.series.push(issueSeries(episode, detectable.get(episode.seriesKey)));
   }
   return [...groups.values()];
+}
+
+/** The fingerprint of the issue an episode belongs to (its suite and suspect range). */
+export function episodeIssueFingerprint(episode: ReportedEpisode, ranges: readonly SuspectRange[] = suspectRanges(episode, [])): string {
+  return issueFingerprint(episode.identity.suite, ranges, episode.firstBad.night);
 }
 
 function suspectRanges(episode: ReportedEpisode, repositories: readonly string[]): SuspectRange[] {

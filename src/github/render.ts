@@ -74,6 +74,20 @@ export function renderRecoveryComment(group: IssueGroup, context: Pick<RenderCon
   return `${markers.night(context.night)}\n${markers.recovered}\nRecovered on ${context.night}: every series is back within noise of its baseline.${fix} Closing; nightbench opens a new issue if it regresses again.\n\n${renderTable(group, context.links)}\n`;
 }
 
+/**
+ * An improvement noted on the issue of an earlier regression of the same series: "nightbench sees
+ * an improvement of -24.0% on `sum` wall_time since 2026-12-09, range pkg `a1b2c3d..f00dfac`: this
+ * may be the fix." Its marker (the improvement episode's fingerprint) keeps a rerun from noting it twice.
+ */
+export function renderImprovementComment(group: IssueGroup, context: Pick<RenderContext, 'links'> & { improvement: string }): string {
+  const changed = group.ranges.filter((r) => r.from !== r.to);
+  const range = changed.length === 0
+    ? 'no commit changed in the target'
+    : `range ${changed.map((r) => `${r.repo} ${link(`\`${shortSha(r.from)}..${shortSha(r.to)}\``, context.links.compare(r.repo, r.from, r.to))}`).join(', ')}`;
+  const lines = group.series.map((s) => `nightbench sees an improvement of ${formatChange(s.change)} on \`${s.workload}\` ${s.metric} since ${group.firstBadNight} (last good night ${group.lastGoodNight}), ${range}: this may be the fix.`);
+  return `${markers.improvement(context.improvement)}\n${lines.join('\n')}\n\n${renderTable(group, context.links)}\n`;
+}
+
 function renderTable(group: IssueGroup, links: Links): string {
   const rows = group.series.map((s) => {
     const name = link(`\`${s.workload}\``, links.history(group.suite, s.workload));
