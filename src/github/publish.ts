@@ -73,7 +73,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const wanted = reported.filter((e) => e.kind === 'regression' || config.github.improvements === 'issue');
   const detectable = detectableBySeries(report.verdicts);
   const groups = groupEpisodes(wanted, repositoryOrder(loaded), detectable);
-  const notes = config.github.improvements === 'comment' ? improvementTargets(reported, store.episodes(report.suite === undefined ? {} : { suite: report.suite }), repositoryOrder(loaded), detectable) : [];
+  const notes = config.github.improvements === 'comment' ? improvementTargets(reported, store.episodes(suiteFilter(report)), repositoryOrder(loaded), detectable) : [];
   // One search for both: listing a repository's issues with their comments is the costly call.
   const fingerprints = [...new Set([...groups.map((g) => g.fingerprint), ...notes.flatMap((n) => n.issues)])];
   let existing: TrackedIssue[] = [];
@@ -138,8 +138,12 @@ export function gitHubClientFor({ loaded, env, log }: Pick<PublishOptions, 'load
 /** Tonight's active episodes plus those that recovered tonight (to close their issues). */
 function reportedEpisodes(store: HistoryStore, report: DetectionReport, night: string) {
   if (report.dryRun) return report.activeEpisodes;
-  const filter = report.suite === undefined ? {} : { suite: report.suite };
-  return store.episodes(filter).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
+  return store.episodes(suiteFilter(report)).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
+}
+
+/** The stored episodes a report concerns: its suite's, or every suite's. */
+function suiteFilter(report: DetectionReport): { suite?: string } {
+  return report.suite === undefined ? {} : { suite: report.suite };
 }
 
 export function repositoryOrder(loaded: LoadedConfig): string[] {
