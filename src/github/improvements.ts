@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { activeStates } from '../detect/episodes.js';
 import type { Detectable, Episode } from '../detect/index.js';
 import { episodeIssueFingerprint, groupEpisodes, type IssueGroup, type ReportedEpisode } from './group.js';
 import type { IssueAction } from './plan.js';
@@ -34,7 +35,7 @@ export function improvementTargets(
   detectable: ReadonlyMap<string, Detectable> = new Map(),
 ): ImprovementTarget[] {
   return reported
-    .filter((episode) => episode.kind === 'improvement' && (episode.state === 'open' || episode.state === 'still-regressed'))
+    .filter((episode) => episode.kind === 'improvement' && activeStates.includes(episode.state))
     .map((episode) => ({
       group: groupEpisodes([episode], repositories, detectable)[0]!,
       improvement: episode.fingerprint,
@@ -46,7 +47,7 @@ export function improvementTargets(
 }
 
 /** Why an improvement is not noted anywhere: said in the log and the plan. */
-export const noRegressionIssue = "no earlier regression of this series has an issue: shown only in detect, the summary and the pages";
+export const noRegressionIssue = 'no earlier regression of this series has an issue: shown only in detect, the summary and the pages';
 
 /** A note on the latest issue found, unless that issue already has it; a skip when there is none. */
 export function planImprovementNotes(targets: readonly ImprovementTarget[], existing: readonly TrackedIssue[]): IssueAction[] {
