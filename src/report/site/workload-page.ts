@@ -1,8 +1,9 @@
 /**
  * The per-workload page: one chart per metric of the chosen variant, with every repeat as a
  * point, the nightly median as a line, the trailing-window baseline band, each level of the
- * whole history as a dashed line across its nights, and regression and recovery markers. Hover shows a night's commit and values; a click pins them; dragging zooms
- * every chart at once, and the range controls choose dates.
+ * whole history as a dashed line across its nights, and regression and recovery markers. Hover
+ * shows a night's commit and values; a click pins them; dragging zooms every chart at once, and
+ * the range controls choose dates.
  *
  * @module
  */
