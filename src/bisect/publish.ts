@@ -53,7 +53,7 @@ export async function publishBisect(report: BisectReport, options: { loaded: Loa
   const body = renderBisectComment(report, { links, logins: people.logins, unit: options.unit });
   const tracker = gitHubTracker(client, github.repository, github.labels);
   const ref = `${github.repository}#${issueNumber}`;
-  await tracker.comment({ fingerprint: '', number: issueNumber, ref, state: 'open', closedByNightbench: false, reportedNights: [] }, body);
+  await tracker.comment({ fingerprint: '', number: issueNumber, ref, state: 'open', closedByNightbench: false, reportedNights: [], notedImprovements: [] }, body);
   options.log.info(`commented on ${ref}`);
   return { where: ref, body };
 }

@@ -40,8 +40,13 @@ export const githubSchema = z.strictObject({
   /** Least time between writes; GitHub asks for one second, three for writes that notify people. */
   writeSpacingMs: z.number().int().min(0).default(1000),
   notifySpacingMs: z.number().int().min(0).default(3000),
-  /** Improvement episodes get issues too (`issue`), or only the pages, summary and `detect` show them (`off`, the default). */
-  improvements: z.enum(['off', 'issue']).default('off'),
+  /**
+   * What an improvement episode gets on GitHub. `off` (the default): nothing; `detect`, the
+   * summary and the pages show it. `comment`: a comment on the issue of the latest earlier
+   * regression of the same series, open or closed ("this may be the fix"); without such an issue
+   * nothing is posted and a log line says so. `issue`: an issue of its own, like a regression.
+   */
+  improvements: z.enum(['off', 'comment', 'issue']).default('off'),
 });
 
 /** The validated `github` section. */

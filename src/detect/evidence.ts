@@ -16,6 +16,12 @@
  * @module
  */
 
+/**
+ * Each night counts at most this many noise units from a level: in the persistence path's shift
+ * test and in the whole-history segmentation (`levels.ts`), so both shrug off the same outliers.
+ */
+export const clipNoiseUnits = 3;
+
 export interface ShiftOptions {
   /** Fewest nights before the shift that form its baseline. */
   minBaseline: number;

@@ -5,7 +5,7 @@
  */
 import { median, sampleStandardDeviation } from 'simple-statistics';
 import { changeNoiseOf, type Comparison } from './compare.js';
-import { strongestShift } from './evidence.js';
+import { clipNoiseUnits, strongestShift } from './evidence.js';
 import { resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
 import type { NightPoint, Series, SeriesIdentity } from './series.js';
 
@@ -80,9 +80,6 @@ export interface SeriesVerdict {
   shiftZ?: number;
   detectable?: Detectable;
 }
-
-/** Each night's distance from the baseline counts at most this many noise units (see `evidence.ts`). */
-const clipNoiseUnits = 3;
 
 /**
  * The persistence path trusts a noise figure from at least this many nights: from fewer, the

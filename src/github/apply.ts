@@ -15,6 +15,7 @@ export interface ActionTexts {
   opening(group: IssueGroup): Promise<NewIssue>;
   persist(group: IssueGroup): string;
   recovery(group: IssueGroup, issue: TrackedIssue): string;
+  improvement(group: IssueGroup, improvement: string): string;
 }
 
 export interface ActionOutcome {
@@ -38,6 +39,9 @@ export async function applyIssueActions(actions: readonly IssueAction[], tracker
           return action.issue;
         case 'close':
           await on.close(action.issue, texts.recovery(action.group, action.issue));
+          return action.issue;
+        case 'note':
+          await on.comment(action.issue, texts.improvement(action.group, action.improvement));
           return action.issue;
         case 'accept':
         case 'skip':

@@ -7,7 +7,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { closedByNightbench, readNights } from './markers.js';
+import { closedByNightbench, readImprovements, readNights } from './markers.js';
 import type { IssueTracker, TrackedIssue } from './tracker.js';
 
 const closedMarker = '<!-- nightbench:state=closed -->';
@@ -21,6 +21,7 @@ export function fileTracker(dir: string): IssueTracker {
     state: text.includes(closedMarker) ? 'closed' : 'open',
     closedByNightbench: closedByNightbench([text]),
     reportedNights: readNights([text]),
+    notedImprovements: readImprovements([text]),
   });
   const append = (issue: TrackedIssue, body: string, closing: boolean) => {
     mkdirSync(dir, { recursive: true });

@@ -6,7 +6,7 @@
  */
 import type { GitHubClient } from './client.js';
 import { gitHubError } from './errors.js';
-import { closedByNightbench, readFingerprint, readNights } from './markers.js';
+import { closedByNightbench, readFingerprint, readImprovements, readNights } from './markers.js';
 import type { IssueTracker, NewIssue, TrackedIssue } from './tracker.js';
 
 export function gitHubTracker(client: GitHubClient, fullName: string, labels: readonly string[]): IssueTracker {
@@ -45,6 +45,7 @@ export function gitHubTracker(client: GitHubClient, fullName: string, labels: re
             state: issue.state === 'closed' ? 'closed' : 'open',
             closedByNightbench: closedByNightbench(texts),
             reportedNights: readNights(texts),
+            notedImprovements: readImprovements(texts),
           });
         }
         return found;
@@ -53,7 +54,7 @@ export function gitHubTracker(client: GitHubClient, fullName: string, labels: re
     open: (issue: NewIssue) =>
       guard('opening an issue', async () => {
         const { data } = await client.rest.issues.create({ owner, repo, title: issue.title, body: issue.body, labels: issue.labels });
-        return { fingerprint: issue.fingerprint, number: data.number, ref: `${fullName}#${data.number}`, url: data.html_url, state: 'open', closedByNightbench: false, reportedNights: readNights([issue.body]) };
+        return { fingerprint: issue.fingerprint, number: data.number, ref: `${fullName}#${data.number}`, url: data.html_url, state: 'open', closedByNightbench: false, reportedNights: readNights([issue.body]), notedImprovements: [] };
       }),
 
     comment: (issue, body) =>

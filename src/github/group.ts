@@ -5,7 +5,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import type { ActiveEpisode, Episode, EpisodeState } from '../detect/index.js';
+import type { ActiveEpisode, Detectable, Episode, EpisodeState, SeriesVerdict } from '../detect/index.js';
 import type { Comparability } from '../history/types.js';
 
 /** One repository's suspect range: last good commit (exclusive) .. first bad commit. */
@@ -34,6 +34,8 @@ export interface IssueSeries {
   pValue?: number;
   /** Relative noise of one nightly median in the baseline. */
   noise?: number;
+  /** What the series catches at its settings, from the reported night's verdict (absent when it was not judged). */
+  detectable?: Detectable;
 }
 
 /** What one issue is about. */
@@ -63,23 +65,37 @@ export function issueFingerprint(suite: string, ranges: readonly SuspectRange[],
 export type ReportedEpisode = Episode | ActiveEpisode;
 
 /**
+ * What each judged series catches, by series key, from a night's verdicts: computed when the
+ * issues are published, so nothing about it needs storing with the episodes.
+ */
+export function detectableBySeries(verdicts: readonly SeriesVerdict[]): Map<string, Detectable> {
+  return new Map(verdicts.flatMap((verdict) => (verdict.detectable ? [[verdict.seriesKey, verdict.detectable] as const] : [])));
+}
+
+/**
  * Episodes grouped by suite and suspect range, one group per future issue. `repositories` is
  * the target's repository order (the primary first); repositories it does not name follow by name.
+ * `detectable` (see {@link detectableBySeries}) gives each series its noise and reach.
  */
-export function groupEpisodes(episodes: readonly ReportedEpisode[], repositories: readonly string[] = []): IssueGroup[] {
+export function groupEpisodes(episodes: readonly ReportedEpisode[], repositories: readonly string[] = [], detectable: ReadonlyMap<string, Detectable> = new Map()): IssueGroup[] {
   const groups = new Map<string, IssueGroup>();
   const ordered = [...episodes].sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night) || a.seriesKey.localeCompare(b.seriesKey));
   for (const episode of ordered) {
     const ranges = suspectRanges(episode, repositories);
-    const fingerprint = issueFingerprint(episode.identity.suite, ranges, episode.firstBad.night);
+    const fingerprint = episodeIssueFingerprint(episode, ranges);
     let group = groups.get(fingerprint);
     if (!group) {
       group = { fingerprint, suite: episode.identity.suite, lastGoodNight: episode.lastGood.night, firstBadNight: episode.firstBad.night, ranges, series: [] };
       groups.set(fingerprint, group);
     }
-    group.series.push(issueSeries(episode));
+    group.series.push(issueSeries(episode, detectable.get(episode.seriesKey)));
   }
   return [...groups.values()];
+}
+
+/** The fingerprint of the issue an episode belongs to (its suite and suspect range). */
+export function episodeIssueFingerprint(episode: ReportedEpisode, ranges: readonly SuspectRange[] = suspectRanges(episode, [])): string {
+  return issueFingerprint(episode.identity.suite, ranges, episode.firstBad.night);
 }
 
 function suspectRanges(episode: ReportedEpisode, repositories: readonly string[]): SuspectRange[] {
@@ -90,7 +106,7 @@ function suspectRanges(episode: ReportedEpisode, repositories: readonly string[]
   return names.map((repo) => ({ repo, from: episode.lastGood.commits[repo] ?? episode.firstBad.commits[repo]!, to: episode.firstBad.commits[repo] ?? episode.lastGood.commits[repo]! }));
 }
 
-function issueSeries(episode: ReportedEpisode): IssueSeries {
+function issueSeries(episode: ReportedEpisode, detectable: Detectable | undefined): IssueSeries {
   const { identity } = episode;
   return {
     ...(episode.id === undefined ? {} : { episodeId: episode.id }),
@@ -110,5 +126,6 @@ function issueSeries(episode: ReportedEpisode): IssueSeries {
     change: episode.latestMedian / episode.baselineMedian - 1,
     pValue: episode.pValue,
     noise: episode.baselineNoise,
+    ...(detectable === undefined ? {} : { detectable }),
   };
 }

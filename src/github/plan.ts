@@ -14,6 +14,12 @@ export type IssueAction =
   | { kind: 'close'; group: IssueGroup; issue: TrackedIssue }
   /** A maintainer closed the issue: its episodes are accepted and the issue left alone. */
   | { kind: 'accept'; group: IssueGroup; issue: TrackedIssue }
+  /**
+   * An improvement (a one-series group) noted on the issue of the series' latest earlier
+   * regression, where it may be the fix (`github.improvements: comment`, see `improvements.ts`).
+   * `improvement` is the improvement episode's fingerprint.
+   */
+  | { kind: 'note'; group: IssueGroup; issue: TrackedIssue; improvement: string }
   | { kind: 'skip'; group: IssueGroup; issue?: TrackedIssue; reason: string };
 
 /**

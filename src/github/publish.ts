@@ -17,11 +17,12 @@ import { createGitHubClient, type GitHubClient } from './client.js';
 import { isGitHubFailure } from './errors.js';
 import { fileTracker } from './file-tracker.js';
 import { gitHubTracker } from './github-tracker.js';
-import { groupEpisodes, type IssueGroup } from './group.js';
+import { detectableBySeries, groupEpisodes, type IssueGroup } from './group.js';
 import { configLinks } from './links.js';
 import { noPeople } from './people.js';
+import { improvementTargets, noRegressionIssue, planImprovementNotes } from './improvements.js';
 import { planIssues, type IssueAction } from './plan.js';
-import { renderIssue, renderPersistComment, renderRecoveryComment, type RenderContext } from './render.js';
+import { renderImprovementComment, renderIssue, renderPersistComment, renderRecoveryComment, type RenderContext } from './render.js';
 import { resolvePeople } from './resolve-people.js';
 import type { IssueTracker, TrackedIssue } from './tracker.js';
 import { checkoutDir } from '../target/git-target.js';
@@ -68,13 +69,17 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   let tracker: IssueTracker = client && config.github.repository ? gitHubTracker(client, config.github.repository, config.github.labels) : files;
   if (night === undefined) return { tracker: tracker.description, filesDir, actions: [], failed: 0 };
 
-  const wanted = reportedEpisodes(store, report, night).filter((e) => e.kind === 'regression' || config.github.improvements === 'issue');
-  const groups = groupEpisodes(wanted, repositoryOrder(loaded));
-  const fingerprints = groups.map((g) => g.fingerprint);
+  const reported = reportedEpisodes(store, report, night);
+  const wanted = reported.filter((e) => e.kind === 'regression' || config.github.improvements === 'issue');
+  const detectable = detectableBySeries(report.verdicts);
+  const groups = groupEpisodes(wanted, repositoryOrder(loaded), detectable);
+  const notes = config.github.improvements === 'comment' ? improvementTargets(reported, store.episodes(suiteFilter(report)), repositoryOrder(loaded), detectable) : [];
+  // One search for both: listing a repository's issues with their comments is the costly call.
+  const fingerprints = [...new Set([...groups.map((g) => g.fingerprint), ...notes.flatMap((n) => n.issues)])];
   let existing: TrackedIssue[] = [];
   let unreachable: string | undefined;
   try {
-    existing = groups.length > 0 ? await tracker.find(fingerprints) : [];
+    existing = fingerprints.length > 0 ? await tracker.find(fingerprints) : [];
   } catch (error) {
     // GitHub cannot even be searched: the whole plan goes to files, and the run is a failure.
     if (!isGitHubFailure(error) || tracker === files) throw error;
@@ -83,7 +88,13 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
     tracker = files;
     existing = await files.find(fingerprints);
   }
-  const actions = planIssues(groups, existing, night);
+  const actions = [...planIssues(groups, existing, night), ...planImprovementNotes(notes, existing)];
+  for (const action of actions) {
+    if (action.kind === 'skip' && action.reason === noRegressionIssue) {
+      const [series] = action.group.series;
+      log.info(`improvement of ${series!.workload} ${series!.metric} since ${action.group.firstBadNight}: ${noRegressionIssue}`);
+    }
+  }
   if (options.dryRun) return { tracker: tracker.description, filesDir, night, actions, failed: unreachable ? 1 : 0, ...(unreachable ? { error: unreachable } : {}) };
 
   const links = configLinks(config);
@@ -102,6 +113,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
       },
       persist: (group) => renderPersistComment(group, { night, links }),
       recovery: (group, issue) => renderRecoveryComment(group, { night, links, fixedBy: issue.number === undefined ? undefined : fixes.get(issue.number) }),
+      improvement: (group, improvement) => renderImprovementComment(group, { links, improvement }),
     },
     { fallback: tracker === files ? undefined : files, log },
   );
@@ -126,8 +138,12 @@ export function gitHubClientFor({ loaded, env, log }: Pick<PublishOptions, 'load
 /** Tonight's active episodes plus those that recovered tonight (to close their issues). */
 function reportedEpisodes(store: HistoryStore, report: DetectionReport, night: string) {
   if (report.dryRun) return report.activeEpisodes;
-  const filter = report.suite === undefined ? {} : { suite: report.suite };
-  return store.episodes(filter).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
+  return store.episodes(suiteFilter(report)).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
+}
+
+/** The stored episodes a report concerns: its suite's, or every suite's. */
+function suiteFilter(report: DetectionReport): { suite?: string } {
+  return report.suite === undefined ? {} : { suite: report.suite };
 }
 
 export function repositoryOrder(loaded: LoadedConfig): string[] {
@@ -158,6 +174,9 @@ export async function gitContext(loaded: LoadedConfig, group: Pick<IssueGroup, '
 
 function recordOutcomes(store: HistoryStore, outcomes: readonly ActionOutcome[]): void {
   for (const { action, issue } of outcomes) {
+    // A noted improvement stays apart from the regression's issue: a triage command there (accept,
+    // false-alarm) is about the regression, never about the improvement.
+    if (action.kind === 'note') continue;
     const ids = action.group.series.flatMap((s) => (s.episodeId === undefined ? [] : [s.episodeId]));
     if (action.kind === 'accept') store.markEpisodesAccepted(ids);
     else if (issue?.number !== undefined) store.setEpisodeIssue(ids, issue.number);

@@ -6,6 +6,7 @@
  */
 import type { RangeCommit, RangeContext } from '../git/range.js';
 import type { MentionPolicy } from '../config/github-section.js';
+import { describeDetectable } from '../detect/index.js';
 import { formatChange, formatP, formatValue, shortSha } from '../format/index.js';
 import type { IssueGroup, IssueSeries } from './group.js';
 import type { Links } from './links.js';
@@ -49,6 +50,7 @@ export function renderIssue(group: IssueGroup, context: RenderContext): Rendered
     [markers.fingerprint(group.fingerprint), markers.night(context.night)].join('\n'),
     `nightbench found ${plural(group.series.length, 'regressed series', 'regressed series')} of suite \`${group.suite}\` on ${group.firstBadNight}, compared with the nights before it (last good night: ${group.lastGoodNight}).`,
     renderTable(group, context.links),
+    renderDetectable(group),
     renderRanges(group, context),
     renderEnvironment(group),
     renderReproduce(group, context.cli),
@@ -72,12 +74,35 @@ export function renderRecoveryComment(group: IssueGroup, context: Pick<RenderCon
   return `${markers.night(context.night)}\n${markers.recovered}\nRecovered on ${context.night}: every series is back within noise of its baseline.${fix} Closing; nightbench opens a new issue if it regresses again.\n\n${renderTable(group, context.links)}\n`;
 }
 
+/**
+ * An improvement noted on the issue of an earlier regression of the same series: "nightbench sees
+ * an improvement of -24.0% on `sum` wall_time since 2026-12-09, range pkg `a1b2c3d..f00dfac`: this
+ * may be the fix." Its marker (the improvement episode's fingerprint) keeps a rerun from noting it twice.
+ */
+export function renderImprovementComment(group: IssueGroup, context: Pick<RenderContext, 'links'> & { improvement: string }): string {
+  const changed = group.ranges.filter((r) => r.from !== r.to);
+  const range = changed.length === 0
+    ? 'no commit changed in the target'
+    : `range ${changed.map((r) => `${r.repo} ${link(`\`${shortSha(r.from)}..${shortSha(r.to)}\``, context.links.compare(r.repo, r.from, r.to))}`).join(', ')}`;
+  const lines = group.series.map((s) => `nightbench sees an improvement of ${formatChange(s.change)} on \`${s.workload}\` ${s.metric} since ${group.firstBadNight} (last good night ${group.lastGoodNight}), ${range}: this may be the fix.`);
+  return `${markers.improvement(context.improvement)}\n${lines.join('\n')}\n\n${renderTable(group, context.links)}\n`;
+}
+
 function renderTable(group: IssueGroup, links: Links): string {
   const rows = group.series.map((s) => {
     const name = link(`\`${s.workload}\``, links.history(group.suite, s.workload));
     return `| ${name} | ${s.metric} | ${formatValue(s.baselineMedian, s.unit)} | ${formatValue(s.newMedian, s.unit)} | ${formatChange(s.change)} | ${s.pValue === undefined ? '–' : formatP(s.pValue)} | ${s.noise === undefined ? '–' : `±${(s.noise * 100).toFixed(1)}%`} | ${stateText(s)} |`;
   });
   return ['| Workload | Metric | Baseline median | New median | Change | p-value | Noise | State |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |', ...rows].join('\n');
+}
+
+/**
+ * One line per judged series: its noise and the smallest change it catches at its settings, so a
+ * reader can tell a change the series proves easily from one near the edge of what it can see.
+ */
+function renderDetectable(group: IssueGroup): string {
+  const lines = group.series.flatMap((s) => (s.detectable ? [`- \`${s.workload}\` ${s.metric}: ${describeDetectable(s.detectable)}`] : []));
+  return lines.length === 0 ? '' : ['What each series can detect at its settings:', ...lines].join('\n');
 }
 
 function stateText(series: IssueSeries): string {

@@ -18,6 +18,8 @@ export interface TrackedIssue {
   closedByNightbench: boolean;
   /** Nights the body and comments already reported. */
   reportedNights: string[];
+  /** Fingerprints of the improvement episodes already noted on it (`github.improvements: comment`). */
+  notedImprovements: string[];
 }
 
 export interface NewIssue {

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { validate } from '../validation.js';
-import { assessNight, resolveSeriesPolicy, type DetectionPolicy } from '../detect/index.js';
+import { assessNight, levelSegmentation, resolveSeriesPolicy, type DetectionPolicy } from '../detect/index.js';
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
@@ -72,6 +72,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     threshold,
     windowDays: options.policy.windowDays,
     minBaselineNights: options.policy.minBaselineNights,
+    segmentation: levelSegmentation(options.policy),
     sparkNights: 30,
     drilldownNights: options.drilldownNights ?? 3,
     hasSamples: (runId, workload) => withSamples.has(`${runId}\u0000${workload}`),

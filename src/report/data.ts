@@ -6,7 +6,9 @@
  * @module
  */
 import { median } from 'simple-statistics';
+import { nightlyLevels } from '../detect/index.js';
 import { relativeSpread } from '../stats/index.js';
+import type { SegmentationOptions } from '../stats/segmentation.js';
 import type { CommitInfo } from '../history/types.js';
 import { siteSeriesKey, type DetectionIndex } from './detection.js';
 import { decimalExponent, fromUnits, toUnits } from './format.js';
@@ -22,6 +24,8 @@ export interface SiteDataOptions {
   /** Nights before a night that form its baseline, and how many of them a baseline needs. */
   windowDays: number;
   minBaselineNights: number;
+  /** How the nightly medians are cut into levels: detection's settings (`levelSegmentation`). */
+  segmentation: SegmentationOptions;
   /** Nightly medians in each index sparkline. */
   sparkNights: number;
   /** Drill-down pages exist for the runs of the last N nights of each series (and regression nights). */
@@ -160,6 +164,7 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], opti
     repeats: Array.from({ length: repeatCount }, (_, r) => perNight.map((values) => units(values[r]))),
     median: medians.map(units), baseline: baseline.map(units),
     markers: options.detection.markers(key, options.issueUrl),
+    levels: nightlyLevels(medians, options.segmentation).map((segment) => ({ ...segment, level: toUnits(segment.level, exponent) })),
     status: judgement.status,
     statusNote: judgement.note,
     changeSinceEpisode: judgement.changeSinceEpisode,

@@ -106,6 +106,17 @@ export interface Marker {
   issueUrl?: string;
 }
 
+/**
+ * A stretch of nights at one level, as detection's segmentation of the whole history finds it:
+ * `start` (inclusive) and `end` (exclusive) index the variant's nights.
+ */
+export interface LevelSegment {
+  start: number;
+  end: number;
+  /** The median of the stretch's nightly medians, in units of 10^exponent like the values. */
+  level: number;
+}
+
 export interface MetricSeries {
   metric: string;
   unit: string;
@@ -119,6 +130,8 @@ export interface MetricSeries {
   /** Median of the nightly medians of the trailing window before each night. */
   baseline: (number | null)[];
   markers: Marker[];
+  /** The series' levels over its whole history, oldest first: one segment per level shift. */
+  levels: LevelSegment[];
   /** The series' status on the index, shown beside its chart. */
   status: SeriesStatus;
   statusNote?: string;

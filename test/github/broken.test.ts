@@ -13,7 +13,7 @@ const broken = (state: 'failing' | 'fixed'): BrokenWorkload => ({
   latest: outcome('2026-11-03', state === 'fixed'),
   state,
 });
-const tracked = (state: 'open' | 'closed', reportedNights: string[] = ['2026-11-02']): TrackedIssue => ({ fingerprint: 'f1', number: 7, ref: 'acme/perf#7', state, closedByNightbench: false, reportedNights });
+const tracked = (state: 'open' | 'closed', reportedNights: string[] = ['2026-11-02']): TrackedIssue => ({ fingerprint: 'f1', number: 7, ref: 'acme/perf#7', state, closedByNightbench: false, reportedNights, notedImprovements: [] });
 
 describe('planBroken', () => {
   it.each([

@@ -29,5 +29,5 @@ export function group(members: IssueSeries[], ranges: SuspectRange[] = [{ repo: 
 }
 
 export function tracked(g: IssueGroup, overrides: Partial<TrackedIssue> = {}): TrackedIssue {
-  return { fingerprint: g.fingerprint, number: 7, ref: 'acme/perf#7', state: 'open', closedByNightbench: false, reportedNights: ['2026-12-03'], ...overrides };
+  return { fingerprint: g.fingerprint, number: 7, ref: 'acme/perf#7', state: 'open', closedByNightbench: false, reportedNights: ['2026-12-03'], notedImprovements: [], ...overrides };
 }

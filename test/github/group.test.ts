@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Episode } from '../../src/detect/index.js';
-import { groupEpisodes, issueFingerprint } from '../../src/github/group.js';
+import type { Episode, SeriesVerdict } from '../../src/detect/index.js';
+import { detectableBySeries, groupEpisodes, issueFingerprint } from '../../src/github/group.js';
 import { badSha, goodSha, otherSha } from './builders.js';
 
 function episode(id: number, workload: string, lastGood: Record<string, string>, firstBad: Record<string, string>, overrides: Partial<Episode> = {}): Episode {
@@ -49,5 +49,15 @@ describe('groupEpisodes', () => {
   it('gives a repository that appears on one side only an empty range', () => {
     const [group] = groupEpisodes([episode(1, 'sum', { dask: goodSha }, { dask: badSha, extra: otherSha })], ['dask']);
     expect(group!.ranges).toEqual([{ repo: 'dask', from: goodSha, to: badSha }, { repo: 'extra', from: otherSha, to: otherSha }]);
+  });
+
+  it("gives each series what it can detect, from the reported night's verdict of the same series", () => {
+    const detectable = { repeats: 3, noise: 0.11, firstNight: 0.45, persistent: 0.18, nights: 3 };
+    const verdicts = [
+      { seriesKey: '["tiny","sum"]', detectable },
+      { seriesKey: '["tiny","shuffle"]' },
+    ] as SeriesVerdict[];
+    const [group] = groupEpisodes([episode(1, 'sum', good, bad), episode(2, 'shuffle', good, bad)], [], detectableBySeries(verdicts));
+    expect(group!.series.map((s) => [s.workload, s.detectable])).toEqual([['shuffle', undefined], ['sum', detectable]]);
   });
 });

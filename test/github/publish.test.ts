@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configSchema, type RawConfig } from '../../src/config/schema.js';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { detectRegressions } from '../../src/detect/index.js';
+import { noRegressionIssue } from '../../src/github/improvements.js';
 import { publishIssues } from '../../src/github/publish.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
@@ -12,7 +13,7 @@ import type { Log } from '../../src/log.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
 
-const log: Log & { warnings: string[] } = { warnings: [], info: () => {}, debug: () => {}, warn: (m) => log.warnings.push(m) };
+const log: Log & { warnings: string[]; infos: string[] } = { warnings: [], infos: [], info: (m) => log.infos.push(m), debug: () => {}, warn: (m) => log.warnings.push(m) };
 
 describe('publishIssues', () => {
   let dir: string;
@@ -31,6 +32,7 @@ describe('publishIssues', () => {
     fake = await new FakeGitHub().start();
     fake.addRepository('acme/perf');
     log.warnings.length = 0;
+    log.infos.length = 0;
   });
   afterEach(async () => {
     store.close();
@@ -61,6 +63,8 @@ describe('publishIssues', () => {
     expect(issue!.title).toBe(`Performance regression: 3 workloads slower since ${history.commits[8]![0]!.sha.slice(0, 7)} (${history.nights[8]})`);
     expect(issue!.labels).toEqual(['performance', 'regression', 'dask']);
     expect(issue!.body).toContain(`<!-- nightbench:fingerprint=${opened.actions[0]!.group.fingerprint} -->`);
+    // Each series' noise and reach, from the night's verdicts.
+    for (const workload of ['sum', 'shuffle', 'join']) expect(issue!.body).toMatch(new RegExp(`^- \`${workload}\` wall_time: 5 repeats, [\\d.]+% nightly noise: changes of [\\d.]+% or more within 3 nights \\(`, 'm'));
     expect(new Set(store.episodes().map((e) => e.issueNumber))).toEqual(new Set([1]));
 
     const persisted = await night(9);
@@ -142,5 +146,54 @@ describe('publishIssues', () => {
     expect(plan.actions.map((a) => a.kind)).toEqual(['open']);
     expect(fake.writes()).toHaveLength(0);
     expect(store.episodes()).toHaveLength(0);
+  });
+
+  describe('github.improvements: comment', () => {
+    beforeEach(() => {
+      // sum doubles on night 8 (an issue), then drops to 0.8 of its old level on night 14: the
+      // improvement may be the fix. join only improves, on night 14: no issue to note it on.
+      store.close();
+      store = openHistory(path.join(dir, 'improvements.sqlite'));
+      history = writeSyntheticHistory(store, {
+        seed: 11, workloads: ['sum', 'join'], metrics: [{ name: 'wall_time', unit: 's' }], nights: 16, repeats: 5, noise: 0.02,
+        changes: [{ workload: 'sum', metric: 'wall_time', night: 8, factor: 2 }, { workload: 'sum', metric: 'wall_time', night: 14, factor: 0.4 }, { workload: 'join', metric: 'wall_time', night: 14, factor: 0.5 }],
+      });
+    });
+    const commenting = () => loaded({ repository: 'acme/perf', improvements: 'comment' });
+
+    it("notes an improvement once on the issue of the series' latest regression, opens no issue for it, and logs one it cannot note", async () => {
+      await nightsUpTo(13, commenting());
+      const [issue] = fake.issues('acme/perf');
+      expect(fake.issues('acme/perf')).toHaveLength(1);
+      const before = issue!.comments.length;
+
+      const improved = await night(14, commenting());
+      expect(improved.actions.filter((a) => a.kind !== 'comment').map((a) => [a.group.series[0]!.workload, a.kind, a.kind === 'open' ? undefined : a.issue?.number]).sort()).toEqual([
+        ['join', 'skip', undefined],
+        ['sum', 'note', 1],
+      ]);
+      expect(fake.issues('acme/perf')).toHaveLength(1);
+      const notes = issue!.comments.slice(before).filter((c) => c.body.includes('nightbench sees an improvement'));
+      expect(notes).toHaveLength(1);
+      expect(notes[0]!.body).toMatch(new RegExp(`^nightbench sees an improvement of -[\\d.]+% on \`sum\` wall_time since ${history.nights[14]} \\(last good night ${history.nights[13]}\\), range dask/dask \`[0-9a-f]{7}\\.\\.[0-9a-f]{7}\``, 'm'));
+      expect(notes[0]!.body).toContain(': this may be the fix.');
+      expect(log.infos).toContain(`improvement of join wall_time since ${history.nights[14]}: ${noRegressionIssue}`);
+      // The improvement is not tied to the regression's issue: a triage command there is about the regression.
+      expect(store.episodes().filter((e) => e.kind === 'improvement').map((e) => e.issueNumber)).toEqual([undefined, undefined]);
+
+      // A rerun of the night, and the next night, note nothing again.
+      await night(14, commenting());
+      const next = await night(15, commenting());
+      expect(next.actions.filter((a) => a.group.series[0]!.workload === 'sum' && a.kind === 'skip').map((a) => a.kind === 'skip' && a.reason)).toEqual(['improvement already noted']);
+      expect(issue!.comments.filter((c) => c.body.includes('nightbench sees an improvement'))).toHaveLength(1);
+    });
+
+    it('posts nothing about improvements when off (the default)', async () => {
+      await nightsUpTo(13);
+      const comments = fake.issues('acme/perf')[0]!.comments.length;
+      const improved = await night(14);
+      expect(improved.actions.some((a) => a.kind === 'note')).toBe(false);
+      expect(fake.issues('acme/perf')[0]!.comments.slice(comments).some((c) => c.body.includes('improvement'))).toBe(false);
+    });
   });
 });

@@ -45,7 +45,13 @@ function scrub(text: string): string {
 }
 
 describe('renderIssue', () => {
-  const regressed = group([series('sum'), series('shuffle'), series('shuffle', 'open', { metric: 'peak_memory', unit: 'bytes', baselineMedian: 2 ** 30, newMedian: 1.5 * 2 ** 30, change: 0.5, pValue: 0.004 })]);
+  const detectable = { repeats: 3, noise: 0.03, firstNight: 0.1, persistent: 0.1, nights: 3 };
+  const regressed = group([
+    series('sum', 'open', { detectable }),
+    series('shuffle', 'open', { detectable: { ...detectable, noise: 0.11, firstNight: 0.45, persistent: 0.18 } }),
+    // Judged at one repeat that night: only the persistence path can catch its changes.
+    series('shuffle', 'open', { metric: 'peak_memory', unit: 'bytes', baselineMedian: 2 ** 30, newMedian: 1.5 * 2 ** 30, change: 0.5, pValue: 0.004, detectable: { repeats: 1, noise: 0.05, persistent: 0.12, nights: 3 } }),
+  ]);
 
   it('matches the golden issue', async () => {
     const issue = renderIssue(regressed, context());
@@ -74,6 +80,14 @@ describe('renderIssue', () => {
     expect(cc).toEqual(line ? [line] : []);
     // Nobody else is @-mentioned anywhere in the body.
     expect(body.match(/@[a-z]+\b/g) ?? []).toEqual(line ? line.split(' ').slice(1) : []);
+  });
+
+  it("shows each judged series' noise and the smallest change it catches, one line each", () => {
+    const { body } = renderIssue(regressed, context());
+    expect(body).toContain('- `shuffle` wall_time: 3 repeats, 11% nightly noise: changes of 18% or more within 3 nights (45% on their first night)\n');
+    expect(body).toContain('- `shuffle` peak_memory: 1 repeat, 5% nightly noise: changes of 12% or more within 3 nights, none on their first night alone\n');
+    const unjudged = renderIssue(group([series('sum'), series('join', 'open', { detectable })]), context()).body;
+    expect(unjudged.split('\n').filter((line) => line.startsWith('- `') && line.includes('nightly noise'))).toEqual(['- `join` wall_time: 3 repeats, 3% nightly noise: changes of 10% or more within 3 nights (10% on their first night)']);
   });
 
   it('says when git could not read a range and still renders the rest', () => {

@@ -28,8 +28,8 @@ export interface SyntheticHistoryOptions {
   suites?: string[];
   /** Number of workloads per suite, or their exact names. */
   workloads: number | string[];
-  /** Metrics every repeat reports (default: the runner's four). */
-  metrics?: { name: string; unit: string }[];
+  /** Metrics every repeat reports (default: the runner's four); `level` fixes a metric's level (0: zero every night). */
+  metrics?: { name: string; unit: string; level?: number }[];
   nights: number;
   repeats: number;
   /** YYYY-MM-DD of the first night. */
@@ -66,7 +66,7 @@ export interface SyntheticHistory {
 export const hostileSubject = '<script>alert(1)</script> fix scheduler';
 export const hostileAuthor = '<img src=x onerror=alert(2)>';
 
-const defaultMetrics = [
+const defaultMetrics: NonNullable<SyntheticHistoryOptions['metrics']> = [
   { name: 'wall_time', unit: 's' },
   { name: 'cpu_time', unit: 's' },
   { name: 'peak_memory', unit: 'bytes' },
@@ -111,7 +111,7 @@ export function writeSyntheticHistory(store: HistoryStore, options: SyntheticHis
             for (let repeat = 1; repeat <= options.repeats; repeat++) {
               const values = metrics.map((metric) => {
                 const key = `${suite}|${workload}|${metric.name}|${shape}`;
-                if (!levels.has(key)) levels.set(key, baseLevel(random, metric.name));
+                if (!levels.has(key)) levels.set(key, metric.level ?? baseLevel(random, metric.name));
                 const factor = plantedFactor(options.changes ?? [], suite, workload, metric.name, nightIndex);
                 return { metric: metric.name, unit: metric.unit, value: levels.get(key)! * factor * (1 + noise * gaussian(random)) } satisfies MetricValue;
               });

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const artifactsDir = fileURLToPath(new URL('../../test-artifacts/report/', import.meta.url));
+/** Screenshots a person looks at after a run (reports/ is output; this folder is ignored by git). */
+export const reportScreenshotsDir = fileURLToPath(new URL('../../reports/screenshots/', import.meta.url));
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -16,10 +18,10 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Saves a full-page screenshot as test-artifacts/report/<name>.png. */
-export async function screenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(artifactsDir, { recursive: true });
-  const file = path.join(artifactsDir, `${name}.png`);
+/** Saves a full-page screenshot as <dir>/<name>.png (default test-artifacts/report/). */
+export async function screenshot(page: Page, name: string, dir = artifactsDir): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }

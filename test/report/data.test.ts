@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defaultDetectionPolicy, levelSegmentation } from '../../src/detect/index.js';
 import { buildSiteData, type SiteDataOptions } from '../../src/report/data.js';
 import { siteSeriesKey, type DetectionIndex, type SeriesJudgement } from '../../src/report/detection.js';
 import { fromUnits } from '../../src/report/format.js';
@@ -34,7 +35,7 @@ function history(): ReportHistory {
 function options(judgements: Record<string, SeriesJudgement> = {}, markers: Record<string, Marker[]> = {}, overrides: Partial<SiteDataOptions> = {}): SiteDataOptions {
   const detection: DetectionIndex = { judge: (key) => judgements[key] ?? { status: 'stable' }, markers: (key) => markers[key] ?? [] };
   return {
-    detection, threshold: () => 0.1, windowDays: 7, minBaselineNights: 3, sparkNights: 30, drilldownNights: 1,
+    detection, threshold: () => 0.1, windowDays: 7, minBaselineNights: 3, segmentation: levelSegmentation(defaultDetectionPolicy), sparkNights: 30, drilldownNights: 1,
     hasSamples: () => true, commitUrl: (repo, sha) => `https://example.org/${repo}/${sha}`, issueUrl: (n) => `https://example.org/issues/${n}`,
     generatedAt: '2026-01-06T06:00:00.000Z', ...overrides,
   };
@@ -106,5 +107,17 @@ describe('buildSiteData', () => {
     expect(described).toEqual({ repo: 'dask/dask', sha: 'sha1', subject: 'Speed up', author: 'Ada', date: '2026-01-02', url: 'https://example.org/dask/dask/sha1' });
     const shuffle = buildSiteData(history(), options()).workloads.find((w) => w.workload === 'shuffle')!.variants[0]!;
     expect(shuffle.runs.map((i) => table.runs[i]!.id)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4-rerun']);
+  });
+
+  it("carries each series' levels over its whole history, in the data's units, cut with detection's settings", () => {
+    const runs = Array.from({ length: 24 }, (_, i) => run(`n${i}`, i));
+    const values: ReportHistory['values'] = runs.flatMap((r, i) => [1, 2, 3].flatMap((repeat) => [
+      { runId: r.id, workload: 'shuffle', repeat, metric: 'wall_time', value: (i < 12 ? 10 : 15) * (1 + 0.01 * (((i * 7 + repeat) % 5) - 2)), unit: 's' },
+      { runId: r.id, workload: 'shuffle', repeat, metric: 'disk_seconds', value: 0, unit: 'seconds' },
+    ]));
+    const [disk, wall] = buildSiteData({ runs, values, failures: [], commits: [] }, options()).workloads[0]!.variants[0]!.metrics;
+    expect(wall!.levels.map(({ start, end }) => [start, end])).toEqual([[0, 12], [12, 24]]);
+    expect(wall!.levels.map(({ level }) => fromUnits(level, wall!.exponent))).toEqual([expect.closeTo(10, 1), expect.closeTo(15, 1)]);
+    expect(disk!.levels).toEqual([{ start: 0, end: 24, level: 0 }]);
   });
 });

@@ -17,7 +17,7 @@ import { silentLog } from '../../src/log.js';
 import { buildSite, type BuildSummary } from '../../src/report/build.js';
 import { sitePaths } from '../../src/report/paths.js';
 import { detectEachNight, hostileAuthor, hostileSubject, writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
-import { launchChromium, screenshot } from './browser.js';
+import { launchChromium, reportScreenshotsDir, screenshot } from './browser.js';
 import { brokenLinks, inlineScripts } from './links.js';
 
 const plantedNight = 30;
@@ -246,6 +246,137 @@ describe('the published site', () => {
     expect(inlineScripts(site)).toEqual([]);
     expect(summary.largest.bytes).toBeLessThan(2 * 2 ** 20);
     expect(summary.drilldowns.written).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * A workload like the real Dask history's array_reduction: a moderate step that only the
+ * persistence path proves (its first bad night set back), a metric in "seconds" whose axis labels
+ * are long, and one that is zero every night.
+ */
+describe('the charts of levels, units and zeros', () => {
+  const stepNight = 25;
+  let levelsSite: string;
+  let levelsStore: HistoryStore;
+  let levelsHistory: SyntheticHistory;
+  let reports: ReturnType<typeof detectEachNight>;
+  const chartOf = (metric: string) => page.locator(`.chart-box[data-metric="${metric}"]`);
+
+  beforeAll(async () => {
+    levelsSite = path.join(dir, 'levels-site');
+    levelsStore = openHistory(path.join(dir, 'levels.sqlite'));
+    levelsHistory = writeSyntheticHistory(levelsStore, {
+      seed: 4, workloads: ['array_reduction'], nights: 40, repeats: 3, noise: 0.05,
+      metrics: [{ name: 'wall_time', unit: 's' }, { name: 'compute_seconds', unit: 'seconds', level: 12.5 }, { name: 'disk_seconds', unit: 'seconds', level: 0 }],
+      // +15% against 5% noise: too small for one night (4x noise), proved by the nights after it.
+      changes: [{ workload: 'array_reduction', metric: 'wall_time', night: stepNight, factor: 1.15 }],
+    });
+    reports = detectEachNight(levelsStore, defaultDetectionPolicy, levelsHistory.nights.slice(10));
+    await buildSite({ ...buildOptions, store: levelsStore, outDir: levelsSite, abDir: undefined });
+    await page.goto(pathToFileURL(path.join(levelsSite, sitePaths.workloadPage('dask', 'array_reduction'))).href);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+  });
+  afterAll(() => levelsStore?.close());
+
+  it('draws each level of the history as a titled line across its nights, at its value', async () => {
+    const levels = chartOf('wall_time').locator('.level');
+    expect(await levels.count()).toBe(2);
+    const [before, after] = await levels.evaluateAll((nodes) => nodes.map((n) => {
+      const data = (n as HTMLElement).dataset;
+      return { first: data['first']!, last: data['last']!, level: Number(data['level']), title: n.getAttribute('title')! };
+    }));
+    expect(before).toMatchObject({ first: levelsHistory.nights[0] });
+    expect(after).toMatchObject({ last: levelsHistory.nights.at(-1) });
+    // The step shows where it was planted, give or take a night of noise.
+    const stepAt = levelsHistory.nights.indexOf(after!.first);
+    expect(Math.abs(stepAt - stepNight)).toBeLessThanOrEqual(1);
+    expect(after!.title).toMatch(new RegExp(`^level [\\d.]+ s, nights ${after!.first}\\.\\.${after!.last}$`));
+    expect(after!.level / before!.level).toBeCloseTo(1.15, 1);
+    // Each line spans its nights at its level, where the chart puts them.
+    const placed = await page.evaluate(() => {
+      const plot = window.nightbench!.charts.find((c) => c.name === 'wall_time')!.plot;
+      const over = plot.over.getBoundingClientRect();
+      return Array.from(plot.over.querySelectorAll<HTMLElement>('.level'), (node) => {
+        const box = node.getBoundingClientRect();
+        const x = (night: string) => plot.valToPos(Date.parse(`${night}T00:00:00Z`) / 1000, 'x');
+        return { left: box.left - over.left, right: box.right - over.left, top: box.top - over.top + 1, expected: { left: x(node.dataset['first']!), right: x(node.dataset['last']!), top: plot.valToPos(Number(node.dataset['level']), 'y') } };
+      });
+    });
+    for (const line of placed) {
+      expect(line.left).toBeCloseTo(line.expected.left, 0);
+      expect(line.right).toBeCloseTo(line.expected.right, 0);
+      expect(Math.abs(line.top - line.expected.top)).toBeLessThanOrEqual(1.5);
+    }
+  });
+
+  it('puts the episode marker at the first bad night, set back from the night that proved it', async () => {
+    const episode = levelsStore.episodes().find((e) => e.identity.metric === 'wall_time' && e.kind === 'regression')!;
+    const opened = reports.find((r) => r.changes.some((c) => c.action === 'open' && c.episode.identity.metric === 'wall_time'))!;
+    expect(episode.firstBad.night).toBe(levelsHistory.nights[stepNight]);
+    expect(opened.night! > episode.firstBad.night).toBe(true);
+    const marker = chartOf('wall_time').locator('.marker-regression');
+    expect(await marker.getAttribute('data-night')).toBe(episode.firstBad.night);
+    const expected = await page.evaluate((night) => window.nightbench!.charts.find((c) => c.name === 'wall_time')!.plot.valToPos(Date.parse(`${night}T00:00:00Z`) / 1000, 'x'), episode.firstBad.night);
+    expect(Number.parseFloat(await marker.evaluate((m: HTMLElement) => m.style.left))).toBeCloseTo(expected, 0);
+  });
+
+  it('keeps every y-axis label of a metric in "seconds" inside its chart', async () => {
+    // uPlot draws on a canvas: the labels are the ink left of the plot area, and a label cut off
+    // on the left would touch the canvas' first column.
+    const ink = await page.evaluate(() => {
+      const plot = window.nightbench!.charts.find((c) => c.name === 'compute_seconds')!.plot;
+      const canvas = plot.ctx.canvas;
+      const left = Math.floor(plot.bbox.left);
+      const pixels = plot.ctx.getImageData(0, 0, left, canvas.height).data;
+      let minX = Infinity;
+      let maxX = -Infinity;
+      for (let i = 3; i < pixels.length; i += 4) {
+        if (pixels[i]! === 0) continue;
+        const x = ((i - 3) / 4) % left;
+        minX = Math.min(minX, x);
+        maxX = Math.max(maxX, x);
+      }
+      const box = canvas.getBoundingClientRect();
+      const chart = canvas.closest('.chart-box')!.getBoundingClientRect();
+      return { minX, maxX, left, canvasInside: box.left >= chart.left && box.right <= chart.right };
+    });
+    expect(ink.minX).toBeGreaterThanOrEqual(1);
+    expect(ink.maxX).toBeLessThan(ink.left);
+    expect(ink.canvasInside).toBe(true);
+  });
+
+  it('draws a series that is zero every night as one line at zero, with one level', async () => {
+    expect(await chartOf('disk_seconds').locator('.level').count()).toBe(1);
+    expect(await chartOf('disk_seconds').locator('.level').getAttribute('title')).toBe(`level 0 seconds, nights ${levelsHistory.nights[0]}..${levelsHistory.nights.at(-1)}`);
+    const drawn = await page.evaluate(() => {
+      const plot = window.nightbench!.charts.find((c) => c.name === 'disk_seconds')!.plot;
+      const left = Math.ceil(plot.bbox.left);
+      const top = Math.ceil(plot.bbox.top);
+      const image = plot.ctx.getImageData(left, top, Math.floor(plot.bbox.width), Math.floor(plot.bbox.height));
+      const { width, height, data: pixels } = image;
+      // Rows where a dark stroke covers most of the plot's width: the median, with the band's
+      // edges (also at zero) drawn over it; the light grid lines do not count.
+      const rows: number[] = [];
+      for (let y = 0; y < height; y++) {
+        let dark = 0;
+        for (let x = 0; x < width; x++) {
+          const i = (y * width + x) * 4;
+          if (pixels[i + 3]! > 128 && pixels[i]! + pixels[i + 1]! + pixels[i + 2]! < 400) dark++;
+        }
+        if (dark > width * 0.5) rows.push(top + y);
+      }
+      const { min, max } = plot.scales['y']!;
+      return { rows, zero: plot.valToPos(0, 'y', true), min: min!, max: max! };
+    });
+    expect(drawn.min).toBeLessThan(0);
+    expect(drawn.max).toBeGreaterThan(0);
+    expect(drawn.rows.length).toBeGreaterThan(0);
+    // One line: its rows are contiguous, a few device pixels thick, at zero.
+    expect(drawn.rows.at(-1)! - drawn.rows[0]! + 1).toBe(drawn.rows.length);
+    expect(drawn.rows.length).toBeLessThanOrEqual(4);
+    expect(Math.abs(drawn.rows[0]! - drawn.zero)).toBeLessThanOrEqual(3);
+    await chartOf('wall_time').scrollIntoViewIfNeeded();
+    await screenshot(page, 'workload-levels', reportScreenshotsDir);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * The per-workload page: one chart per metric of the chosen variant, with every repeat as a
- * point, the nightly median as a line, the trailing-window baseline band, and regression and
- * recovery markers. Hover shows a night's commit and values; a click pins them; dragging zooms
- * every chart at once, and the range controls choose dates.
+ * point, the nightly median as a line, the trailing-window baseline band, each level of the
+ * whole history as a dashed line across its nights, and regression and recovery markers. Hover
+ * shows a night's commit and values; a click pins them; dragging zooms every chart at once, and
+ * the range controls choose dates.
  *
  * @module
  */
@@ -34,6 +35,7 @@ function decodeValues(page: WorkloadPage): void {
       series.repeats = series.repeats.map(decode);
       series.median = decode(series.median);
       series.baseline = decode(series.baseline);
+      series.levels = series.levels.map((segment) => ({ ...segment, level: fromUnits(segment.level, series.exponent) }));
       series.exponent = 0;
     }
   }
@@ -120,7 +122,10 @@ function start(page: WorkloadPage, commits: CommitTable): void {
           setCursor: [(u) => {
             if (!pinned && u.cursor.idx !== null && u.cursor.idx !== undefined && container.matches(':hover')) showDetails(variant, chart, u.cursor.idx);
           }],
-          draw: [(u) => placeMarkers(u, series.markers)],
+          draw: [(u) => {
+            placeLevels(u, series, variant.nights);
+            placeMarkers(u, series.markers);
+          }],
         },
       };
       chart.plot = new uPlot(options, [x, ...series.repeats, series.median, high, low] as uPlot.AlignedData, container);
@@ -159,6 +164,36 @@ function start(page: WorkloadPage, commits: CommitTable): void {
   resizeWith(() => drawn, chartHeight);
   draw();
   markReady();
+}
+
+/**
+ * The series' levels: real elements over the plot, like the markers, so each carries its value
+ * and nights as a title and a test can find it. Redrawn on every zoom.
+ */
+function placeLevels(u: uPlot, series: MetricSeries, nights: readonly string[]): void {
+  let layer = u.over.querySelector<HTMLElement>('.levels');
+  if (!layer) {
+    layer = el('div', { class: 'levels' });
+    for (const segment of series.levels) {
+      const first = nights[segment.start]!;
+      const last = nights[segment.end - 1]!;
+      layer.append(el('div', {
+        class: 'level', 'data-first': first, 'data-last': last, 'data-level': String(segment.level),
+        title: `level ${formatValue(segment.level, series.unit)}, nights ${first}..${last}`,
+      }));
+    }
+    u.over.append(layer);
+  }
+  const width = u.over.clientWidth;
+  layer.querySelectorAll<HTMLElement>('.level').forEach((node) => {
+    const left = Math.max(0, u.valToPos(toSeconds(node.dataset['first']!), 'x'));
+    const right = Math.min(width, u.valToPos(toSeconds(node.dataset['last']!), 'x'));
+    node.hidden = right < left;
+    node.style.left = `${left}px`;
+    // A one-night level would have no width: it still shows as a short dash.
+    node.style.width = `${Math.max(6, right - left)}px`;
+    node.style.top = `${u.valToPos(Number(node.dataset['level']), 'y')}px`;
+  });
 }
 
 /** Regression and recovery markers: real elements over the plot, so they carry a title and a link. */
