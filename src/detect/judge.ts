@@ -4,6 +4,7 @@
  * @module
  */
 import { median, sampleStandardDeviation } from 'simple-statistics';
+import { formatChange, formatP } from '../format/index.js';
 import { changeNoiseOf, type Comparison } from './compare.js';
 import { strongestShift } from './evidence.js';
 import { resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
@@ -154,7 +155,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // only on series that have them.
   const persistNoise = Math.max(noise, sampleStandardDeviation(levels.slice(0, -1)));
   const shiftOptions = { minBaseline: policy.minBaselineNights, minNights: policy.persistNights, maxNights: policy.windowDays, clip: clipNoiseUnits };
-  const shift = strongestShift(levels, 0, persistNoise, shiftOptions);
+  const shift = strongestShift(levels, persistNoise, shiftOptions);
   const tonightBeyond = shift !== undefined && Math.sign(levels.at(-1)! - shift.baselineLevel) === Math.sign(shift.z) && Math.abs(levels.at(-1)! - shift.baselineLevel) >= persistNoise;
   const persistent = comparison.lookback.length >= minNoiseNights && shift !== undefined && Math.abs(shift.z) >= policy.persistZ && Math.abs(Math.expm1(shift.shift)) >= threshold && tonightBeyond;
 
@@ -225,16 +226,6 @@ export function nightRef(point: NightPoint): NightRef {
   return { night: point.night, runId: point.runId, commits: point.commits };
 }
 
-/** A signed percentage with one decimal, e.g. "+14.8%". */
-export function formatChange(change: number): string {
-  return `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%`;
-}
-
 function formatPercent(fraction: number): string {
   return `${Number((fraction * 100).toFixed(2))}%`;
-}
-
-/** A p-value in at most four significant digits. */
-export function formatP(p: number): string {
-  return p < 0.0001 ? p.toExponential(1) : Number(p.toPrecision(2)).toString();
 }
