@@ -19,7 +19,7 @@ import type { RepeatFacts } from '../report/drilldown.js';
 import type { ReportHistory } from '../report/types.js';
 import { abTestRuns, abTestsMatching, attachRunToAbTest, finishAbTest, insertAbTest, latestAbTests, type NewAbTest, type StoredAbTest } from './ab-queries.js';
 import type { Db } from './database.js';
-import { describeSqliteError } from './database.js';
+import { describeSqliteError, guardSqlite } from './database.js';
 import type { NightOutcome } from '../detect/failures.js';
 import { selectNightOutcomes } from './failure-queries.js';
 import { finishBisect, insertBisect, linkRunToBisect, selectBisects, type BisectOutcomeRecord, type BisectRecord, type NewBisect } from './bisect-queries.js';
@@ -212,20 +212,12 @@ export class HistoryStore {
   }
 
   bisects(filter: { suite?: string; workload?: string } = {}): BisectRecord[] {
-    try {
-      return selectBisects(this.db, filter);
-    } catch (error) {
-      throw describeSqliteError(error, this.file);
-    }
+    return guardSqlite(this.db, () => selectBisects(this.db, filter));
   }
 
   /** How nightly runs and their workloads ended since `sinceNight` (broken-workload issues). */
   nightOutcomes(sinceNight: string): NightOutcome[] {
-    try {
-      return selectNightOutcomes(this.db, sinceNight);
-    } catch (error) {
-      throw describeSqliteError(error, this.file);
-    }
+    return guardSqlite(this.db, () => selectNightOutcomes(this.db, sinceNight));
   }
 
   /** Detection's episodes matching the filter, oldest first (see `regression-queries.ts`). */
