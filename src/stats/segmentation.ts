@@ -42,15 +42,6 @@ export interface SegmentationOptions {
   clip?: number;
 }
 
-export interface Segment {
-  /** First index, inclusive. */
-  start: number;
-  /** Last index, exclusive. */
-  end: number;
-  /** Median of the segment's values. */
-  level: number;
-}
-
 /** Change points of `values`: the indices where a new segment starts, ascending. */
 export function changePoints(values: readonly number[], options: SegmentationOptions = {}): number[] {
   const n = values.length;
@@ -70,18 +61,6 @@ export function changePoints(values: readonly number[], options: SegmentationOpt
     pending.push([start, split.at], [split.at, end]);
   }
   return found.sort((a, b) => a - b);
-}
-
-/** The segments between the change points of `values`, with their levels. */
-export function segmentSeries(values: readonly number[], options: SegmentationOptions = {}): Segment[] {
-  const bounds = [0, ...changePoints(values, options), values.length];
-  const segments: Segment[] = [];
-  for (let i = 0; i + 1 < bounds.length; i++) {
-    const start = bounds[i]!;
-    const end = bounds[i + 1]!;
-    if (end > start) segments.push({ start, end, level: medianOf(values.slice(start, end)) });
-  }
-  return segments;
 }
 
 /** The split of `values[start, end)` that explains most of its variance, in noise units. */
@@ -117,7 +96,7 @@ function constantSteps(values: readonly number[], minSize: number): number[] {
 }
 
 /** Median of a non-empty list (a copy is sorted). */
-export function medianOf(values: readonly number[]): number {
+function medianOf(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changePoints, differenceNoise, segmentSeries } from '../../src/stats/segmentation.js';
+import { changePoints, differenceNoise } from '../../src/stats/segmentation.js';
 import { createRandom } from '../../src/stats/index.js';
 
 /** Seeded normal noise around the given levels, one value per entry. */
@@ -37,15 +37,6 @@ describe('changePoints', () => {
   it('splits a noiseless series exactly where its value changes', () => {
     expect(changePoints([...repeat(0, 10), ...repeat(4096, 10)])).toEqual([10]);
     expect(changePoints(repeat(0, 20))).toEqual([]);
-  });
-});
-
-describe('segmentSeries', () => {
-  it('gives each segment its median level', () => {
-    const segments = segmentSeries(noisy([...repeat(10, 30), ...repeat(15, 30)], 0.3, 9));
-    expect(segments.map((s) => [s.start, s.end])).toEqual([[0, 30], [30, 60]]);
-    expect(segments[0]!.level).toBeCloseTo(10, 0);
-    expect(segments[1]!.level).toBeCloseTo(15, 0);
   });
 });
 
