@@ -7,7 +7,7 @@
 import type { Db } from './database.js';
 import { guardSqlite as guard } from './database.js';
 
-export const triageCommandNames = ['accept', 'false-alarm', 'bisect', 'rerun', 'fixed-by'] as const;
+const triageCommandNames = ['accept', 'false-alarm', 'bisect', 'rerun', 'fixed-by'] as const;
 export type TriageCommandName = (typeof triageCommandNames)[number];
 
 /** One command a maintainer gave on an issue, as recorded. */
