@@ -152,8 +152,8 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // within each run of one mode: the standard deviation of the levels themselves is the honest
   // noise there (on REALISE, F1 0.78 with it, 0.63-0.66 with the MAD of the levels or the
   // differences alone: bench/detect-quality.ts). Outlier nights inflate it, which costs recall
-  // only on series that have them.
-  const persistNoise = Math.max(noise, sampleStandardDeviation(levels.slice(0, -1)));
+  // only on series that have them. One night (minBaselineNights 1) has no spread of its own.
+  const persistNoise = Math.max(noise, since.length >= 2 ? sampleStandardDeviation(levels.slice(0, -1)) : 0);
   const shiftOptions = { minBaseline: policy.minBaselineNights, minNights: policy.persistNights, maxNights: policy.windowDays, clip: clipNoiseUnits };
   const shift = strongestShift(levels, persistNoise, shiftOptions);
   const tonightBeyond = shift !== undefined && Math.sign(levels.at(-1)! - shift.baselineLevel) === Math.sign(shift.z) && Math.abs(levels.at(-1)! - shift.baselineLevel) >= persistNoise;
