@@ -10,6 +10,7 @@ export const mergedTables = ['commits', 'ab_tests', 'bisects', 'runs', 'run_comm
 
 export interface MergeCounts {
   source: string;
+  /** Rows each table gained; `runs` also counts runs that finished since an earlier merge, `regressions` episodes that moved. */
   added: Record<string, number>;
 }
 
@@ -30,13 +31,14 @@ export function mergeDatabase(target: Db, sourceFile: string): MergeCounts {
           added[table] = target.prepare(`INSERT OR IGNORE INTO main.${table} (${columns}) SELECT ${columns} FROM shard.${table}`).run().changes;
         }
         added['regressions'] = mergeEpisodes(target);
-        // A run that finished in the shard after an earlier merge copied it while still running.
-        target
+        // A run that finished in the shard after an earlier merge copied it while still running:
+        // counted with the runs, so that a history store saves the merge instead of calling it empty.
+        added['runs'] = added['runs']! + target
           .prepare(
             `UPDATE main.runs SET status = s.status, finished_at = s.finished_at, error = s.error, cost_usd = s.cost_usd, cluster_info = s.cluster_info
              FROM shard.runs s WHERE s.id = main.runs.id AND main.runs.status = 'running' AND s.status <> 'running'`,
           )
-          .run();
+          .run().changes;
       })
       .immediate();
     return { source: sourceFile, added };
