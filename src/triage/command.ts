@@ -33,8 +33,8 @@ const sha = /^[0-9a-f]{7,40}$/i;
 /** Notes are kept as text; a comment is not an essay store. */
 const noteLimit = 500;
 
-/** A line that opens or closes a fenced code block. */
-const fence = /^(`{3,}|~{3,})/;
+/** A line that opens or closes a fenced code block (a backtick fence's info string has no backtick: "```x```" is inline code). */
+const fence = /^(`{3,}(?=[^`]*$)|~{3,})/;
 
 /**
  * The first line of the comment that starts with `/nightbench` decides; undefined when there is

@@ -34,6 +34,10 @@ describe('parseTriageComment', () => {
     expect(parseTriageComment(body)).toBeUndefined();
   });
 
+  it('takes a line of inline code for inline code, not a fence', () => {
+    expect(parseTriageComment('```/nightbench bisect``` is for later.\n/nightbench accept')).toMatchObject({ kind: 'command', command: 'accept' });
+  });
+
   it('reads the command after a fenced example of it', () => {
     expect(parseTriageComment('Usage:\n```\n/nightbench fixed-by SHA\n```\n/nightbench fixed-by 0123abc')).toMatchObject({ kind: 'command', command: 'fixed-by', sha: '0123abc' });
   });
