@@ -4,14 +4,13 @@
  * provider as a ratio to `local`, and the bytes the netns hosts sent. Needs root (namespaces).
  *   npx tsx bench/providers.ts [--workers 2] [--memory 2GiB] [--repeats 3] [--scale 1] [--workload NAME]...
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openHistory } from '../src/history/open.js';
 import { summarize } from '../src/stats/index.js';
+import { runConfig } from './run-child.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -30,7 +29,6 @@ const variants = [
   { name: 'netns 20 Mbit/s', provider: 'netns', options: { link: { bandwidthMbit: 20 } } },
 ];
 
-const cli = fileURLToPath(new URL('../bin/nightbench.js', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'nb-bench-providers-'));
 const db = path.join(dir, 'history.sqlite');
 
@@ -48,15 +46,7 @@ for (const variant of variants) {
       workdir: path.join(dir, 'work'),
     }),
   );
-  const started = performance.now();
-  const result = spawnSync(process.execPath, [cli, 'run', '--config', config, '--json', '--quiet', ...flags.workload.flatMap((w) => ['--workload', w])], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  if (!result.stdout.trim()) throw new Error(`${variant.name}: nightbench run printed no report (exit ${result.status})`);
-  const report = JSON.parse(result.stdout) as { runs: { runId: string; status: string }[] };
-  runIds.set(variant.name, report.runs[0]!.runId);
-  process.stderr.write(`${variant.name}: ${report.runs[0]!.status} in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+  runIds.set(variant.name, runConfig(config, flags.workload, variant.name));
 }
 
 const store = openHistory(db);

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { openHistory } from '../src/history/open.js';
 import type { ResultRow } from '../src/history/types.js';
 import { firstRepeatRatio } from '../src/runner/repeat-bias.js';
+import { runConfig } from './run-child.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -30,7 +31,6 @@ const { values: flags } = parseArgs({
 });
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = path.join(root, 'bin/nightbench.js');
 const dir = mkdtempSync(path.join(tmpdir(), 'nb-bench-bias-'));
 const db = path.join(dir, 'history.sqlite');
 
@@ -65,15 +65,7 @@ function configFor(variant: (typeof variants)[number]): string {
 const configs = new Map(variants.map((v) => [v.name, configFor(v)]));
 
 function run(variant: (typeof variants)[number]['name'], workload: string): string {
-  const started = performance.now();
-  const result = spawnSync(process.execPath, [cli, 'run', '--config', configs.get(variant)!, '--json', '--quiet', '--workload', workload], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  if (!result.stdout.trim()) throw new Error(`${variant} ${workload}: nightbench run printed no report (exit ${result.status})`);
-  const report = JSON.parse(result.stdout) as { runs: { runId: string; status: string }[] };
-  process.stderr.write(`${variant} ${workload}: ${report.runs[0]!.status} in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
-  return report.runs[0]!.runId;
+  return runConfig(configs.get(variant)!, [workload], `${variant} ${workload}`);
 }
 
 // The default suite: every workload the suite lists.

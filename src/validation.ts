@@ -33,8 +33,5 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, where: 
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-  if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
-    return `${issue.message}`;
-  }
   return issue.message;
 }

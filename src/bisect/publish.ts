@@ -30,9 +30,7 @@ export async function publishBisect(report: BisectReport, options: { loaded: Loa
   const issueNumber = report.request.issueNumber;
   if (!github.repository || !token || issueNumber === undefined) {
     const body = renderBisectComment(report, { links, logins: {}, unit: options.unit });
-    const file = path.resolve(options.loaded.baseDir, config.reports.dir, 'issues', `bisect-${report.id}.md`);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, `${body}\n`);
+    const file = writeCommentFile(options.loaded, report.id, body);
     const why = !github.repository ? 'no github.repository' : !token ? `${github.tokenEnv} is not set` : 'the bisect has no issue';
     options.log.info(`${why}: the result is in ${file}`);
     return { where: file, body };
@@ -53,9 +51,23 @@ export async function publishBisect(report: BisectReport, options: { loaded: Loa
   const body = renderBisectComment(report, { links, logins: people.logins, unit: options.unit });
   const tracker = gitHubTracker(client, github.repository, github.labels);
   const ref = `${github.repository}#${issueNumber}`;
-  await tracker.comment({ fingerprint: '', number: issueNumber, ref, state: 'open', closedByNightbench: false, reportedNights: [], notedImprovements: [] }, body);
+  try {
+    await tracker.comment({ fingerprint: '', number: issueNumber, ref, state: 'open', closedByNightbench: false, reportedNights: [], notedImprovements: [] }, body);
+  } catch (error) {
+    // Hours of cluster time went into this answer: GitHub failing must not lose it.
+    options.log.warn(`commenting on ${ref} failed: the result is in ${writeCommentFile(options.loaded, report.id, body)}`);
+    throw error;
+  }
   options.log.info(`commented on ${ref}`);
   return { where: ref, body };
+}
+
+/** The comment as a Markdown file beside the issue files; returns its path. */
+function writeCommentFile(loaded: LoadedConfig, bisectId: string, body: string): string {
+  const file = path.resolve(loaded.baseDir, loaded.config.reports.dir, 'issues', `bisect-${bisectId}.md`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${body}\n`);
+  return file;
 }
 
 /** The commits the comment names: the culprit, or the spread's or ambiguous range's commits. */

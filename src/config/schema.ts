@@ -78,7 +78,7 @@ export const configSchema = z.strictObject({
   workloads: z.array(z.string().min(1)).default([]),
   cluster: clusterSchema.default(() => clusterSchema.parse({})),
   repeats: z.number().int().min(1).max(1000).default(3),
-  /** Repeats run before the measured ones on each fresh cluster: recorded apart, never compared (see docs in README). */
+  /** Repeats run before the measured ones on each fresh cluster: recorded apart (db/migrations/007-warmup-repeats.sql), never compared. */
   warmupRepeats: z.number().int().min(0).max(10).default(0),
   /** A multiplier on each workload's data size; 1 fills the cluster as the suite intends. */
   scale: z.number().positive().max(1000).default(1),

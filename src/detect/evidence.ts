@@ -53,19 +53,19 @@ export interface Shift {
 }
 
 /**
- * Tries every split of `levels[from..]` (log nightly medians, tonight last) into a baseline of at
+ * Tries every split of `levels` (log nightly medians, tonight last) into a baseline of at
  * least `minBaseline` nights and a recent part of at least `minNights`, and returns the split
  * whose recent part stands furthest from the baseline's median, in units of its standard error:
- * `noise * sqrt(1 / k + pi / 2b)` (the mean of k nights, the median of b). O(n^2) in the nights
- * since `from`, which the lookback keeps to a few dozen.
+ * `noise * sqrt(1 / k + pi / 2b)` (the mean of k nights, the median of b). O(n^2) in the nights,
+ * which the lookback keeps to a few dozen.
  */
-export function strongestShift(levels: readonly number[], from: number, noise: number, options: ShiftOptions): Shift | undefined {
+export function strongestShift(levels: readonly number[], noise: number, options: ShiftOptions): Shift | undefined {
   const n = levels.length;
   if (!(noise > 0)) return undefined;
   const sortedBaseline: number[] = [];
   let best: Shift | undefined;
-  for (let start = from; start < n; start++) {
-    const b = start - from;
+  for (let start = 0; start < n; start++) {
+    const b = start;
     if (b >= options.minBaseline && n - start >= options.minNights && n - start <= options.maxNights) {
       const level = medianOfSorted(sortedBaseline);
       let sum = 0;

@@ -49,7 +49,10 @@ export function findBroken(outcomes: readonly NightOutcome[], night: string): Br
     const key = `${outcome.suite}\u0000${outcome.workload ?? ''}`;
     bySubject.set(key, [...(bySubject.get(key) ?? []), outcome]);
   }
-  const wholeNightFailed = new Set(outcomes.filter((o) => o.workload === undefined && !o.passed).map((o) => `${o.suite}\u0000${o.night}`));
+  // A night split into shards has one run per shard: the night failed as a whole only when none of them ran a workload.
+  const runs = outcomes.filter((o) => o.workload === undefined);
+  const someRunRan = new Set(runs.filter((o) => o.passed).map((o) => `${o.suite}\u0000${o.night}`));
+  const wholeNightFailed = new Set(runs.filter((o) => !o.passed).map((o) => `${o.suite}\u0000${o.night}`).filter((key) => !someRunRan.has(key)));
   const broken: BrokenWorkload[] = [];
   for (const series of bySubject.values()) {
     const nights = [...series].sort((a, b) => a.night.localeCompare(b.night) || Number(a.passed) - Number(b.passed));

@@ -4,6 +4,7 @@
  * @module
  */
 import { median, sampleStandardDeviation } from 'simple-statistics';
+import { formatChange, formatP } from '../format/index.js';
 import { changeNoiseOf, type Comparison } from './compare.js';
 import { clipNoiseUnits, strongestShift } from './evidence.js';
 import { resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
@@ -148,10 +149,10 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // within each run of one mode: the standard deviation of the levels themselves is the honest
   // noise there (on REALISE, F1 0.78 with it, 0.63-0.66 with the MAD of the levels or the
   // differences alone: bench/detect-quality.ts). Outlier nights inflate it, which costs recall
-  // only on series that have them.
-  const persistNoise = Math.max(noise, sampleStandardDeviation(levels.slice(0, -1)));
+  // only on series that have them. One night (minBaselineNights 1) has no spread of its own.
+  const persistNoise = Math.max(noise, since.length >= 2 ? sampleStandardDeviation(levels.slice(0, -1)) : 0);
   const shiftOptions = { minBaseline: policy.minBaselineNights, minNights: policy.persistNights, maxNights: policy.windowDays, clip: clipNoiseUnits };
-  const shift = strongestShift(levels, 0, persistNoise, shiftOptions);
+  const shift = strongestShift(levels, persistNoise, shiftOptions);
   const tonightBeyond = shift !== undefined && Math.sign(levels.at(-1)! - shift.baselineLevel) === Math.sign(shift.z) && Math.abs(levels.at(-1)! - shift.baselineLevel) >= persistNoise;
   const persistent = comparison.lookback.length >= minNoiseNights && shift !== undefined && Math.abs(shift.z) >= policy.persistZ && Math.abs(Math.expm1(shift.shift)) >= threshold && tonightBeyond;
 
@@ -222,16 +223,6 @@ export function nightRef(point: NightPoint): NightRef {
   return { night: point.night, runId: point.runId, commits: point.commits };
 }
 
-/** A signed percentage with one decimal, e.g. "+14.8%". */
-export function formatChange(change: number): string {
-  return `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%`;
-}
-
 function formatPercent(fraction: number): string {
   return `${Number((fraction * 100).toFixed(2))}%`;
-}
-
-/** A p-value in at most four significant digits. */
-export function formatP(p: number): string {
-  return p < 0.0001 ? p.toExponential(1) : Number(p.toPrecision(2)).toString();
 }

@@ -17,7 +17,7 @@ import type { DetectionPolicy, Direction } from './policy.js';
 export type DeclaredDirections = (suite: string, workload: string, metric: string) => Direction | undefined;
 
 /** Nights before the judged one that detection reads. */
-export function lookbackOf(policy: DetectionPolicy): number {
+function lookbackOf(policy: DetectionPolicy): number {
   return Math.max(policy.windowDays, policy.lookbackDays);
 }
 import { groupSeries, type Series } from './series.js';
@@ -98,7 +98,7 @@ export function planNight(
 }
 
 /** The suites' declared directions as a lookup; `none` leaves the default. */
-export function declaredDirections(declared: readonly DeclaredDirection[]): DeclaredDirections {
+function declaredDirections(declared: readonly DeclaredDirection[]): DeclaredDirections {
   const byKey = new Map(declared.filter((d) => d.direction !== 'none').map((d) => [`${d.suite}\0${d.workload}\0${d.metric}`, d.direction as Direction]));
   return (suite, workload, metric) => byKey.get(`${suite}\0${workload}\0${metric}`);
 }

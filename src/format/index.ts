@@ -11,7 +11,8 @@ const byteUnits = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
 
 /**
  * A value in its unit with three significant digits (enough to see a 10% change), whole numbers
- * from 1000 up; bytes scale to KiB, MiB, GiB: "12.3 s", "1.52 GiB", "4210 tasks".
+ * from 1000 up; bytes scale to KiB, MiB, GiB, and a count (the `tasks` metric's unit) is a bare
+ * number: "12.3 s", "1.52 GiB", "4210".
  */
 export function formatValue(value: number, unit: string | null | undefined): string {
   if (unit === 'bytes' || unit === 'B') {
@@ -24,7 +25,7 @@ export function formatValue(value: number, unit: string | null | undefined): str
     return `${Number(scaled.toPrecision(3))} ${byteUnits[index]}`;
   }
   const digits = Math.abs(value) >= 1000 ? value.toFixed(0) : Number(value.toPrecision(3)).toString();
-  return unit ? `${digits} ${unit}` : digits;
+  return unit && unit !== 'count' ? `${digits} ${unit}` : digits;
 }
 
 /** A relative change as a signed percentage with one decimal: "+14.8%", "-4.0%". */

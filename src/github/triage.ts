@@ -16,7 +16,7 @@ import { parseTriageComment } from '../triage/command.js';
 import { answeredComments, replies, reply, triageLabels } from '../triage/replies.js';
 
 /** The bisect workflow (`.github/workflows/bisect.yml`) and the inputs it takes. */
-export const bisectWorkflow = 'bisect.yml';
+const bisectWorkflow = 'bisect.yml';
 
 export interface TriageComment {
   /** GitHub's id; absent for a command given by flags, which is then never deduplicated. */

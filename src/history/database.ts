@@ -84,6 +84,15 @@ export function migrate(db: Db): Migration[] {
   return pending;
 }
 
+/** Runs `body`; SQLite's errors become store errors naming the database file. */
+export function guardSqlite<T>(db: Db, body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    throw describeSqliteError(error, db.name);
+  }
+}
+
 /** Turns SQLite's terse codes into the one line a user can act on. */
 export function describeSqliteError(error: unknown, file: string): Error {
   if (error instanceof Error && error.name === 'NightbenchError') return error;

@@ -10,6 +10,7 @@ export const mergedTables = ['commits', 'ab_tests', 'bisects', 'runs', 'run_comm
 
 export interface MergeCounts {
   source: string;
+  /** Rows each table gained; `runs` also counts runs that finished since an earlier merge, `regressions` episodes that moved. */
   added: Record<string, number>;
 }
 
@@ -30,13 +31,14 @@ export function mergeDatabase(target: Db, sourceFile: string): MergeCounts {
           added[table] = target.prepare(`INSERT OR IGNORE INTO main.${table} (${columns}) SELECT ${columns} FROM shard.${table}`).run().changes;
         }
         added['regressions'] = mergeEpisodes(target);
-        // A run that finished in the shard after an earlier merge copied it while still running.
-        target
+        // A run that finished in the shard after an earlier merge copied it while still running:
+        // counted with the runs, so that a history store saves the merge instead of calling it empty.
+        added['runs'] = added['runs']! + target
           .prepare(
             `UPDATE main.runs SET status = s.status, finished_at = s.finished_at, error = s.error, cost_usd = s.cost_usd, cluster_info = s.cluster_info
              FROM shard.runs s WHERE s.id = main.runs.id AND main.runs.status = 'running' AND s.status <> 'running'`,
           )
-          .run();
+          .run().changes;
       })
       .immediate();
     return { source: sourceFile, added };
@@ -49,9 +51,10 @@ export function mergeDatabase(target: Db, sourceFile: string): MergeCounts {
  * Episodes are derived, but what happened to them is not: an acceptance, an issue number, the
  * nights that advanced them cannot be derived again from the runs. A history saved after
  * detection and issues (the nightly, triage) must keep them, so episodes are merged by their
- * stable fingerprint: new ones are added (with ids of the target's own), a stored one takes the
- * other side's state when that side saw a later night or ended it (recovered, accepted), and an
- * issue number once known is kept. Returns how many episodes were added or changed.
+ * stable fingerprint: new ones are added (with ids of the target's own), a stored one still
+ * active takes the other side's state when that side saw a later night or ended it (recovered,
+ * accepted), one that ended never changes (a later night seen elsewhere does not undo an
+ * acceptance), and an issue number once known is kept. Returns how many episodes were added or changed.
  */
 function mergeEpisodes(target: Db): number {
   const columns = (target.prepare("SELECT name FROM pragma_table_info('regressions') WHERE name <> 'id'").all() as { name: string }[]).map((c) => c.name).join(', ');
@@ -60,7 +63,7 @@ function mergeEpisodes(target: Db): number {
     .prepare(
       `UPDATE main.regressions SET state = s.state, last_night = s.last_night, latest_median = s.latest_median, nights_back = s.nights_back, recovered_night = s.recovered_night
        FROM shard.regressions s WHERE s.fingerprint = main.regressions.fingerprint
-         AND (s.last_night > main.regressions.last_night OR (main.regressions.state IN ('open', 'still-regressed') AND s.state IN ('recovered', 'accepted')))`,
+         AND main.regressions.state IN ('open', 'still-regressed') AND (s.last_night > main.regressions.last_night OR s.state IN ('recovered', 'accepted'))`,
     )
     .run().changes;
   const numbered = target

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Db } from './database.js';
-import { describeSqliteError } from './database.js';
+import { guardSqlite as guard } from './database.js';
 import type { EpisodeChange, Episode, EpisodeKind, EpisodeState } from '../detect/episodes.js';
 import type { Direction } from '../detect/policy.js';
 
@@ -192,13 +192,4 @@ function episodeOf(row: EpisodeRow): Episode {
     recoveredNight: row.recovered_night ?? undefined,
     issueNumber: row.issue_number ?? undefined,
   };
-}
-
-/** SQLite's errors become store errors naming the database file. */
-function guard<T>(db: Db, body: () => T): T {
-  try {
-    return body();
-  } catch (error) {
-    throw describeSqliteError(error, db.name);
-  }
 }

@@ -19,7 +19,7 @@ import type { RepeatFacts } from '../report/drilldown.js';
 import type { ReportHistory } from '../report/types.js';
 import { abTestRuns, abTestsMatching, attachRunToAbTest, finishAbTest, insertAbTest, latestAbTests, type NewAbTest, type StoredAbTest } from './ab-queries.js';
 import type { Db } from './database.js';
-import { describeSqliteError } from './database.js';
+import { describeSqliteError, guardSqlite } from './database.js';
 import type { NightOutcome } from '../detect/failures.js';
 import { selectNightOutcomes } from './failure-queries.js';
 import { finishBisect, insertBisect, linkRunToBisect, selectBisects, type BisectOutcomeRecord, type BisectRecord, type NewBisect } from './bisect-queries.js';
@@ -110,15 +110,23 @@ export class HistoryStore {
     });
   }
 
-  /** Kept apart from `repeats`, so that nothing that reads measurements ever sees a warm-up. */
+  /**
+   * Kept apart from `repeats`, so that nothing that reads measurements ever sees a warm-up.
+   * Numbered here, after the run's earlier warm-ups of the workload: the runner counts them per
+   * cluster, and an A/B records one cluster per slot into the same run.
+   */
   private recordWarmup(record: RepeatRecord): void {
     this.write(() =>
       this
         .statement(
           `INSERT INTO warmup_repeats (run_id, workload, warmup, workload_version, status, started_at, finished_at, error, disturbance, metrics)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           SELECT @runId, @workload, coalesce(max(warmup), 0) + 1, @workloadVersion, @status, @startedAt, @finishedAt, @error, @disturbance, @metrics
+           FROM warmup_repeats WHERE run_id = @runId AND workload = @workload`,
         )
-        .run(record.runId, record.workload, record.repeat, record.workloadVersion, record.status, record.startedAt, record.finishedAt, record.error ?? null, record.disturbance ?? null, JSON.stringify(record.metrics)),
+        .run({
+          runId: record.runId, workload: record.workload, workloadVersion: record.workloadVersion, status: record.status, startedAt: record.startedAt,
+          finishedAt: record.finishedAt, error: record.error ?? null, disturbance: record.disturbance ?? null, metrics: JSON.stringify(record.metrics),
+        }),
     );
   }
 
@@ -212,20 +220,12 @@ export class HistoryStore {
   }
 
   bisects(filter: { suite?: string; workload?: string } = {}): BisectRecord[] {
-    try {
-      return selectBisects(this.db, filter);
-    } catch (error) {
-      throw describeSqliteError(error, this.file);
-    }
+    return guardSqlite(this.db, () => selectBisects(this.db, filter));
   }
 
   /** How nightly runs and their workloads ended since `sinceNight` (broken-workload issues). */
   nightOutcomes(sinceNight: string): NightOutcome[] {
-    try {
-      return selectNightOutcomes(this.db, sinceNight);
-    } catch (error) {
-      throw describeSqliteError(error, this.file);
-    }
+    return guardSqlite(this.db, () => selectNightOutcomes(this.db, sinceNight));
   }
 
   /** Detection's episodes matching the filter, oldest first (see `regression-queries.ts`). */

@@ -5,9 +5,9 @@
  * @module
  */
 import type { Db } from './database.js';
-import { describeSqliteError } from './database.js';
+import { guardSqlite as guard } from './database.js';
 
-export const triageCommandNames = ['accept', 'false-alarm', 'bisect', 'rerun', 'fixed-by'] as const;
+const triageCommandNames = ['accept', 'false-alarm', 'bisect', 'rerun', 'fixed-by'] as const;
 export type TriageCommandName = (typeof triageCommandNames)[number];
 
 /** One command a maintainer gave on an issue, as recorded. */
@@ -110,12 +110,4 @@ export function falseAlarmEpisodes(db: Db): FalseAlarm[] {
       )
       .all() as FalseAlarm[],
   );
-}
-
-function guard<T>(db: Db, body: () => T): T {
-  try {
-    return body();
-  } catch (error) {
-    throw describeSqliteError(error, db.name);
-  }
 }

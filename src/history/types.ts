@@ -72,7 +72,7 @@ export interface RepeatRecord {
   /** Values of a failed or timed-out repeat are never stored: a failure is not a fast result. */
   metrics: MetricValue[];
   samples: ProcessSamples[];
-  /** A warm-up repeat (numbered apart): stored in its own table, never a measurement. */
+  /** A warm-up repeat: stored in its own table, never a measurement, numbered by the store over the run (its `repeat` is not kept). */
   warmup?: boolean;
 }
 

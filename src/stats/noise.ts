@@ -1,12 +1,13 @@
 /**
  * Night-to-night noise of a benchmark.
  *
- * Why: regression detection compares tonight against the trailing week, and
- * a 3% change means nothing for a benchmark whose nightly median wanders by
- * 5%. A robust relative spread of the recent nightly medians is the yardstick
- * for "how big a change is unusual here", and it must not be inflated by the
- * one bad night it is supposed to catch, hence MAD rather than standard
- * deviation.
+ * Why: a 3% change means nothing for a benchmark whose nightly median
+ * wanders by 5%. A robust relative spread of the recent nightly medians is
+ * the yardstick for "how big a change is unusual here" on the pages and in a
+ * bisect's steps, and it must not be inflated by the one bad night it is
+ * supposed to catch, hence MAD rather than standard deviation. (Detection
+ * itself uses the spread of successive differences, `segmentation.ts`, which
+ * a level shift inside its lookback does not inflate either.)
  *
  * @module
  */

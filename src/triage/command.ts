@@ -33,15 +33,29 @@ const sha = /^[0-9a-f]{7,40}$/i;
 /** Notes are kept as text; a comment is not an essay store. */
 const noteLimit = 500;
 
+/** A line that opens or closes a fenced code block (a backtick fence's info string has no backtick: "```x```" is inline code). */
+const fence = /^(`{3,}(?=[^`]*$)|~{3,})/;
+
 /**
  * The first line of the comment that starts with `/nightbench` decides; undefined when there is
- * none (an ordinary comment). Quoted lines ("> /nightbench ...") and code are not commands.
+ * none (an ordinary comment). Quoted lines ("> /nightbench ..."), inline code and lines inside a
+ * fenced code block (an example of the commands) are not commands.
  */
 export function parseTriageComment(body: string): ParsedComment | undefined {
-  const line = body
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .find((l) => commandLine.test(l));
+  let openFence: string | undefined;
+  let line: string | undefined;
+  for (const raw of body.split(/\r?\n/)) {
+    const trimmed = raw.trim();
+    const marker = fence.exec(trimmed)?.[1];
+    if (marker !== undefined && (openFence === undefined || (marker[0] === openFence[0] && marker.length >= openFence.length))) {
+      openFence = openFence === undefined ? marker : undefined;
+      continue;
+    }
+    if (openFence === undefined && commandLine.test(trimmed)) {
+      line = trimmed;
+      break;
+    }
+  }
   if (line === undefined) return undefined;
   const words = (commandLine.exec(line)![1] ?? '').trim().split(/\s+/).filter(Boolean);
   const word = words[0]?.toLowerCase();

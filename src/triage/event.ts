@@ -21,5 +21,3 @@ export const issueCommentEventSchema = z.object({
   }),
   repository: z.object({ full_name: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/), default_branch: z.string().min(1) }),
 });
-
-export type IssueCommentEvent = z.output<typeof issueCommentEventSchema>;

@@ -53,7 +53,7 @@ export interface QualityRow {
 }
 
 export type AgeBucket = 'under a week' | '1 to 4 weeks' | 'over 4 weeks';
-export const ageBuckets: readonly AgeBucket[] = ['under a week', '1 to 4 weeks', 'over 4 weeks'];
+const ageBuckets: readonly AgeBucket[] = ['under a week', '1 to 4 weeks', 'over 4 weeks'];
 
 /** A series whose regressions were called false alarms, and what would stop them. */
 export interface FalseAlarmSeries {

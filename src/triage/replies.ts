@@ -11,7 +11,7 @@ import { triageCommands } from './command.js';
 const replyMarker = /<!-- nightbench:reply-to=(\d+) -->/g;
 
 /** The hidden marker of a reply, so a workflow run again finds the comment answered already. */
-export const replyTo = (commentId: number) => `<!-- nightbench:reply-to=${commentId} -->`;
+const replyTo = (commentId: number) => `<!-- nightbench:reply-to=${commentId} -->`;
 
 /** Comment ids that replies among these texts answer. */
 export function answeredComments(texts: readonly (string | null | undefined)[]): Set<number> {
@@ -24,7 +24,7 @@ export const triageLabels: Partial<Record<TriageCommandName, string>> = {
   'fixed-by': 'nightbench:fix-recorded',
 };
 
-export function commandList(): string {
+function commandList(): string {
   return triageCommands.map((c) => `- \`${c.usage}\`: ${c.does}.`).join('\n');
 }
 

@@ -39,4 +39,10 @@ describe('findBroken', () => {
     expect(broken).toHaveLength(1);
     expect(broken[0]).toMatchObject({ workload: undefined, state: 'failing' });
   });
+
+  it('still reports a workload failing in one shard when another shard of the night failed before any workload', () => {
+    const shard = (outcome: NightOutcome, runId: string): NightOutcome => ({ ...outcome, runId });
+    const outcomes = [night(1, true, null), night(1, true, 'a'), shard(night(2, true, null), 'run-2a'), shard(night(2, false, 'a'), 'run-2a'), shard(night(2, false, null), 'run-2b')];
+    expect(findBroken(outcomes, '2026-11-02')).toContainEqual(expect.objectContaining({ workload: 'a', state: 'failing' }));
+  });
 });

@@ -31,6 +31,10 @@ describe('judge', () => {
     expect(verdictsOf(spec, beforeStep)).toEqual(beforeStep.map(() => 'stable'));
   });
 
+  it('judges a series with a single good night before tonight when minBaselineNights is 1', () => {
+    expect(verdictOf({ ...quiet, nights: 2, seed: 17 }, 1, { minBaselineNights: 1 }).kind).toBe('stable');
+  });
+
   it('does not flag a +5% step at 3% noise', () => {
     expect(verdictsOf({ ...quiet, seed: 12, steps: [{ from: 10, factor: 1.05 }] }, [10, 11, 12])).toEqual(['stable', 'stable', 'stable']);
   });

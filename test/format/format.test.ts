@@ -11,6 +11,7 @@ describe('formatValue', () => {
     [512, 'bytes', '512 B'],
     [0.5, null, '0.5'],
     [42, undefined, '42'],
+    [4210, 'count', '4210'],
   ])('%s %s -> %s', (value, unit, text) => {
     expect(formatValue(value, unit)).toBe(text);
   });

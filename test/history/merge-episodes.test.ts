@@ -66,4 +66,18 @@ describe('merging episodes into a stored history', () => {
     expect(mergeRunsInto(stored, local).added['regressions']).toBe(0);
     expect(episodesOf(stored)).toEqual(advanced);
   });
+
+  it('never takes an episode out of a final state, even for a later night', () => {
+    const { stored, local, history } = histories(8);
+    const target = openHistory(stored);
+    target.markEpisodesAccepted(target.episodes().map((e) => e.id));
+    target.close();
+    const ours = openHistory(local);
+    detectEachNight(ours, defaultDetectionPolicy, [history.nights[9]!]);
+    ours.close();
+    expect(episodesOf(local)).toMatchObject([{ state: expect.stringMatching(/^(open|still-regressed)$/), lastNight: history.nights[9] }]);
+
+    mergeRunsInto(stored, local);
+    expect(episodesOf(stored)).toMatchObject([{ state: 'accepted' }]);
+  });
 });

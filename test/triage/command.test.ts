@@ -25,11 +25,21 @@ describe('parseTriageComment', () => {
     'Nice catch!',
     'See `/nightbench accept` in the docs',
     '> /nightbench accept',
+    'To accept, write:\n```\n/nightbench accept\n```',
+    '~~~~\n/nightbench false-alarm\n~~~\n~~~~',
     '/nightbenchaccept',
     'please /nightbench accept',
     '',
   ])('%j is not a command', (body) => {
     expect(parseTriageComment(body)).toBeUndefined();
+  });
+
+  it('takes a line of inline code for inline code, not a fence', () => {
+    expect(parseTriageComment('```/nightbench bisect``` is for later.\n/nightbench accept')).toMatchObject({ kind: 'command', command: 'accept' });
+  });
+
+  it('reads the command after a fenced example of it', () => {
+    expect(parseTriageComment('Usage:\n```\n/nightbench fixed-by SHA\n```\n/nightbench fixed-by 0123abc')).toMatchObject({ kind: 'command', command: 'fixed-by', sha: '0123abc' });
   });
 
   it('keeps $(...), backticks and ${{ }} after a command as plain text, never as a commit', () => {
