@@ -1,7 +1,8 @@
 /**
  * The bisect's I/O: the suspect range read from each repository's clone, one state checked out
- * at a time, one repeat of one workload run on a fresh cluster of the configured shape, every
- * repeat recorded as a run of kind 'bisect'. The decisions are `search.ts`'s.
+ * at a time, one repeat of one workload run on a fresh cluster of the configured shape (on hosts
+ * leased once per state, where the provider leases), every repeat recorded as a run of kind
+ * 'bisect'. The decisions are `search.ts`'s.
  *
  * @module
  */
@@ -15,7 +16,8 @@ import type { HistoryStore } from '../history/store.js';
 import type { RepeatRecord } from '../history/types.js';
 import type { Log } from '../log.js';
 import { beginSuiteRun, finishSuiteRun, prepareExecution, suiteRunPlan, type PreparedExecution } from '../runner/execute.js';
-import { runSuite, type RunSummary } from '../runner/runner.js';
+import { LeasePool, type ReleasedLease } from '../runner/lease-pool.js';
+import { leaseSummary, runSuite, type RunSummary } from '../runner/runner.js';
 import { checkoutDir } from '../target/git-target.js';
 import { prepareTarget } from '../target/target.js';
 import { orderStates, type RangeCommitRef, type TargetState } from './candidates.js';
@@ -93,11 +95,11 @@ export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: 
   try {
     result = request.mode === 'rerun' ? await rerun(port, options) : await bisect(port, options);
   } catch (error) {
-    measurer.finish(signal?.aborted ?? false);
+    await measurer.finish(signal?.aborted ?? false);
     store.finishBisect(id, { status: signal?.aborted ? 'incomplete' : 'failed', finishedAt: new Date().toISOString(), result: { error: String(error) }, clusterSeconds: measurer.clusterSeconds });
     throw error;
   }
-  measurer.finish(false);
+  await measurer.finish(false);
   const culpritState = result.outcome.kind === 'culprit' ? states[result.outcome.state] : undefined;
   store.finishBisect(id, {
     status: 'complete',
@@ -110,12 +112,19 @@ export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: 
   return { id, request, suite: suite.file.name, states, result, clusterSeconds: measurer.clusterSeconds, clusterShape: prepared.clusterShape };
 }
 
-/** Checks out states and runs one repeat at a time; one history run per state. */
+/**
+ * Checks out states and runs one repeat at a time; one history run per state. A state's hosts are
+ * leased once (a provider may install the target at that state's commits when it leases) and kept
+ * while the state is still measured: the two ends, the references, for the whole bisect; each
+ * candidate until the next one starts.
+ */
 class StateMeasurer {
   clusterSeconds = 0;
   private current?: number;
+  private candidate?: string;
   private prepared: PreparedExecution;
   private readonly runs = new Map<number, { runId: string; repeats: number; summaries: RunSummary[] }>();
+  private readonly leases: LeasePool;
 
   constructor(
     private readonly base: PreparedExecution,
@@ -127,6 +136,7 @@ class StateMeasurer {
     private readonly signal?: AbortSignal,
   ) {
     this.prepared = base;
+    this.leases = new LeasePool(log, signal);
   }
 
   async measure(state: number, suite: PreparedExecution['selected'][number]['suite'], workloads: PreparedExecution['selected'][number]['workloads']): Promise<Observation> {
@@ -143,12 +153,16 @@ class StateMeasurer {
       this.store.linkRunToBisect(runId, this.bisectId);
       run = { runId, repeats: 0, summaries: [] };
       this.runs.set(state, run);
+      if (state !== 0 && state !== this.states.length - 1) {
+        if (this.candidate) this.attribute(await this.leases.release(this.candidate));
+        this.candidate = runId;
+      }
     }
     let recorded: RepeatRecord | undefined;
     const sink = { recordRepeat: (record: RepeatRecord) => (this.store.recordRepeat(record), (recorded = record)) };
     const started = Date.now();
     const plan = suiteRunPlan(this.prepared, suite, workloads, run.runId, { first: run.repeats + 1, count: 1 });
-    run.summaries.push(await runSuite(plan, { provider: this.prepared.provider, sink, log: this.log, signal: this.signal }));
+    run.summaries.push(await runSuite(plan, { provider: this.prepared.provider, sink, log: this.log, signal: this.signal, leases: this.leases }));
     this.clusterSeconds += (Date.now() - started) / 1000;
     run.repeats++;
     if (!recorded || recorded.status === 'failed' || recorded.status === 'timeout') return { error: recorded?.error ? lastLines(recorded.error) : 'no repeat recorded' };
@@ -157,7 +171,14 @@ class StateMeasurer {
     return value === undefined ? { error: `the workload reported no ${this.request.metric}` } : { value };
   }
 
-  finish(aborted: boolean): void {
+  async finish(aborted: boolean): Promise<void> {
+    for (const released of await this.leases.releaseAll()) this.attribute(released);
     for (const run of this.runs.values()) finishSuiteRun(this.store, run.runId, run.summaries, { aborted });
+  }
+
+  /** A lease given back goes into the cost of the state's run it was taken for. */
+  private attribute(released: ReleasedLease | undefined): void {
+    if (!released) return;
+    [...this.runs.values()].find((run) => run.runId === released.key)?.summaries.push(leaseSummary(released.info));
   }
 }
