@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
+import type { ClusterProvider } from '../cluster/types.js';
 import { NightbenchError, lastLines } from '../errors.js';
 import { listRangeCommits } from '../git/range-commits.js';
 import type { HistoryStore } from '../history/store.js';
@@ -51,13 +52,14 @@ export interface BisectReport {
 }
 
 /** Runs a bisect (or rerun) of `request` and records it; the caller reports the result. */
-export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: Log, request: BisectRequest, signal?: AbortSignal): Promise<BisectReport> {
+export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: Log, request: BisectRequest, ports: { signal?: AbortSignal; provider?: ClusterProvider } = {}): Promise<BisectReport> {
+  const { signal } = ports;
   const target = loaded.config.target;
   if (target.kind !== 'git') throw new NightbenchError('usage', 'bisect needs a git target (target.kind "git"): an installed target has no commits to search');
   store.assertWritable();
   const selected = { ...loaded, config: { ...loaded.config, workloads: [request.workload] } };
   const quiet: Log = { info: (m) => log.debug(m), warn: (m) => log.warn(m), debug: (m) => log.debug(m) };
-  const prepared = await prepareExecution(selected, quiet, { commits: request.bad });
+  const prepared = await prepareExecution(selected, quiet, { commits: request.bad, provider: ports.provider });
   const { suite, workloads } = prepared.selected.find((s) => s.suite.file.name === request.suite) ?? prepared.selected[0]!;
 
   const repositories = target.repositories.map((r) => r.name);
