@@ -11,8 +11,8 @@ import type { Workload } from '../../../src/suite/schema.js';
 import { loadSuite, type Suite } from '../../../src/suite/suite.js';
 import { ec2Request } from './request.js';
 
-/** A suite whose workloads are a client command of 1.5 s here; its processes only go to the (fake) agents. */
-export function sleepySuite(options: Ec2Options): Suite {
+/** A suite whose workloads are a client command of `seconds` here; its processes only go to the (fake) agents. */
+export function sleepySuite(options: Ec2Options, seconds = 1.5): Suite {
   const dir = mkdtempSync(path.join(tmpdir(), 'nb-sleepy-'));
   const request = ec2Request(options);
   writeFileSync(
@@ -22,7 +22,7 @@ export function sleepySuite(options: Ec2Options): Suite {
       list: ['true'],
       ready: ['true'],
       reset: ['true'],
-      run: ['sh', '-c', 'sleep 1.5; echo \'{"metrics": {}}\' > "$NIGHTBENCH_METRICS_FILE"'],
+      run: ['sh', '-c', `sleep ${seconds}; echo '{"metrics": {}}' > "$NIGHTBENCH_METRICS_FILE"`],
       processes: { scheduler: request.scheduler, worker: request.worker },
     }),
   );
