@@ -90,20 +90,23 @@ const request = (runId: string) => ec2Request(options, { runId, shape, startTime
 const runWorkload = () => void (clock += Number(flags['workload-seconds']) * 1000);
 
 interface Tally {
+  /** Seconds from the first lease to the last release, on the simulated clock. */
+  wall: number;
   launches: number;
   calls: number;
   boot: number;
   total: number;
   cost: number;
 }
-const tally = (infos: ClusterInfo[], calls: number): Tally => {
+const tally = (infos: ClusterInfo[], calls: number, from: number): Tally => {
   const sum = (key: string) => infos.reduce((s, i) => s + Number(i[key] ?? 0), 0);
-  return { launches: sum('instancesLaunched'), calls, boot: sum('bootSeconds'), total: sum('instanceSeconds'), cost: sum('costUsd') };
+  return { wall: (clock - from) / 1000, launches: sum('instancesLaunched'), calls, boot: sum('bootSeconds'), total: sum('instanceSeconds'), cost: sum('costUsd') };
 };
 
 // Before: a cluster (and its instances) per workload.
 const beforeProvider = simulatedProvider();
 let calls = runInstancesCalls;
+let from = clock;
 const beforeInfos: ClusterInfo[] = [];
 for (let w = 0; w < workloads; w++) {
   const cluster = await beforeProvider.start(request(`before-${w}`), silentLog);
@@ -111,10 +114,11 @@ for (let w = 0; w < workloads; w++) {
   await cluster.stop();
   beforeInfos.push(cluster.info());
 }
-const before = tally(beforeInfos, runInstancesCalls - calls);
+const before = tally(beforeInfos, runInstancesCalls - calls, from);
 
 // After: hosts leased once, fresh processes per workload.
 calls = runInstancesCalls;
+from = clock;
 const lease: HostLease = await simulatedProvider().lease!(request('after'), silentLog);
 for (let w = 0; w < workloads; w++) {
   const cluster = await lease.start(request('after'), silentLog);
@@ -122,7 +126,7 @@ for (let w = 0; w < workloads; w++) {
   await cluster.stop();
 }
 await lease.release();
-const after = tally([lease.info()], runInstancesCalls - calls);
+const after = tally([lease.info()], runInstancesCalls - calls, from);
 
 /** An A/B's slots through runLanes and runSuite, leasing per slot (`perSlot`) or once per lane and run. */
 async function abTally(name: string, perSlot: boolean): Promise<Tally> {
@@ -131,13 +135,14 @@ async function abTally(name: string, perSlot: boolean): Promise<Tally> {
   const groups = abGroups(['main', 'candidate'], true);
   const schedule = buildSchedule(groups, [{ suite: 'sleepy', workload: 'w' }], { repeats: Number(flags['ab-repeats']), blockSize: 1, order: 'blocks', seed: 1 });
   const callsBefore = runInstancesCalls;
+  const started = clock;
   const infos: ClusterInfo[] = [];
   const released = await runLanes(schedule, Number(flags['ab-lanes']), { log: silentLog }, async (slot, _index, leases) => {
     const plan = sleepyPlan(suite, options, `${name}-${slot.group}`, [slot.workload], { first: slot.firstRepeat, count: slot.count }, { shape, startTimeoutSeconds: 600 });
     const summary = await runSuite(plan, { provider, sink: { recordRepeat: runWorkload }, log: silentLog, leases: perSlot ? undefined : leases });
     infos.push(...summary.clusters.filter((c) => c.lease));
   });
-  return tally([...infos, ...released.map((r) => r.info)], runInstancesCalls - callsBefore);
+  return tally([...infos, ...released.map((r) => r.info)], runInstancesCalls - callsBefore, started);
 }
 const abBefore = await abTally('ab-before', true);
 const abAfter = await abTally('ab-after', false);
@@ -145,6 +150,7 @@ await moto.stop();
 
 function printTable(title: string, per: string, columns: Tally[]): void {
   const rows: [string, (n: Tally) => string][] = [
+    [`${per} duration (s)`, (n) => n.wall.toFixed(0)],
     [`instances launched per ${per}`, (n) => String(n.launches)],
     [`RunInstances calls per ${per}`, (n) => String(n.calls)],
     ['boot + install instance-seconds', (n) => n.boot.toFixed(0)],
