@@ -154,7 +154,7 @@ function printTable(title: string, per: string, columns: Tally[]): void {
     [`instances launched per ${per}`, (n) => String(n.launches)],
     [`RunInstances calls per ${per}`, (n) => String(n.calls)],
     ['boot + install instance-seconds', (n) => n.boot.toFixed(0)],
-    ['workload instance-seconds', (n) => (n.total - n.boot).toFixed(0)],
+    ['instance-seconds after boot (workloads, idle)', (n) => (n.total - n.boot).toFixed(0)],
     ['boot + install share of instance time', (n) => `${((n.boot / n.total) * 100).toFixed(1)}%`],
     [`estimated cost per ${per} (USD)`, (n) => n.cost.toFixed(2)],
   ];
