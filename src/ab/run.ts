@@ -8,12 +8,13 @@ import type { RunStatus } from '../history/types.js';
 import type { Log } from '../log.js';
 import { beginSuiteRun, finishSuiteRun, prepareExecution, suiteRunPlan, type PreparedExecution } from '../runner/execute.js';
 import { recoverAbandoned } from '../runner/leftovers.js';
-import { runSuite, type RunSummary } from '../runner/runner.js';
+import { leaseSummary, runSuite, type RunSummary } from '../runner/runner.js';
 import { runnerMetrics, type Suite } from '../suite/suite.js';
 import type { MetricDirection } from '../suite/schema.js';
 import { testKey } from './analysis.js';
 import type { AbSection } from '../config/ab-section.js';
 import { environmentConfig, environmentRef, loadEnvironments, type LoadedEnvironment } from './environments.js';
+import { runLanes } from './lanes.js';
 import { abGroups, buildSchedule, type AbGroup } from './schedule.js';
 import type { AbTestRecord } from './test-record.js';
 
@@ -31,8 +32,9 @@ interface PreparedEnvironment extends LoadedEnvironment {
 
 /**
  * Runs an A/B: every environment prepared (target, setup, workloads) before any cluster starts,
- * then the slots in their recorded order, each on a fresh cluster, every value recorded as a run
- * of kind 'ab' tied to its group. Returns the test as stored; `ab report` analyses it.
+ * then the slots in their recorded order, each on a fresh cluster (on hosts leased once per lane
+ * and run, where the provider leases), every value recorded as a run of kind 'ab' tied to its
+ * group. Returns the test as stored; `ab report` analyses it.
  */
 export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log, options: AbRunOptions = {}): Promise<AbTestRecord> {
   const section = loaded.config.ab;
@@ -69,8 +71,7 @@ export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log,
     }
   }
 
-  await runPool(schedule, section.maxParallel, async (slot, index) => {
-    if (options.signal?.aborted) return;
+  const released = await runLanes(schedule, section.maxParallel, { log, signal: options.signal }, async (slot, index, leases) => {
     const group = groups.find((g) => g.label === slot.group)!;
     const environment = environmentOf(prepared, group);
     const selected = environment.prepared.selected.find((s) => s.suite.file.name === slot.suite)!;
@@ -79,12 +80,14 @@ export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log,
     log.info(`slot ${index + 1}/${schedule.length}: ${slot.group} (${group.environment}) ${slot.workload}, repeat ${slot.firstRepeat}${slot.count > 1 ? `-${slot.firstRepeat + slot.count - 1}` : ''}`);
     try {
       const plan = suiteRunPlan(environment.prepared, selected.suite, [workload], run.runId, { first: slot.firstRepeat, count: slot.count });
-      run.summaries.push(await runSuite(plan, { provider: environment.prepared.provider, sink: store, log, signal: options.signal }));
+      run.summaries.push(await runSuite(plan, { provider: environment.prepared.provider, sink: store, log, signal: options.signal, leases }));
     } catch (error) {
       run.error = firstLine(error);
       log.warn(`slot ${index + 1}: ${run.error}`);
     }
   });
+  // Each lease was taken for one run (its key) and served all that run's slots on its lane.
+  for (const { key, info } of released) [...runs.values()].find((run) => run.runId === key)?.summaries.push(leaseSummary(info));
 
   const aborted = options.signal?.aborted ?? false;
   const statuses = [...runs.values()].map((run) => finishSuiteRun(store, run.runId, run.summaries, { error: run.error, aborted }).status);
@@ -152,16 +155,3 @@ function testStatus(statuses: RunStatus[], aborted: boolean): RunStatus {
   if (statuses.every((s) => s === 'complete')) return 'complete';
   return statuses.every((s) => s === 'failed') ? 'failed' : 'partial';
 }
-
-/** Runs `work` on the items in order, at most `limit` at a time. */
-async function runPool<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      await work(items[index]!, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-}
-

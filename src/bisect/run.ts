@@ -1,7 +1,8 @@
 /**
  * The bisect's I/O: the suspect range read from each repository's clone, one state checked out
- * at a time, one repeat of one workload run on a fresh cluster of the configured shape, every
- * repeat recorded as a run of kind 'bisect'. The decisions are `search.ts`'s.
+ * at a time, one repeat of one workload run on a fresh cluster of the configured shape (on hosts
+ * leased once per state, where the provider leases), every repeat recorded as a run of kind
+ * 'bisect'. The decisions are `search.ts`'s.
  *
  * @module
  */
@@ -9,13 +10,15 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
+import type { ClusterProvider } from '../cluster/types.js';
 import { NightbenchError, lastLines } from '../errors.js';
 import { listRangeCommits } from '../git/range-commits.js';
 import type { HistoryStore } from '../history/store.js';
 import type { RepeatRecord } from '../history/types.js';
 import type { Log } from '../log.js';
 import { beginSuiteRun, finishSuiteRun, prepareExecution, suiteRunPlan, type PreparedExecution } from '../runner/execute.js';
-import { runSuite, type RunSummary } from '../runner/runner.js';
+import { LeasePool, type ReleasedLease } from '../runner/lease-pool.js';
+import { leaseSummary, runSuite, type RunSummary } from '../runner/runner.js';
 import { checkoutDir } from '../target/git-target.js';
 import { prepareTarget } from '../target/target.js';
 import { orderStates, type RangeCommitRef, type TargetState } from './candidates.js';
@@ -49,13 +52,14 @@ export interface BisectReport {
 }
 
 /** Runs a bisect (or rerun) of `request` and records it; the caller reports the result. */
-export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: Log, request: BisectRequest, signal?: AbortSignal): Promise<BisectReport> {
+export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: Log, request: BisectRequest, ports: { signal?: AbortSignal; provider?: ClusterProvider } = {}): Promise<BisectReport> {
+  const { signal } = ports;
   const target = loaded.config.target;
   if (target.kind !== 'git') throw new NightbenchError('usage', 'bisect needs a git target (target.kind "git"): an installed target has no commits to search');
   store.assertWritable();
   const selected = { ...loaded, config: { ...loaded.config, workloads: [request.workload] } };
   const quiet: Log = { info: (m) => log.debug(m), warn: (m) => log.warn(m), debug: (m) => log.debug(m) };
-  const prepared = await prepareExecution(selected, quiet, { commits: request.bad });
+  const prepared = await prepareExecution(selected, quiet, { commits: request.bad, provider: ports.provider });
   const { suite, workloads } = prepared.selected.find((s) => s.suite.file.name === request.suite) ?? prepared.selected[0]!;
 
   const repositories = target.repositories.map((r) => r.name);
@@ -93,11 +97,11 @@ export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: 
   try {
     result = request.mode === 'rerun' ? await rerun(port, options) : await bisect(port, options);
   } catch (error) {
-    measurer.finish(signal?.aborted ?? false);
+    await measurer.finish(signal?.aborted ?? false);
     store.finishBisect(id, { status: signal?.aborted ? 'incomplete' : 'failed', finishedAt: new Date().toISOString(), result: { error: String(error) }, clusterSeconds: measurer.clusterSeconds });
     throw error;
   }
-  measurer.finish(false);
+  await measurer.finish(false);
   const culpritState = result.outcome.kind === 'culprit' ? states[result.outcome.state] : undefined;
   store.finishBisect(id, {
     status: 'complete',
@@ -110,12 +114,19 @@ export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: 
   return { id, request, suite: suite.file.name, states, result, clusterSeconds: measurer.clusterSeconds, clusterShape: prepared.clusterShape };
 }
 
-/** Checks out states and runs one repeat at a time; one history run per state. */
+/**
+ * Checks out states and runs one repeat at a time; one history run per state. A state's hosts are
+ * leased once (a provider may install the target at that state's commits when it leases) and kept
+ * while the state is still measured: the two ends, the references, for the whole bisect; each
+ * candidate until the next one starts.
+ */
 class StateMeasurer {
   clusterSeconds = 0;
   private current?: number;
+  private candidate?: string;
   private prepared: PreparedExecution;
   private readonly runs = new Map<number, { runId: string; repeats: number; summaries: RunSummary[] }>();
+  private readonly leases: LeasePool;
 
   constructor(
     private readonly base: PreparedExecution,
@@ -127,6 +138,7 @@ class StateMeasurer {
     private readonly signal?: AbortSignal,
   ) {
     this.prepared = base;
+    this.leases = new LeasePool(log, signal);
   }
 
   async measure(state: number, suite: PreparedExecution['selected'][number]['suite'], workloads: PreparedExecution['selected'][number]['workloads']): Promise<Observation> {
@@ -143,12 +155,16 @@ class StateMeasurer {
       this.store.linkRunToBisect(runId, this.bisectId);
       run = { runId, repeats: 0, summaries: [] };
       this.runs.set(state, run);
+      if (state !== 0 && state !== this.states.length - 1) {
+        if (this.candidate) this.attribute(await this.leases.release(this.candidate));
+        this.candidate = runId;
+      }
     }
     let recorded: RepeatRecord | undefined;
     const sink = { recordRepeat: (record: RepeatRecord) => (this.store.recordRepeat(record), (recorded = record)) };
     const started = Date.now();
     const plan = suiteRunPlan(this.prepared, suite, workloads, run.runId, { first: run.repeats + 1, count: 1 });
-    run.summaries.push(await runSuite(plan, { provider: this.prepared.provider, sink, log: this.log, signal: this.signal }));
+    run.summaries.push(await runSuite(plan, { provider: this.prepared.provider, sink, log: this.log, signal: this.signal, leases: this.leases }));
     this.clusterSeconds += (Date.now() - started) / 1000;
     run.repeats++;
     if (!recorded || recorded.status === 'failed' || recorded.status === 'timeout') return { error: recorded?.error ? lastLines(recorded.error) : 'no repeat recorded' };
@@ -157,7 +173,14 @@ class StateMeasurer {
     return value === undefined ? { error: `the workload reported no ${this.request.metric}` } : { value };
   }
 
-  finish(aborted: boolean): void {
+  async finish(aborted: boolean): Promise<void> {
+    for (const released of await this.leases.releaseAll()) this.attribute(released);
     for (const run of this.runs.values()) finishSuiteRun(this.store, run.runId, run.summaries, { aborted });
+  }
+
+  /** A lease given back goes into the cost of the state's run it was taken for. */
+  private attribute(released: ReleasedLease | undefined): void {
+    if (!released) return;
+    [...this.runs.values()].find((run) => run.runId === released.key)?.summaries.push(leaseSummary(released.info));
   }
 }

@@ -52,7 +52,7 @@ export const bisectCommand: CliCommand = {
       const signals = abortOnSignals();
       try {
         const { request, unit } = await resolveRequest(context, store, flags);
-        const report = await runBisect(context.loaded, store, context.log, request, signals.signal);
+        const report = await runBisect(context.loaded, store, context.log, request, { signal: signals.signal });
         const published = await publishBisect(report, { loaded: context.loaded, env: process.env, unit, log: context.log });
         const { outcome } = report.result;
         const named = outcome.kind === 'culprit' ? report.states[outcome.state]!.change : undefined;

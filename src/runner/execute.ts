@@ -58,9 +58,14 @@ export interface PreparedExecution {
  * The provider, suites, target and workloads of a config, made ready without starting a cluster,
  * so that every input error surfaces before anything runs.
  */
-export async function prepareExecution(loaded: LoadedConfig, log: Log, options: Pick<ExecuteOptions, 'commit' | 'pick'> & { commits?: Readonly<Record<string, string>> } = {}): Promise<PreparedExecution> {
+export async function prepareExecution(
+  loaded: LoadedConfig,
+  log: Log,
+  options: Pick<ExecuteOptions, 'commit' | 'pick'> & { commits?: Readonly<Record<string, string>>; provider?: ClusterProvider } = {},
+): Promise<PreparedExecution> {
   const { config } = loaded;
-  const provider = await getProvider(config.cluster.provider);
+  // A provider of the caller's in place of the one the config names (EC2 against a local endpoint).
+  const provider = options.provider ?? (await getProvider(config.cluster.provider));
   const providerOptions = validate(provider.optionsSchema, config.cluster.options, 'cluster.options');
   const suites = config.suites.map((name) => loadSuite(name, { baseDir: loaded.baseDir, python: config.python }));
   const python = suites[0]!.placeholders.python!;

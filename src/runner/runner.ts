@@ -1,12 +1,13 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Cluster, ClusterProvider, ClusterRequest } from '../cluster/types.js';
+import type { Cluster, ClusterInfo, ClusterProvider, ClusterRequest } from '../cluster/types.js';
 import { fillTemplate } from '../cluster/types.js';
 import { firstLine, lastLines } from '../errors.js';
 import type { MetricValue, RepeatRecord, RepeatStatus, RunProcess } from '../history/types.js';
 import type { Log } from '../log.js';
 import { workloadMetricsSchema, type Workload } from '../suite/schema.js';
 import type { Suite } from '../suite/suite.js';
+import { LeasePool, type ClusterHosts, type ReleasedLease } from './lease-pool.js';
 import { processRecorder, type ProcessLedger } from './leftovers.js';
 import { summarizeUsage } from './sample-summary.js';
 import { Sampler } from './sampler.js';
@@ -46,33 +47,37 @@ export interface RunSummary {
 
 const clientTimeoutMs = 120_000;
 
+/** Hosts a pool leased for a run and gave back, as a summary of no repeats: the run's cost and launches. */
+export function leaseSummary(info: ClusterInfo): RunSummary {
+  return { repeats: { ok: 0, failed: 0, timeout: 0, disturbed: 0 }, clusters: [info] };
+}
+
 /**
  * Runs every workload R times. Each workload gets a fresh cluster (isolation between workloads)
  * and a worker restart before every repeat after the first (isolation between repeats). One
  * workload failing never stops the others; a failed repeat is recorded as failed, never as a value.
  * A provider that leases hosts (EC2, netns) gets them once for the whole suite, and each fresh
- * cluster is fresh processes on them; the hosts are released on every way out of here.
+ * cluster is fresh processes on them. Without `leases` the hosts are released on every way out of
+ * here; with them (calls that share hosts: A/B slots, bisect repeats) the pool's owner releases
+ * them, under the key `plan.runId`.
  */
-export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider; sink: RepeatSink; log: Log; signal?: AbortSignal }): Promise<RunSummary> {
-  if (!deps.provider.lease) return runWorkloads(plan, deps.provider, deps);
+export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider; sink: RepeatSink; log: Log; signal?: AbortSignal; leases?: LeasePool }): Promise<RunSummary> {
+  const pool = deps.leases ?? new LeasePool(deps.log, deps.signal);
   const workdir = path.join(plan.workdir, plan.runId);
   mkdirSync(workdir, { recursive: true });
-  deps.log.info(`[${plan.suite.file.name}] leasing ${plan.cluster.shape.workers}-worker ${deps.provider.name} hosts for the run`);
-  const lease = await deps.provider.lease({ ...plan.cluster, workdir }, deps.log);
-  const releaseOnAbort = () => void lease.release();
-  deps.signal?.addEventListener('abort', releaseOnAbort);
   let summary: RunSummary | undefined;
+  const released: ReleasedLease[] = [];
   try {
-    summary = await runWorkloads(plan, lease, deps);
+    const hosts = await pool.acquire(plan.runId, deps.provider, { ...plan.cluster, workdir }, `[${plan.suite.file.name}]`);
+    summary = await runWorkloads(plan, hosts, deps);
   } finally {
-    deps.signal?.removeEventListener('abort', releaseOnAbort);
-    await lease.release();
+    if (!deps.leases) released.push(...(await pool.releaseAll()));
   }
-  summary.clusters.push({ ...lease.info(), lease: true });
+  summary.clusters.push(...released.map((r) => r.info));
   return summary;
 }
 
-async function runWorkloads(plan: RunPlan, hosts: Pick<ClusterProvider, 'start'>, deps: { provider: ClusterProvider; sink: RepeatSink; log: Log; signal?: AbortSignal }): Promise<RunSummary> {
+async function runWorkloads(plan: RunPlan, hosts: ClusterHosts, deps: { provider: ClusterProvider; sink: RepeatSink; log: Log; signal?: AbortSignal }): Promise<RunSummary> {
   const summary: RunSummary = { repeats: { ok: 0, failed: 0, timeout: 0, disturbed: 0 }, clusters: [] };
   const record = (r: RepeatRecord) => {
     deps.sink.recordRepeat(r);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EC2Client, Instance } from '@aws-sdk/client-ec2';
 import { NightbenchError, clusterError, firstLine } from '../../errors.js';
 import type { Log } from '../../log.js';
@@ -89,6 +90,9 @@ async function leaseEc2Hosts(request: ClusterRequest, log: Log, deps: Ec2Depende
   const leasedAt = deps.now();
   const client = deps.createClient(options.region);
   const token = newAgentToken();
+  // In the idempotency token, tells this lease's launches from another lease's of the same run (two
+  // A/B lanes): with the run id alone, EC2 would hand the second lease the first one's instances.
+  const leaseNonce = randomUUID().slice(0, 8);
   const agent = deps.agent(token, options.agentPort);
   const instances: LeasedInstance[] = [];
   const launches: Record<Role, number> = { scheduler: 0, worker: 0 };
@@ -127,7 +131,7 @@ async function leaseEc2Hosts(request: ClusterRequest, log: Log, deps: Ec2Depende
     const launched = await launchWithFallback(
       client,
       slots,
-      (slot, attempt) => runInstancesInput({ options, slot, role, count, userData, tags, clientToken: `${request.runId}-${role}-${launches[role]}-${attempt}` }),
+      (slot, attempt) => runInstancesInput({ options, slot, role, count, userData, tags, clientToken: `${request.runId}-${leaseNonce}-${role}-${launches[role]}-${attempt}` }),
       { sleep: deps.sleep, backoffSeconds: options.backoffSeconds, log, what: role === 'scheduler' ? 'scheduler' : `${count} workers` },
     );
     const ids = launched.instances.map((i) => i.InstanceId).filter((id): id is string => id !== undefined);

@@ -1,20 +1,14 @@
-import { DescribeInstancesCommand, TerminateInstancesCommand, type EC2Client, type Instance } from '@aws-sdk/client-ec2';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { TerminateInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ec2Options } from '../../../src/cluster/ec2/options.js';
-import { tagKeys } from '../../../src/cluster/ec2/plan.js';
 import { createEc2Provider } from '../../../src/cluster/ec2/provider.js';
 import type { RepeatRecord } from '../../../src/history/types.js';
 import { silentLog } from '../../../src/log.js';
 import { runSuite, type RunSummary } from '../../../src/runner/runner.js';
-import type { Workload } from '../../../src/suite/schema.js';
-import { loadSuite } from '../../../src/suite/suite.js';
 import { fakeAgent } from './fake-agent.js';
 import { motoResources, startMoto, type Moto } from './moto.js';
 import { ec2Options } from './options.js';
-import { ec2Request } from './request.js';
+import { allTerminated, instancesOfRun, launchesByRole, outcomes, sleepyPlan, sleepySuite } from './leased-run.js';
 
 let moto: Moto;
 let client: EC2Client;
@@ -32,67 +26,23 @@ afterAll(async () => {
   await moto?.stop();
 });
 
-/** A suite whose workloads are a client command of 1.5 s here; its processes only go to the (fake) agents. */
-function sleepySuite() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-sleepy-'));
-  const request = ec2Request(options);
-  writeFileSync(
-    path.join(dir, 'suite.json'),
-    JSON.stringify({
-      name: 'sleepy',
-      list: ['true'],
-      ready: ['true'],
-      reset: ['true'],
-      run: ['sh', '-c', 'sleep 1.5; echo \'{"metrics": {}}\' > "$NIGHTBENCH_METRICS_FILE"'],
-      processes: { scheduler: request.scheduler, worker: request.worker },
-    }),
-  );
-  return loadSuite(dir);
-}
-
-const workload = (name: string): Workload => ({ name, description: '', version: '1', tags: [], metrics: [] });
-
 async function runOnEc2(runId: string, workloads: string[], repeats: number, agent = fakeAgent(), sink?: (r: RepeatRecord) => void) {
-  const suite = sleepySuite();
-  const request = ec2Request(options, { runId });
   const records: RepeatRecord[] = [];
   const provider = createEc2Provider({ createClient: () => moto.client(), probe: async () => {}, sleep: async () => {}, agent: () => agent, monitorIntervalMs: 50 });
-  const run = runSuite(
-    {
-      runId,
-      suite,
-      workloads: workloads.map(workload),
-      repeats,
-      timeLimitSeconds: 60,
-      scale: 1,
-      sampleIntervalSeconds: 0.25,
-      cluster: { ...request, scheduler: suite.file.processes.scheduler, worker: suite.file.processes.worker },
-      workdir: request.workdir,
-    },
-    { provider, sink: { recordRepeat: (r) => (sink?.(r), records.push(r)) }, log: silentLog },
-  );
+  const run = runSuite(sleepyPlan(sleepySuite(options), options, runId, workloads, { count: repeats }), {
+    provider,
+    sink: { recordRepeat: (r) => (sink?.(r), records.push(r)) },
+    log: silentLog,
+  });
   return { run, records, agent };
 }
-
-async function instancesOfRun(runId: string): Promise<(Instance & { reservation: string; role: string })[]> {
-  const answer = await client.send(new DescribeInstancesCommand({ Filters: [{ Name: `tag:${tagKeys.run}`, Values: [runId] }] }));
-  return (answer.Reservations ?? []).flatMap((r) =>
-    (r.Instances ?? []).map((i) => ({ ...i, reservation: r.ReservationId!, role: i.Tags?.find((t) => t.Key === tagKeys.role)?.Value ?? '' })),
-  );
-}
-
-/** RunInstances calls per role: each call is one reservation. */
-const launchesByRole = (instances: { reservation: string; role: string }[]) =>
-  Object.fromEntries(['scheduler', 'worker'].map((role) => [role, new Set(instances.filter((i) => i.role === role).map((i) => i.reservation)).size]));
-const allTerminated = (instances: Instance[]) => instances.every((i) => i.State?.Name === 'terminated' || i.State?.Name === 'shutting-down');
-const outcomes = (records: RepeatRecord[]) => records.map((r) => `${r.workload}#${r.repeat}:${r.status}`);
 
 describe('ec2 hosts leased once per run (against a local EC2 endpoint)', () => {
   it('launches the scheduler and the workers once for three workloads, starts fresh processes per workload, terminates them at the end', async () => {
     const { run, records, agent } = await runOnEc2('lease-ok', ['a', 'b', 'c'], 2);
     const summary: RunSummary = await run;
     expect(outcomes(records)).toEqual(['a#1:ok', 'a#2:ok', 'b#1:ok', 'b#2:ok', 'c#1:ok', 'c#2:ok']);
-    const instances = await instancesOfRun('lease-ok');
+    const instances = await instancesOfRun(client, 'lease-ok');
     expect(instances).toHaveLength(3);
     expect(launchesByRole(instances)).toEqual({ scheduler: 1, worker: 1 });
     // One scheduler and two workers started for each workload, on the same three hosts, each stopped after it.
@@ -121,7 +71,7 @@ describe('ec2 hosts leased once per run (against a local EC2 endpoint)', () => {
     await run;
     expect(outcomes(records)).toEqual(['a#1:ok', 'a#2:ok', 'b#1:disturbed', 'b#2:ok']);
     expect(records[2]!.disturbance).toContain(`worker host ${lost} left running`);
-    const instances = await instancesOfRun('lease-lost');
+    const instances = await instancesOfRun(client, 'lease-lost');
     // The original three and one replacement worker, launched by a second RunInstances for one worker.
     expect(instances).toHaveLength(4);
     expect(launchesByRole(instances)).toEqual({ scheduler: 1, worker: 2 });
@@ -145,7 +95,7 @@ describe('ec2 hosts leased once per run (against a local EC2 endpoint)', () => {
     await run;
     expect(outcomes(records)).toEqual(['a#1:disturbed', 'a#2:ok']);
     expect(records[0]!.disturbance).toMatch(/spot interruption notice for worker host i-\w+: \{"action": "terminate"/);
-    expect(allTerminated(await instancesOfRun('lease-spot'))).toBe(true);
+    expect(allTerminated(await instancesOfRun(client, 'lease-spot'))).toBe(true);
   });
 
   it('terminates every host when the run fails midway', async () => {
@@ -153,7 +103,7 @@ describe('ec2 hosts leased once per run (against a local EC2 endpoint)', () => {
       throw new Error('the history is gone');
     });
     await expect(run).rejects.toThrow('the history is gone');
-    const instances = await instancesOfRun('lease-failed');
+    const instances = await instancesOfRun(client, 'lease-failed');
     expect(instances).toHaveLength(3);
     expect(allTerminated(instances)).toBe(true);
   });

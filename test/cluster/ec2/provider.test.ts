@@ -85,6 +85,16 @@ describe('ec2 provider start', () => {
     expect(JSON.parse(JSON.stringify(cluster.info())).costUsd).toBeCloseTo(3 * 0.04, 10);
   });
 
+  it('gives two leases of one run (two A/B lanes) different idempotency tokens, so EC2 never hands one the other\'s instances', async () => {
+    const hosts = provider();
+    const leases = [await hosts.lease!(ec2Request(ec2Options()), silentLog), await hosts.lease!(ec2Request(ec2Options()), silentLog)];
+    const tokens = launches().map((l) => l.ClientToken!);
+    expect(tokens).toHaveLength(4);
+    expect(new Set(tokens).size).toBe(4);
+    for (const token of tokens) expect(token.length).toBeLessThanOrEqual(64);
+    await Promise.all(leases.map((l) => l.release()));
+  });
+
   it('falls back across subnets, then instance types, on capacity errors, with doubling waits', async () => {
     ec2.on(RunInstancesCommand, { MinCount: 1 }).rejectsOnce(awsFailure('InsufficientInstanceCapacity')).rejectsOnce(awsFailure('InsufficientInstanceCapacity')).callsFake(launch);
     const cluster = await provider().start(ec2Request(ec2Options()), silentLog);

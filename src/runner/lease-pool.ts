@@ -1,0 +1,64 @@
+import type { ClusterInfo, ClusterProvider, ClusterRequest, HostLease } from '../cluster/types.js';
+import type { Log } from '../log.js';
+
+/** Where a workload's cluster starts: leased hosts, or the provider itself when it leases none (local). */
+export type ClusterHosts = Pick<ClusterProvider, 'start'>;
+
+/** A lease given back, with what its hosts cost in the end; `key` says whose it was. */
+export interface ReleasedLease {
+  key: string;
+  info: ClusterInfo;
+}
+
+/**
+ * The lifetime of leased hosts over any number of `runSuite` calls: one lease per key, taken the
+ * first time the key is asked for and reused by every later call with it; given back by release()
+ * or releaseAll(), and at once when the signal aborts. A key names hosts made ready for one thing
+ * (a run: its environment, its commits), because a provider may install the target when it leases
+ * (EC2 user-data): hosts never pass from one key to another.
+ */
+export class LeasePool {
+  private readonly leases = new Map<string, Promise<HostLease>>();
+  private readonly releaseOnAbort = () => {
+    for (const lease of this.leases.values()) void lease.then((l) => l.release(), () => undefined);
+  };
+
+  constructor(
+    private readonly log: Log,
+    private readonly signal?: AbortSignal,
+  ) {
+    signal?.addEventListener('abort', this.releaseOnAbort);
+  }
+
+  /** The hosts of `key`: leased now if the pool holds none for it yet. */
+  async acquire(key: string, provider: ClusterProvider, request: ClusterRequest, label: string): Promise<ClusterHosts> {
+    if (!provider.lease) return provider;
+    const held = this.leases.get(key);
+    if (held) return held;
+    this.log.info(`${label} leasing ${request.shape.workers}-worker ${provider.name} hosts`);
+    const lease = provider.lease(request, this.log);
+    this.leases.set(key, lease);
+    // A failed lease gave back what it had got; the next acquire of the key tries again.
+    lease.catch(() => this.leases.get(key) === lease && this.leases.delete(key));
+    if (this.signal?.aborted) this.releaseOnAbort();
+    return lease;
+  }
+
+  /** Gives back the hosts of `key`, if the pool holds any. */
+  async release(key: string): Promise<ReleasedLease | undefined> {
+    const lease = this.leases.get(key);
+    if (!lease) return undefined;
+    this.leases.delete(key);
+    const held = await lease.catch(() => undefined);
+    if (!held) return undefined;
+    await held.release();
+    return { key, info: { ...held.info(), lease: true } };
+  }
+
+  /** Gives back every lease; the pool is done with after this. */
+  async releaseAll(): Promise<ReleasedLease[]> {
+    this.signal?.removeEventListener('abort', this.releaseOnAbort);
+    const released = await Promise.all([...this.leases.keys()].map((key) => this.release(key)));
+    return released.filter((r): r is ReleasedLease => r !== undefined);
+  }
+}
