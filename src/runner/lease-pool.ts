@@ -16,9 +16,17 @@ export interface ReleasedLease {
  * or releaseAll(), and at once when the signal aborts. A key names hosts made ready for one thing
  * (a run: its environment, its commits), because a provider may install the target when it leases
  * (EC2 user-data): hosts never pass from one key to another.
+ *
+ * With `single`, the pool holds one key's hosts at a time: asking for another key first gives back
+ * the hosts held. An A/B lane interleaves its groups, and hosts kept for a group while the lane
+ * runs the others' slots are billed idle: on EC2 that cost more than booting anew once slots run
+ * longer than a boot and install divided by the other groups (bench/ec2-lease.ts). Held per run
+ * of consecutive slots, hosts are never idle, and no lane launches more than per-slot leasing did.
  */
 export class LeasePool {
   private readonly leases = new Map<string, Promise<HostLease>>();
+  /** Leases a `single` pool gave back when another key was asked for; releaseAll() reports them. */
+  private readonly switched: ReleasedLease[] = [];
   private readonly releaseOnAbort = () => {
     for (const lease of this.leases.values()) void lease.then((l) => l.release(), () => undefined);
   };
@@ -26,6 +34,7 @@ export class LeasePool {
   constructor(
     private readonly log: Log,
     private readonly signal?: AbortSignal,
+    private readonly options: { single?: boolean } = {},
   ) {
     signal?.addEventListener('abort', this.releaseOnAbort);
   }
@@ -35,6 +44,12 @@ export class LeasePool {
     if (!provider.lease) return provider;
     const held = this.leases.get(key);
     if (held) return held;
+    if (this.options.single) {
+      for (const other of [...this.leases.keys()]) {
+        const given = await this.release(other);
+        if (given) this.switched.push(given);
+      }
+    }
     this.log.info(`${label} leasing ${request.shape.workers}-worker ${provider.name} hosts`);
     const lease = provider.lease(request, this.log);
     this.leases.set(key, lease);
@@ -55,10 +70,10 @@ export class LeasePool {
     return { key, info: { ...held.info(), lease: true } };
   }
 
-  /** Gives back every lease; the pool is done with after this. */
+  /** Gives back every lease; the pool is done with after this. Also reports what a `single` pool gave back on the way. */
   async releaseAll(): Promise<ReleasedLease[]> {
     this.signal?.removeEventListener('abort', this.releaseOnAbort);
     const released = await Promise.all([...this.leases.keys()].map((key) => this.release(key)));
-    return released.filter((r): r is ReleasedLease => r !== undefined);
+    return [...this.switched.splice(0), ...released.filter((r): r is ReleasedLease => r !== undefined)];
   }
 }

@@ -38,6 +38,23 @@ describe('LeasePool', () => {
     expect(leases.map((l) => l.releases)).toEqual([1, 1]);
   });
 
+  it('single: holds one key at a time, giving back the held hosts when another key is asked for, and reports them at the end', async () => {
+    const { provider, leases } = countingProvider();
+    const pool = new LeasePool(silentLog, undefined, { single: true });
+    await pool.acquire('run-a', provider, request, '');
+    await pool.acquire('run-a', provider, request, '');
+    await pool.acquire('run-b', provider, request, '');
+    expect(leases.map((l) => l.releases)).toEqual([1, 0]);
+    await pool.acquire('run-a', provider, request, '');
+    expect(leases.map((l) => l.n)).toEqual([1, 2, 3]);
+    expect((await pool.releaseAll()).map((r) => [r.key, r.info.startupSeconds])).toEqual([
+      ['run-a', 1],
+      ['run-b', 2],
+      ['run-a', 3],
+    ]);
+    expect(leases.map((l) => l.releases)).toEqual([1, 1, 1]);
+  });
+
   it('gives back one key\'s hosts on release(key) and leases anew when the key is asked for again', async () => {
     const { provider, leases } = countingProvider();
     const pool = new LeasePool(silentLog);
