@@ -8,7 +8,7 @@
  * Then the same for an A/B of two environments with its A/A (groups A, A', B), `--ab-repeats` slots
  * of one workload a group on `--ab-lanes` lanes, run as runAb runs them (runLanes, then runSuite
  * per slot): "before" leases per slot (runSuite without the lane's pool, as runAb did), "after"
- * leases once per lane and run.
+ * keeps a group's hosts across its consecutive slots on a lane (the lane's single-key pool).
  *   npx tsx bench/ec2-lease.ts [--workers 10] [--workloads 11] [--workload-seconds 180] [--boot 90] [--install 60] [--price 0.096] [--ab-repeats 8] [--ab-lanes 1]
  */
 import { RunInstancesCommand } from '@aws-sdk/client-ec2';
@@ -128,7 +128,7 @@ for (let w = 0; w < workloads; w++) {
 await lease.release();
 const after = tally([lease.info()], runInstancesCalls - calls, from);
 
-/** An A/B's slots through runLanes and runSuite, leasing per slot (`perSlot`) or once per lane and run. */
+/** An A/B's slots through runLanes and runSuite, leasing per slot (`perSlot`) or through each lane's pool. */
 async function abTally(name: string, perSlot: boolean): Promise<Tally> {
   const provider = simulatedProvider();
   const suite = sleepySuite(options, 0);
