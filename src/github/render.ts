@@ -113,6 +113,10 @@ function stateText(series: IssueSeries): string {
 export function renderRanges(group: Pick<IssueGroup, 'ranges'>, context: RenderContext): string {
   const parts = ['## Suspect range'];
   if (group.ranges.length === 0) parts.push('No commit range: the target is installed packages, whose versions each run records in the history.');
+  // Seen on the recorded Dask history: the machine got busier between two nights of the same commits.
+  else if (group.ranges.every((range) => range.from === range.to)) {
+    parts.push('No commit changed between the last good and the first bad night in any repository: the cause is outside the tested code (the machine, the cluster or the installed dependencies). Rerunning the two nights side by side tells whether it reproduces.');
+  }
   for (const range of group.ranges) {
     if (range.from === range.to) {
       parts.push(`**${range.repo}**: unchanged at ${link(`\`${shortSha(range.to)}\``, context.links.commit(range.repo, range.to))}.`);

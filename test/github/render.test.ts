@@ -90,6 +90,12 @@ describe('renderIssue', () => {
     expect(unjudged.split('\n').filter((line) => line.startsWith('- `') && line.includes('nightly noise'))).toEqual(['- `join` wall_time: 3 repeats, 3% nightly noise: changes of 10% or more within 3 nights (10% on their first night)']);
   });
 
+  it('says so when no repository changed between the nights: the cause is outside the code', () => {
+    const { body } = renderIssue(group(regressed.series, [{ repo: 'pkg', from: badSha, to: badSha }]), context());
+    expect(body).toContain('No commit changed between the last good and the first bad night in any repository');
+    expect(renderIssue(regressed, context()).body).not.toContain('No commit changed');
+  });
+
   it('says when git could not read a range and still renders the rest', () => {
     const { body } = renderIssue(regressed, context({ ranges: { pkg: { error: 'pkg: commit a1b2c3d4e5f6 no longer exists' } } }));
     expect(body).toContain('git context unavailable: pkg: commit a1b2c3d4e5f6 no longer exists');
