@@ -23,10 +23,11 @@ const env = { GITHUB_TOKEN: 'e2e-token', NIGHTBENCH_NOISE_CV: '0.1' };
  *   one-sided p of 1 / C(18, 3) = 1/816, and alpha 0.05 still holds with 7 of the 45 baseline-new
  *   pairs inverted; at x2 one pair inverts with probability Phi(-ln 2 / (0.1 sqrt 2)) = 5e-7.
  * - the noise bound binds instead: ln(ratio) must reach 2 x noise x sqrt(1 + 1/nights), and the
- *   noise comes from the few differences between the baseline's nightly medians. 100,000 seeded
- *   trials of judgeNight at this config (work_time, lognormal CV 10%) missed the step in 12% of
- *   nights with the former 2 baseline nights and a x1.5 step (the flake), 0.5% with 4 nights at x2,
- *   and 5 in 100,000 with 5 nights at x2, the set-up here (3 more cheap nights, a few seconds each).
+ *   noise comes from the few differences between the baseline's nightly medians. Seeded trials of
+ *   judgeNight at this config (work_time, lognormal CV 10%) missed the step on 12% of bad nights
+ *   with the former 2 baseline nights and a x1.5 step (2,431 of 20,000: the flake), on 53 of
+ *   100,000 with 4 nights at x2, and on 5 of 100,000 with 5 nights at x2, the set-up here (3 more
+ *   cheap nights, about 6 s each).
  */
 describe('nightbench bisect', () => {
   let target: CheapTarget;
