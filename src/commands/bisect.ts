@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
+import { episodeRequest, largestChange } from '../bisect/confirm.js';
 import { publishBisect } from '../bisect/publish.js';
 import { runBisect, type BisectRequest } from '../bisect/run.js';
-import type { Episode } from '../detect/episodes.js';
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import { brokenOfIssue } from '../github/publish-broken.js';
@@ -78,7 +78,7 @@ async function resolveRequest(context: CommandContext, store: HistoryStore, flag
     const episodes = store.episodes().filter((e) => (flags.episode !== undefined ? e.id === flags.episode : e.issueNumber === flags.issue));
     if (episodes.length > 0) {
       const episode = largestChange(episodes);
-      return { request: episodeRequest(episode, mode, flags), unit: episode.unit };
+      return { request: episodeRequest(episode, mode, { issueNumber: flags.issue, seed: flags.seed }), unit: episode.unit };
     }
     if (flags.episode !== undefined) throw new NightbenchError('usage', `no regression episode ${flags.episode} in the history`);
     const broken = await brokenOfIssue({ store, loaded: context.loaded, env: process.env, log: context.log }, flags.issue!);
@@ -97,27 +97,6 @@ async function resolveRequest(context: CommandContext, store: HistoryStore, flag
 /** A pass/fail bisect of `workload` (its metric only names the runs: a failure has no value). */
 function failingRequest(mode: BisectRequest['mode'], flags: BisectFlags, workload: string): Omit<BisectRequest, 'good' | 'bad'> {
   return { mode, judged: 'pass-fail', workload, metric: flags.metric ?? 'wall_time', priorNoise: 0, seed: flags.seed };
-}
-
-function episodeRequest(episode: Episode, mode: BisectRequest['mode'], flags: BisectFlags): BisectRequest {
-  return {
-    mode,
-    judged: 'metric',
-    suite: episode.identity.suite,
-    workload: episode.identity.workload,
-    metric: episode.identity.metric,
-    good: episode.lastGood.commits,
-    bad: episode.firstBad.commits,
-    // The night-to-night noise of the series' medians: a floor under the noise of one repeat.
-    priorNoise: episode.baselineNoise,
-    episodeId: episode.id,
-    issueNumber: episode.issueNumber ?? flags.issue,
-    seed: flags.seed,
-  };
-}
-
-function largestChange(episodes: readonly Episode[]): Episode {
-  return [...episodes].sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)))[0]!;
 }
 
 /** `SHA` (the primary repository, the others paired by date as --commit does) plus `REPO=SHA` overrides. */

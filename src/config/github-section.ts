@@ -42,6 +42,13 @@ export const githubSchema = z.strictObject({
   notifySpacingMs: z.number().int().min(0).default(3000),
   /** Improvement episodes get issues too (`issue`), or only the pages, summary and `detect` show them (`off`, the default). */
   improvements: z.enum(['off', 'issue']).default('off'),
+  /**
+   * Before an issue opens, rerun its largest change, last good against first bad, as an
+   * interleaved A/B on the episode's cluster (`rerun`); one that does not reproduce is kept as
+   * "unconfirmed" on the pages and in `detect`, never filed. `off` (the default) files at once.
+   * Costs about 12 repeats of the workload per opening (bench/confirm-quality.ts).
+   */
+  confirm: z.enum(['off', 'rerun']).default('off'),
 });
 
 /** The validated `github` section. */

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ActiveEpisode, Episode, EpisodeState } from '../detect/index.js';
 import type { Comparability } from '../history/types.js';
+import type { Confirmation } from './confirm.js';
 
 /** One repository's suspect range: last good commit (exclusive) .. first bad commit. */
 export interface SuspectRange {
@@ -45,6 +46,8 @@ export interface IssueGroup {
   /** In the target's repository order; the first is the primary repository. */
   ranges: SuspectRange[];
   series: IssueSeries[];
+  /** The rerun that confirmed it before filing (`github.confirm`), when there was one. */
+  confirmation?: Confirmation;
 }
 
 /**

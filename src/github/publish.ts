@@ -13,6 +13,7 @@ import { collectRangeContext, type RangeContext } from '../git/range.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { applyIssueActions, type ActionOutcome } from './apply.js';
+import { confirmOpenings, type ConfirmPort } from './confirm.js';
 import { createGitHubClient, type GitHubClient } from './client.js';
 import { isGitHubFailure } from './errors.js';
 import { fileTracker } from './file-tracker.js';
@@ -37,6 +38,8 @@ export interface PublishOptions {
   dryRun?: boolean;
   /** How the reproduce section calls the CLI. */
   cli?: string;
+  /** Reruns a group before its issue opens; used when `github.confirm` is `rerun`. */
+  confirm?: ConfirmPort;
 }
 
 export interface PublishResult {
@@ -83,8 +86,10 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
     tracker = files;
     existing = await files.find(fingerprints);
   }
-  const actions = planIssues(groups, existing, night);
-  if (options.dryRun) return { tracker: tracker.description, filesDir, night, actions, failed: unreachable ? 1 : 0, ...(unreachable ? { error: unreachable } : {}) };
+  const planned = planIssues(groups, existing, night);
+  if (options.dryRun) return { tracker: tracker.description, filesDir, night, actions: planned, failed: unreachable ? 1 : 0, ...(unreachable ? { error: unreachable } : {}) };
+  // Only openings are confirmed: an issue already filed is commented on and closed as before.
+  const actions = config.github.confirm === 'rerun' && options.confirm ? await confirmOpenings(planned, options.confirm) : planned;
 
   const links = configLinks(config);
   const fixes = store.recordedFixes();
@@ -160,6 +165,7 @@ function recordOutcomes(store: HistoryStore, outcomes: readonly ActionOutcome[])
   for (const { action, issue } of outcomes) {
     const ids = action.group.series.flatMap((s) => (s.episodeId === undefined ? [] : [s.episodeId]));
     if (action.kind === 'accept') store.markEpisodesAccepted(ids);
+    else if (action.kind === 'unconfirmed') store.markEpisodesUnconfirmed(ids);
     else if (issue?.number !== undefined) store.setEpisodeIssue(ids, issue.number);
   }
 }

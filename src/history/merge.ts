@@ -50,7 +50,7 @@ export function mergeDatabase(target: Db, sourceFile: string): MergeCounts {
  * nights that advanced them cannot be derived again from the runs. A history saved after
  * detection and issues (the nightly, triage) must keep them, so episodes are merged by their
  * stable fingerprint: new ones are added (with ids of the target's own), a stored one takes the
- * other side's state when that side saw a later night or ended it (recovered, accepted), and an
+ * other side's state when that side saw a later night or ended it (recovered, accepted, unconfirmed), and an
  * issue number once known is kept. Returns how many episodes were added or changed.
  */
 function mergeEpisodes(target: Db): number {
@@ -60,7 +60,7 @@ function mergeEpisodes(target: Db): number {
     .prepare(
       `UPDATE main.regressions SET state = s.state, last_night = s.last_night, latest_median = s.latest_median, nights_back = s.nights_back, recovered_night = s.recovered_night
        FROM shard.regressions s WHERE s.fingerprint = main.regressions.fingerprint
-         AND (s.last_night > main.regressions.last_night OR (main.regressions.state IN ('open', 'still-regressed') AND s.state IN ('recovered', 'accepted')))`,
+         AND (s.last_night > main.regressions.last_night OR (main.regressions.state IN ('open', 'still-regressed') AND s.state IN ('recovered', 'accepted', 'unconfirmed')))`,
     )
     .run().changes;
   const numbered = target
