@@ -6,24 +6,8 @@
  *
  * @module
  */
-import type { RatioInterval } from '../stats/index.js';
-import type { IssueGroup } from './group.js';
+import type { Confirmation, IssueGroup } from './group.js';
 import type { IssueAction } from './plan.js';
-
-/** What the rerun of one issue group showed. */
-export interface Confirmation {
-  reproduced: boolean;
-  /** The series rerun: the group's largest change. */
-  workload: string;
-  metric: string;
-  unit: string | null;
-  /** First bad against last good; absent when no values came back (failures). */
-  ratio?: RatioInterval;
-  p?: number;
-  /** Repeats of both sides together. */
-  repeats: number;
-  clusterSeconds: number;
-}
 
 /** Reruns a group's regression. */
 export type ConfirmPort = (group: IssueGroup) => Promise<Confirmation>;

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ActiveEpisode, Episode, EpisodeState } from '../detect/index.js';
 import type { Comparability } from '../history/types.js';
-import type { Confirmation } from './confirm.js';
+import type { RatioInterval } from '../stats/index.js';
 
 /** One repository's suspect range: last good commit (exclusive) .. first bad commit. */
 export interface SuspectRange {
@@ -35,6 +35,21 @@ export interface IssueSeries {
   pValue?: number;
   /** Relative noise of one nightly median in the baseline. */
   noise?: number;
+}
+
+/** What the rerun of one issue group showed before it was filed (`github.confirm`, see confirm.ts). */
+export interface Confirmation {
+  reproduced: boolean;
+  /** The series rerun: the group's largest change. */
+  workload: string;
+  metric: string;
+  unit: string | null;
+  /** First bad against last good; absent when no values came back (failures). */
+  ratio?: RatioInterval;
+  p?: number;
+  /** Repeats of both sides together. */
+  repeats: number;
+  clusterSeconds: number;
 }
 
 /** What one issue is about. */
