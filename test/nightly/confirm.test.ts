@@ -80,7 +80,7 @@ describe('github.confirm in the nightly issue step', () => {
     const port = simulatedConfirm(1);
     await nights(0, 9, 'rerun', port);
     const [issue] = fake.issues('acme/perf');
-    expect(issue!.body).toMatch(/Confirmed before filing: last good against first bad rerun interleaved, `sum` wall_time, 12 repeats \(4\.0 cluster minutes): x[12]\.\d{3} \(95% interval \d\.\d{3}\.\.\d\.\d{3}\), Mann-Whitney p = [\d.e-]+\./);
+    expect(issue!.body).toMatch(/Confirmed before filing: last good against first bad rerun interleaved, `sum` wall_time, 12 repeats \(4\.0 cluster minutes\): x[12]\.\d{3} \(95% interval \d\.\d{3}\.\.\d\.\d{3}\), Mann-Whitney p = [\d.e-]+\./);
     expect(store.episodes().map((e) => [e.state, e.issueNumber])).toEqual([['still-regressed', 1]]);
     expect(port.calls, 'a filed issue is commented on, never confirmed again').toBe(1);
   });
