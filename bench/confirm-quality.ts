@@ -49,7 +49,7 @@ for (const repeats of [1, 3]) {
 }
 // The unchanged suite opens few episodes: the share a rerun of no change wrongly confirms, from many reruns.
 let falseConfirmed = 0;
-const nullReruns = 10_000;
+const nullReruns = 1000;
 const nullEpisode = { baselineMedian: 1, baselineNoise: unchangedCv, ratio: 1.15, identity: { workload: 'unchanged', metric: 'wall_time' }, unit: 's' } as Episode;
 for (let i = 0; i < nullReruns; i++) if (await reproduces(nullEpisode, 0, unchangedCv)) falseConfirmed++;
 rows.push([`reruns of no change (CV 5%) that confirm a +15% episode, of ${nullReruns}`, '-', `${falseConfirmed} (${((100 * falseConfirmed) / nullReruns).toFixed(1)}%)`]);
