@@ -16,7 +16,8 @@ import { detectionSchema, type DetectionPolicy } from '../src/detect/policy.js';
 import { detectRegressions } from '../src/detect/run.js';
 import { openHistory } from '../src/history/open.js';
 import { changePoints } from '../src/stats/segmentation.js';
-import { nightAt, runNights, seriesRows, valueRows } from '../test/detect/helpers.js';
+import { nightAt, runNights, valueRows } from '../test/detect/helpers.js';
+import { stepCases, stepNight, stepRows, stepTrials, unchangedNights, unchangedRows, unchangedSeries } from './synthetic-suite.js';
 
 const argument = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -181,21 +182,19 @@ interface Synthetic {
 
 function synthetic(): Synthetic {
   const falseAlarmsPer100: Record<string, number> = {};
-  const seriesCount = 1000;
   for (const repeats of [1, 3]) {
     let opened = 0;
-    for (let seed = 1; seed <= seriesCount; seed++) opened += runNights(seriesRows({ seed: seed * 7 + repeats, nights: 60, repeats, cv: 0.05 }), policy, 0, 59).opened;
-    falseAlarmsPer100[`CV 5%, ${repeats} repeat${repeats === 1 ? '' : 's'}`] = (opened * 100) / seriesCount;
+    for (let seed = 1; seed <= unchangedSeries; seed++) opened += runNights(unchangedRows(seed, repeats), policy, 0, unchangedNights - 1).opened;
+    falseAlarmsPer100[`CV 5%, ${repeats} repeat${repeats === 1 ? '' : 's'}`] = (opened * 100) / unchangedSeries;
   }
   const power: Synthetic['power'] = {};
-  const trials = 300;
-  const stepNight = 30;
-  for (const { factor, cv } of [{ factor: 1.15, cv: 0.03 }, { factor: 1.3, cv: 0.1 }]) {
+  const trials = stepTrials;
+  for (const { factor, cv } of stepCases) {
     for (const repeats of [1, 3]) {
       let within1 = 0;
       let within3 = 0;
       for (let seed = 1; seed <= trials; seed++) {
-        const rows = seriesRows({ seed: 90_000 + seed * 13 + repeats, nights: stepNight + 3, repeats, cv, steps: [{ from: stepNight, factor }] });
+        const rows = stepRows(seed, repeats, { factor, cv });
         const run = runNights(rows, policy, 0, stepNight + 2);
         const night = (i: number) => run.changes[i]!.some((c) => c.action === 'open' && c.episode.kind === 'regression' && c.episode.firstBad.night >= nightAt(stepNight - 2));
         if (night(stepNight)) within1++;

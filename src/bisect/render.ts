@@ -7,7 +7,7 @@
  */
 import { median } from 'simple-statistics';
 import type { Links } from '../github/links.js';
-import { formatValue } from '../format/index.js';
+import { formatRatioInterval, formatValue } from '../format/index.js';
 import type { RangeCommitRef, TargetState } from './candidates.js';
 import type { BisectReport } from './run.js';
 import type { Comparison } from './search.js';
@@ -53,7 +53,7 @@ function renderConfirmation(c: Comparison, judged: 'metric' | 'pass-fail', unit:
     return `Confirmation (${sides}): the parent ${c.beforeFailures === 0 ? 'passes' : 'fails'}, the culprit ${c.afterFailures > 0 ? 'fails' : 'passes'}: ${c.confirmed ? 'confirmed' : 'NOT confirmed'}.`;
   }
   if (!c.ratio || c.p === undefined) return `Confirmation (${sides}): no values to compare (${c.beforeFailures + c.afterFailures} failed repeats).`;
-  const figures = `median ${formatValue(median(c.beforeValues), unit)} -> ${formatValue(median(c.afterValues), unit)}, x${c.ratio.ratio.toFixed(3)} (95% interval ${c.ratio.low.toFixed(3)}..${c.ratio.high.toFixed(3)}), Mann-Whitney p = ${c.p.toPrecision(2)}`;
+  const figures = `median ${formatValue(median(c.beforeValues), unit)} -> ${formatValue(median(c.afterValues), unit)}, ${formatRatioInterval(c.ratio)}, Mann-Whitney p = ${c.p.toPrecision(2)}`;
   return `Confirmation (${sides}, interleaved, ${c.beforeValues.length} + ${c.afterValues.length} repeats): ${figures}: ${c.confirmed ? 'confirmed' : 'NOT confirmed'}.`;
 }
 

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
+import { episodeRequest, largestChange } from '../bisect/confirm.js';
 import { publishBisect } from '../bisect/publish.js';
 import { runBisect, type BisectRequest } from '../bisect/run.js';
-import type { Episode } from '../detect/episodes.js';
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
+import { brokenOfIssue } from '../github/publish-broken.js';
 import { prepareTarget } from '../target/target.js';
 import { addCommonOptions, collect, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory, type CommandContext } from './context.js';
@@ -31,7 +32,7 @@ export const bisectCommand: CliCommand = {
         .command('bisect')
         .description("find the commit of a regression (or failure) across the target's repositories, deciding each step with the series' noise, and comment the result on its issue")
         .option('--episode <id>', 'the regression episode to bisect (an id from the regressions table)', parseIntegerOption('--episode'))
-        .option('--issue <number>', "the issue whose episodes to bisect (the largest change of them); the result is commented there", parseIntegerOption('--issue'))
+        .option('--issue <number>', "the issue whose episodes to bisect (the largest change of them), or whose broken workload to bisect pass/fail; the result is commented there", parseIntegerOption('--issue'))
         .option('--good <sha>', 'last good commit of the primary repository, or REPO=SHA (repeatable); others paired by date', collect)
         .option('--bad <sha>', 'first bad commit, as --good', collect)
         .option('--workload <name>', 'with --good/--bad: the workload to run')
@@ -70,51 +71,32 @@ export const bisectCommand: CliCommand = {
   },
 };
 
-/** The series and range to bisect, from an episode, an issue, or the flags. */
+/** The series and range to bisect, from an episode, an issue (a regression's or a broken workload's), or the flags. */
 async function resolveRequest(context: CommandContext, store: HistoryStore, flags: BisectFlags): Promise<{ request: BisectRequest; unit: string | null }> {
   const mode = flags.mode as BisectRequest['mode'];
   if (flags.episode !== undefined || flags.issue !== undefined) {
     const episodes = store.episodes().filter((e) => (flags.episode !== undefined ? e.id === flags.episode : e.issueNumber === flags.issue));
-    if (episodes.length === 0) throw new NightbenchError('usage', flags.episode !== undefined ? `no regression episode ${flags.episode} in the history` : `no regression episode is reported in issue #${flags.issue}`);
-    const episode = largestChange(episodes);
-    return { request: episodeRequest(episode, mode, flags), unit: episode.unit };
+    if (episodes.length > 0) {
+      const episode = largestChange(episodes);
+      return { request: episodeRequest(episode, mode, { issueNumber: flags.issue, seed: flags.seed }), unit: episode.unit };
+    }
+    if (flags.episode !== undefined) throw new NightbenchError('usage', `no regression episode ${flags.episode} in the history`);
+    const broken = await brokenOfIssue({ store, loaded: context.loaded, env: process.env, log: context.log }, flags.issue!);
+    if (!broken) throw new NightbenchError('usage', `no regression episode or broken workload is reported in issue #${flags.issue}`);
+    if (broken.workload === undefined) throw new NightbenchError('usage', `issue #${flags.issue} reports a ${broken.suite} night that failed before any workload ran: bisect it with --failing --workload NAME --good ... --bad ...`);
+    // Pass/fail, as --failing, over the failure's last passing and first failing nights.
+    return { request: { ...failingRequest(mode, flags, broken.workload), suite: broken.suite, good: broken.lastPassing.commits, bad: broken.firstFailing.commits, issueNumber: flags.issue }, unit: null };
   }
   if (!flags.good?.length || !flags.bad?.length || !flags.workload) throw new NightbenchError('usage', 'bisect needs --episode, --issue, or --good, --bad and --workload');
-  return {
-    request: {
-      mode,
-      judged: flags.failing ? 'pass-fail' : 'metric',
-      suite: flags.suite,
-      workload: flags.workload,
-      metric: flags.metric ?? 'wall_time',
-      good: await completeCommits(context, flags.good),
-      bad: await completeCommits(context, flags.bad),
-      priorNoise: 0,
-      seed: flags.seed,
-    },
-    unit: flags.metric === undefined || flags.metric === 'wall_time' ? 's' : null,
-  };
+  const range = { suite: flags.suite, good: await completeCommits(context, flags.good), bad: await completeCommits(context, flags.bad) };
+  if (flags.failing) return { request: { ...failingRequest(mode, flags, flags.workload), ...range }, unit: null };
+  const metric = flags.metric ?? 'wall_time';
+  return { request: { mode, judged: 'metric', workload: flags.workload, metric, priorNoise: 0, seed: flags.seed, ...range }, unit: metric === 'wall_time' ? 's' : null };
 }
 
-function episodeRequest(episode: Episode, mode: BisectRequest['mode'], flags: BisectFlags): BisectRequest {
-  return {
-    mode,
-    judged: 'metric',
-    suite: episode.identity.suite,
-    workload: episode.identity.workload,
-    metric: episode.identity.metric,
-    good: episode.lastGood.commits,
-    bad: episode.firstBad.commits,
-    // The night-to-night noise of the series' medians: a floor under the noise of one repeat.
-    priorNoise: episode.baselineNoise,
-    episodeId: episode.id,
-    issueNumber: episode.issueNumber ?? flags.issue,
-    seed: flags.seed,
-  };
-}
-
-function largestChange(episodes: readonly Episode[]): Episode {
-  return [...episodes].sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)))[0]!;
+/** A pass/fail bisect of `workload` (its metric only names the runs: a failure has no value). */
+function failingRequest(mode: BisectRequest['mode'], flags: BisectFlags, workload: string): Omit<BisectRequest, 'good' | 'bad'> {
+  return { mode, judged: 'pass-fail', workload, metric: flags.metric ?? 'wall_time', priorNoise: 0, seed: flags.seed };
 }
 
 /** `SHA` (the primary repository, the others paired by date as --commit does) plus `REPO=SHA` overrides. */

@@ -47,6 +47,13 @@ export const githubSchema = z.strictObject({
    * nothing is posted and a log line says so. `issue`: an issue of its own, like a regression.
    */
   improvements: z.enum(['off', 'comment', 'issue']).default('off'),
+  /**
+   * Before an issue opens, rerun its largest change, last good against first bad, as an
+   * interleaved A/B on the episode's cluster (`rerun`); one that does not reproduce is kept as
+   * "unconfirmed" on the pages and in `detect`, never filed. `off` (the default) files at once.
+   * Costs about 12 repeats of the workload per opening (bench/confirm-quality.ts).
+   */
+  confirm: z.enum(['off', 'rerun']).default('off'),
 });
 
 /** The validated `github` section. */

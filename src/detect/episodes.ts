@@ -16,8 +16,11 @@ import type { DetectionPolicy, Direction } from './policy.js';
 import type { NightRef, SeriesVerdict } from './judge.js';
 import type { SeriesIdentity } from './series.js';
 
-/** `open` the night it is found, `still-regressed` after; `recovered` and `accepted` are final. */
-export type EpisodeState = 'open' | 'still-regressed' | 'recovered' | 'accepted';
+/**
+ * `open` the night it is found, `still-regressed` after; `recovered`, `accepted` and
+ * `unconfirmed` (a confirmation rerun before filing did not reproduce it, github.confirm) are final.
+ */
+export type EpisodeState = 'open' | 'still-regressed' | 'recovered' | 'accepted' | 'unconfirmed';
 
 /** The states of an episode that still needs a look; the others are final. */
 export const activeStates: readonly EpisodeState[] = ['open', 'still-regressed'];

@@ -70,6 +70,15 @@ export function findBroken(outcomes: readonly NightOutcome[], night: string): Br
   return broken.sort((a, b) => a.suite.localeCompare(b.suite) || (a.workload ?? '').localeCompare(b.workload ?? ''));
 }
 
+/**
+ * The broken workload (or night) whose issue carries `fingerprint`, with its last passing and
+ * first failing nights: judged as of its first failing night, which the fingerprint names.
+ */
+export function findBrokenByFingerprint(outcomes: readonly NightOutcome[], fingerprint: string): BrokenWorkload | undefined {
+  const first = outcomes.find((o) => !o.passed && brokenFingerprint(o) === fingerprint);
+  return first && findBroken(outcomes, first.night).find((b) => b.fingerprint === fingerprint);
+}
+
 /** The failing nights at the end of `nights`, oldest first. */
 function trailingFailures(nights: readonly NightOutcome[]): NightOutcome[] {
   const run: NightOutcome[] = [];

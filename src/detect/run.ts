@@ -49,6 +49,8 @@ export interface DetectionReport {
   openedIds: number[];
   /** Episodes open or still regressed after tonight: the regressions someone must look at. */
   activeEpisodes: ActiveEpisode[];
+  /** Episodes of the lookback that a confirmation rerun did not reproduce (github.confirm): kept, not filed. */
+  unconfirmedEpisodes: Episode[];
 }
 
 const verdictKinds: readonly VerdictKind[] = ['regression', 'improvement', 'stable', 'failed', 'disturbed', 'missing', 'insufficient-baseline'];
@@ -90,11 +92,13 @@ export function planNight(
 ): DetectionReport {
   const counts = Object.fromEntries(verdictKinds.map((kind) => [kind, 0])) as Record<VerdictKind, number>;
   const { night, suite } = options;
-  if (night === undefined) return { suite, dryRun: true, verdicts: [], counts, changes: [], openedIds: [], activeEpisodes: [] };
+  if (night === undefined) return { suite, dryRun: true, verdicts: [], counts, changes: [], openedIds: [], activeEpisodes: [], unconfirmedEpisodes: [] };
   const verdicts = judgeRows(rows, episodes, policy, night, options.declared, options.falseAlarms);
   for (const verdict of verdicts) counts[verdict.kind]++;
   const changes = planEpisodes(verdicts, episodes, policy);
-  return { night, suite, dryRun: true, verdicts, counts, changes, openedIds: [], activeEpisodes: activeAfter(episodes, changes) };
+  const since = nightsBefore(night, lookbackOf(policy));
+  const unconfirmedEpisodes = episodes.filter((e) => e.state === 'unconfirmed' && e.firstBad.night >= since && e.firstBad.night <= night);
+  return { night, suite, dryRun: true, verdicts, counts, changes, openedIds: [], activeEpisodes: activeAfter(episodes, changes), unconfirmedEpisodes };
 }
 
 /** The suites' declared directions as a lookup; `none` leaves the default. */

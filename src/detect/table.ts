@@ -59,6 +59,10 @@ function episodeLines(report: DetectionReport): string[] {
       ? `${verb}open ${change.episode.kind} episode ${change.episode.fingerprint}: ${seriesLabel(change.episode.identity)} ${formatChange(change.episode.ratio - 1)} from ${change.episode.firstBad.night} (last good ${change.episode.lastGood.night})`
       : `${verb}update episode ${change.fingerprint}: ${change.from} -> ${change.to}`,
   );
+  const unconfirmed = report.unconfirmedEpisodes;
+  if (unconfirmed.length > 0) {
+    lines.push(`${unconfirmed.length} unconfirmed episode${unconfirmed.length === 1 ? '' : 's'} (not reproduced on rerun, not filed): ${unconfirmed.map((e) => `${seriesLabel(e.identity)} ${formatChange(e.ratio - 1)} since ${e.firstBad.night}`).join('; ')}`);
+  }
   for (const kind of ['regression', 'improvement'] as const) {
     const active = report.activeEpisodes.filter((e) => e.kind === kind);
     lines.push(

@@ -38,6 +38,11 @@ export function formatP(p: number): string {
   return p < 0.0001 ? p.toExponential(1) : Number(p.toPrecision(2)).toString();
 }
 
+/** A ratio of medians with its 95% interval, as bisects and confirmations print it: "x1.310 (95% interval 1.200..1.400)". */
+export function formatRatioInterval(interval: { ratio: number; low: number; high: number }): string {
+  return `x${interval.ratio.toFixed(3)} (95% interval ${interval.low.toFixed(3)}..${interval.high.toFixed(3)})`;
+}
+
 /** A commit's short name: seven characters, as git and GitHub print it. */
 export const shortSha = (sha: string) => sha.slice(0, 7);
 

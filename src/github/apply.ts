@@ -46,6 +46,8 @@ export async function applyIssueActions(actions: readonly IssueAction[], tracker
         case 'accept':
         case 'skip':
           return action.issue;
+        case 'unconfirmed':
+          return undefined;
       }
     };
     try {
@@ -54,7 +56,7 @@ export async function applyIssueActions(actions: readonly IssueAction[], tracker
       if (!isGitHubFailure(error) || !options.fallback) throw error;
       options.log.warn(`${error.message}; writing the text to ${options.fallback.description} instead`);
       await attempt(options.fallback);
-      outcomes.push({ action, error: error.message, fallback: options.fallback.description, ...(action.kind === 'open' ? {} : { issue: action.issue }) });
+      outcomes.push({ action, error: error.message, fallback: options.fallback.description, ...(action.kind === 'open' || action.kind === 'unconfirmed' ? {} : { issue: action.issue }) });
     }
   }
   return outcomes;

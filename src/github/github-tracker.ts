@@ -9,6 +9,19 @@ import { gitHubError } from './errors.js';
 import { closedByNightbench, readFingerprint, readImprovements, readNights } from './markers.js';
 import type { IssueTracker, NewIssue, TrackedIssue } from './tracker.js';
 
+/** The fingerprint nightbench left in issue `number` of `fullName`; undefined for an issue it did not write, or none. */
+export async function readIssueFingerprint(client: GitHubClient, fullName: string, number: number): Promise<string | undefined> {
+  const [owner, repo] = fullName.split('/') as [string, string];
+  try {
+    const { data } = await client.rest.issues.get({ owner, repo, issue_number: number });
+    return data.pull_request ? undefined : readFingerprint(data.body);
+  } catch (error) {
+    // No such issue is an answer (the caller says what it looked for), not a GitHub failure.
+    if ((error as { status?: unknown }).status === 404 && (error as { response?: unknown }).response !== undefined) return undefined;
+    throw gitHubError(`reading #${number}`, fullName, error);
+  }
+}
+
 export function gitHubTracker(client: GitHubClient, fullName: string, labels: readonly string[]): IssueTracker {
   const [owner, repo] = fullName.split('/') as [string, string];
   const guard = async <T>(action: string, body: () => Promise<T>): Promise<T> => {

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ActiveEpisode, Detectable, Episode, EpisodeState, SeriesVerdict } from '../detect/index.js';
 import type { Comparability } from '../history/types.js';
+import type { RatioInterval } from '../stats/index.js';
 
 /** One repository's suspect range: last good commit (exclusive) .. first bad commit. */
 export interface SuspectRange {
@@ -38,6 +39,21 @@ export interface IssueSeries {
   detectable?: Detectable;
 }
 
+/** What the rerun of one issue group showed before it was filed (`github.confirm`, see confirm.ts). */
+export interface Confirmation {
+  reproduced: boolean;
+  /** The series rerun: the group's largest change. */
+  workload: string;
+  metric: string;
+  unit: string | null;
+  /** First bad against last good; absent when no values came back (failures). */
+  ratio?: RatioInterval;
+  p?: number;
+  /** Repeats of both sides together. */
+  repeats: number;
+  clusterSeconds: number;
+}
+
 /** What one issue is about. */
 export interface IssueGroup {
   fingerprint: string;
@@ -47,6 +63,8 @@ export interface IssueGroup {
   /** In the target's repository order; the first is the primary repository. */
   ranges: SuspectRange[];
   series: IssueSeries[];
+  /** The rerun that confirmed it before filing (`github.confirm`), when there was one. */
+  confirmation?: Confirmation;
 }
 
 /**

@@ -20,6 +20,8 @@ export type IssueAction =
    * `improvement` is the improvement episode's fingerprint.
    */
   | { kind: 'note'; group: IssueGroup; issue: TrackedIssue; improvement: string }
+  /** An opening whose confirmation rerun did not reproduce it (`github.confirm`): its episodes end unconfirmed, nothing is filed. */
+  | { kind: 'unconfirmed'; group: IssueGroup }
   | { kind: 'skip'; group: IssueGroup; issue?: TrackedIssue; reason: string };
 
 /**
@@ -53,7 +55,8 @@ export function planIssues(groups: readonly IssueGroup[], existing: readonly Tra
 
 /** One line per action, for --dry-run and the summary. */
 export function describeAction(action: IssueAction): string {
-  const target = action.kind === 'open' ? 'new issue' : action.issue?.ref ?? 'no issue';
+  const target = action.kind === 'open' ? 'new issue' : action.kind === 'unconfirmed' ? 'no issue' : action.issue?.ref ?? 'no issue';
   const what = `${action.group.suite} ${action.group.ranges.map((r) => `${r.repo}@${r.from.slice(0, 7)}..${r.to.slice(0, 7)}`).join(' ')} (${action.group.series.length} series)`;
-  return `${action.kind.padEnd(7)} ${target}: ${what}${action.kind === 'skip' ? `: ${action.reason}` : ''}`;
+  const why = action.kind === 'skip' ? `: ${action.reason}` : action.kind === 'unconfirmed' ? ': not reproduced on rerun' : '';
+  return `${action.kind.padEnd(7)} ${target}: ${what}${why}`;
 }

@@ -7,12 +7,12 @@
  */
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { findBroken } from '../detect/failures.js';
+import { findBroken, findBrokenByFingerprint, type BrokenWorkload } from '../detect/failures.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { describeBroken, planBroken, renderBrokenComment, renderBrokenIssue, renderBrokenTitle, type BrokenAction } from './broken.js';
 import { fileTracker } from './file-tracker.js';
-import { gitHubTracker } from './github-tracker.js';
+import { gitHubTracker, readIssueFingerprint } from './github-tracker.js';
 import { configLinks } from './links.js';
 import { noPeople } from './people.js';
 import { gitContext, gitHubClientFor } from './publish.js';
@@ -48,4 +48,17 @@ export async function publishBroken(options: { store: HistoryStore; loaded: Load
     }
   }
   return actions;
+}
+
+/**
+ * The broken workload a "broken" issue reports, for `bisect --issue`: the history keeps no
+ * issue numbers of failures, so the issue's fingerprint is read from GitHub and the failure
+ * found again in the history by it. Undefined without GitHub, or when nothing matches.
+ */
+export async function brokenOfIssue(options: { store: HistoryStore; loaded: LoadedConfig; env: Record<string, string | undefined>; log: Log }, issueNumber: number): Promise<BrokenWorkload | undefined> {
+  const repository = options.loaded.config.github.repository;
+  const client = gitHubClientFor(options);
+  if (!client || !repository) return undefined;
+  const fingerprint = await readIssueFingerprint(client, repository, issueNumber);
+  return fingerprint === undefined ? undefined : findBrokenByFingerprint(options.store.nightOutcomes(''), fingerprint);
 }

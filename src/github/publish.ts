@@ -13,6 +13,7 @@ import { collectRangeContext, type RangeContext } from '../git/range.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { applyIssueActions, type ActionOutcome } from './apply.js';
+import { confirmOpenings, type ConfirmPort } from './confirm.js';
 import { createGitHubClient, type GitHubClient } from './client.js';
 import { isGitHubFailure } from './errors.js';
 import { fileTracker } from './file-tracker.js';
@@ -38,6 +39,8 @@ export interface PublishOptions {
   dryRun?: boolean;
   /** How the reproduce section calls the CLI. */
   cli?: string;
+  /** Reruns a group before its issue opens; used when `github.confirm` is `rerun`. */
+  confirm?: ConfirmPort;
 }
 
 export interface PublishResult {
@@ -88,14 +91,16 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
     tracker = files;
     existing = await files.find(fingerprints);
   }
-  const actions = [...planIssues(groups, existing, night), ...planImprovementNotes(notes, existing)];
-  for (const action of actions) {
+  const planned = [...planIssues(groups, existing, night), ...planImprovementNotes(notes, existing)];
+  for (const action of planned) {
     if (action.kind === 'skip' && action.reason === noRegressionIssue) {
       const [series] = action.group.series;
       log.info(`improvement of ${series!.workload} ${series!.metric} since ${action.group.firstBadNight}: ${noRegressionIssue}`);
     }
   }
-  if (options.dryRun) return { tracker: tracker.description, filesDir, night, actions, failed: unreachable ? 1 : 0, ...(unreachable ? { error: unreachable } : {}) };
+  if (options.dryRun) return { tracker: tracker.description, filesDir, night, actions: planned, failed: unreachable ? 1 : 0, ...(unreachable ? { error: unreachable } : {}) };
+  // Only openings are confirmed: an issue already filed is commented on and closed as before.
+  const actions = config.github.confirm === 'rerun' && options.confirm ? await confirmOpenings(planned, options.confirm) : planned;
 
   const links = configLinks(config);
   const fixes = store.recordedFixes();
@@ -179,6 +184,7 @@ function recordOutcomes(store: HistoryStore, outcomes: readonly ActionOutcome[])
     if (action.kind === 'note') continue;
     const ids = action.group.series.flatMap((s) => (s.episodeId === undefined ? [] : [s.episodeId]));
     if (action.kind === 'accept') store.markEpisodesAccepted(ids);
+    else if (action.kind === 'unconfirmed') store.markEpisodesUnconfirmed(ids);
     else if (issue?.number !== undefined) store.setEpisodeIssue(ids, issue.number);
   }
 }

@@ -7,7 +7,7 @@
 import type { RangeCommit, RangeContext } from '../git/range.js';
 import type { MentionPolicy } from '../config/github-section.js';
 import { describeDetectable } from '../detect/index.js';
-import { formatChange, formatP, formatValue, shortSha } from '../format/index.js';
+import { formatChange, formatP, formatRatioInterval, formatValue, shortSha } from '../format/index.js';
 import type { IssueGroup, IssueSeries } from './group.js';
 import type { Links } from './links.js';
 import { markers } from './markers.js';
@@ -51,6 +51,7 @@ export function renderIssue(group: IssueGroup, context: RenderContext): Rendered
     `nightbench found ${plural(group.series.length, 'regressed series', 'regressed series')} of suite \`${group.suite}\` on ${group.firstBadNight}, compared with the nights before it (last good night: ${group.lastGoodNight}).`,
     renderTable(group, context.links),
     renderDetectable(group),
+    renderConfirmation(group),
     renderRanges(group, context),
     renderEnvironment(group),
     renderReproduce(group, context.cli),
@@ -105,8 +106,16 @@ function renderDetectable(group: IssueGroup): string {
   return lines.length === 0 ? '' : ['What each series can detect at its settings:', ...lines].join('\n');
 }
 
+/** The rerun that confirmed the group before it was filed, if `github.confirm` asked for one. */
+function renderConfirmation(group: IssueGroup): string | undefined {
+  const c = group.confirmation;
+  if (!c) return undefined;
+  const figures = c.ratio && c.p !== undefined ? `${formatRatioInterval(c.ratio)}, Mann-Whitney p = ${formatP(c.p)}` : 'no values to compare';
+  return `Confirmed before filing: last good against first bad rerun interleaved, \`${c.workload}\` ${c.metric}, ${c.repeats} repeats (${(c.clusterSeconds / 60).toFixed(1)} cluster minutes): ${figures}.`;
+}
+
 function stateText(series: IssueSeries): string {
-  return { open: 'new', 'still-regressed': 'still regressed', recovered: 'recovered', accepted: 'accepted' }[series.state];
+  return { open: 'new', 'still-regressed': 'still regressed', recovered: 'recovered', accepted: 'accepted', unconfirmed: 'unconfirmed: not reproduced on rerun' }[series.state];
 }
 
 /** The suspect range of each repository: commits, files and blame (a broken workload's issue shows the same). */

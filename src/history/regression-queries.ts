@@ -124,6 +124,19 @@ export function markEpisodesAccepted(db: Db, episodeIds: readonly number[]): num
   );
 }
 
+/**
+ * A confirmation rerun did not reproduce these episodes (github.confirm): they end as unconfirmed,
+ * never filed and never confirmed again. Only episodes still without an issue change.
+ */
+export function markEpisodesUnconfirmed(db: Db, episodeIds: readonly number[]): number {
+  if (episodeIds.length === 0) return 0;
+  return guard(db, () =>
+    db
+      .prepare(`UPDATE regressions SET state = 'unconfirmed' WHERE state IN ('open', 'still-regressed') AND issue_number IS NULL AND id IN (${episodeIds.map(() => '?').join(',')})`)
+      .run(...episodeIds).changes,
+  );
+}
+
 /** The latest night with a nightly run (of `suite`, if given), or undefined for an empty history. */
 export function latestNightlyNight(db: Db, suite?: string): string | undefined {
   const row = guard(db, () =>

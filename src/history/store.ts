@@ -24,7 +24,7 @@ import type { NightOutcome } from '../detect/failures.js';
 import { selectNightOutcomes } from './failure-queries.js';
 import { finishBisect, insertBisect, linkRunToBisect, selectBisects, type BisectOutcomeRecord, type BisectRecord, type NewBisect } from './bisect-queries.js';
 import {
-  applyEpisodeChanges, latestNightlyNight, loadEpisodes, markEpisodesAccepted, metricDirections, recordMetricDirections, setEpisodeIssue,
+  applyEpisodeChanges, latestNightlyNight, loadEpisodes, markEpisodesAccepted, markEpisodesUnconfirmed, metricDirections, recordMetricDirections, setEpisodeIssue,
   type DeclaredDirection, type EpisodeFilter,
 } from './regression-queries.js';
 import type { Episode, EpisodeChange } from '../detect/episodes.js';
@@ -246,6 +246,11 @@ export class HistoryStore {
   /** A maintainer accepted the new level of these episodes; returns how many rows changed. */
   markEpisodesAccepted(episodeIds: readonly number[]): number {
     return markEpisodesAccepted(this.db, episodeIds);
+  }
+
+  /** A confirmation rerun did not reproduce these episodes; returns how many rows changed. */
+  markEpisodesUnconfirmed(episodeIds: readonly number[]): number {
+    return markEpisodesUnconfirmed(this.db, episodeIds);
   }
 
   /** The latest night with a nightly run (of `suite`, if given). */

@@ -4,9 +4,12 @@
  *
  * @module
  */
+import { confirmationOf, episodeRequest, largestChange } from '../bisect/confirm.js';
+import { runBisect } from '../bisect/run.js';
 import type { LoadedConfig } from '../config/load.js';
 import { detectRegressions } from '../detect/run.js';
 import { NightbenchError } from '../errors.js';
+import type { ConfirmPort } from '../github/confirm.js';
 import { describeAction } from '../github/plan.js';
 import { publishIssues, type PublishResult } from '../github/publish.js';
 import { publishBroken } from '../github/publish-broken.js';
@@ -19,16 +22,35 @@ export interface DetectAndPublishOptions {
   suite?: string;
   /** Plan only: nothing stored, nothing published. */
   dryRun?: boolean;
+  /** How a group is rerun before filing when `github.confirm` is `rerun` (default: on the cluster, {@link rerunOnCluster}). */
+  confirm?: ConfirmPort;
 }
 
 export async function detectAndPublish(loaded: LoadedConfig, store: HistoryStore, log: Log, options: DetectAndPublishOptions = {}): Promise<PublishResult> {
   const report = detectRegressions(store, loaded.config.detection, { now: options.night, suite: options.suite, dryRun: options.dryRun });
-  const result = await publishIssues({ report, store, loaded, env: process.env, log, dryRun: options.dryRun });
+  const confirm = options.confirm ?? rerunOnCluster(loaded, store, log);
+  const result = await publishIssues({ report, store, loaded, env: process.env, log, dryRun: options.dryRun, confirm });
   if (result.night !== undefined && !options.dryRun) {
     // Broken workloads are issues too; their trouble never holds back the regressions' issues.
     await publishBroken({ store, loaded, night: result.night, env: process.env, log }).catch((error: unknown) => log.warn(`broken-workload issues: ${error instanceof Error ? error.message : String(error)}`));
   }
   return result;
+}
+
+/**
+ * A group's confirmation as `bisect --mode rerun` does it: its largest change, last good against
+ * first bad, interleaved on the episode's cluster shape, recorded as a bisect run. One series
+ * stands for the group: its episodes share one suspect range, and the largest change is the
+ * cheapest to reproduce.
+ */
+export function rerunOnCluster(loaded: LoadedConfig, store: HistoryStore, log: Log): ConfirmPort {
+  return async (group) => {
+    const ids = new Set(group.series.map((s) => s.episodeId));
+    const episode = largestChange(store.episodes({ suite: group.suite }).filter((e) => ids.has(e.id)));
+    log.info(`confirming ${group.suite} ${episode.identity.workload} ${episode.identity.metric} before filing: last good against first bad`);
+    const report = await runBisect(loaded, store, log, episodeRequest(episode, 'rerun'));
+    return confirmationOf(report.result, episode, report.clusterSeconds);
+  };
 }
 
 /** The summary: one line per planned action, and where the failed ones went. */

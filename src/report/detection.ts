@@ -48,6 +48,9 @@ const keyOf = (identity: Comparability & { suite: string; workload: string; metr
   siteSeriesKey(identity.suite, identity.workload, identity.metric, variantOf(identity).id);
 const isActive = (episode: Episode) => episode.kind === 'regression' && (episode.state === 'open' || episode.state === 'still-regressed');
 
+/** What a marker's label adds for an episode that ended other than by recovering. */
+const stateNote: Partial<Record<Episode['state'], string>> = { accepted: ' (accepted)', unconfirmed: ' (unconfirmed: not reproduced on rerun)' };
+
 /** Judgements and markers looked up by series key. */
 export interface DetectionIndex {
   judge(key: string): SeriesJudgement;
@@ -81,8 +84,8 @@ export function indexDetection(facts: DetectionFacts): DetectionIndex {
     markers(key, issueUrl) {
       return (episodes.get(key) ?? []).flatMap((episode): Marker[] => {
         const url = episode.issueNumber === undefined ? undefined : issueUrl(episode.issueNumber);
-        const label = `${episode.kind} ${formatChange(episode.ratio - 1)}${episode.state === 'accepted' ? ' (accepted)' : ''}`;
-        const opened: Marker = { night: episode.firstBad.night, kind: episode.kind, label, issueUrl: url };
+        const label = `${episode.kind} ${formatChange(episode.ratio - 1)}${stateNote[episode.state] ?? ''}`;
+        const opened: Marker = { night: episode.firstBad.night, kind: episode.kind, label, issueUrl: url, ...(episode.state === 'unconfirmed' ? { unconfirmed: true } : {}) };
         if (!episode.recoveredNight) return [opened];
         return [opened, { night: episode.recoveredNight, kind: 'recovery', label: 'recovered', issueUrl: url }];
       });

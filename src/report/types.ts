@@ -103,6 +103,8 @@ export interface Marker {
   /** Regression and improvement markers sit at the episode's first bad night (where the shift began). */
   kind: 'regression' | 'improvement' | 'recovery';
   label: string;
+  /** An episode a confirmation rerun did not reproduce (never filed): drawn hollow. */
+  unconfirmed?: boolean;
   issueUrl?: string;
 }
 

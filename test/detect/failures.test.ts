@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brokenFingerprint, findBroken, type NightOutcome } from '../../src/detect/failures.js';
+import { brokenFingerprint, findBroken, findBrokenByFingerprint, type NightOutcome } from '../../src/detect/failures.js';
 
 /** `workload` null: the run as a whole (it failed before any workload ran). */
 const night = (n: number, passed: boolean, workload: string | null = 'w'): NightOutcome => ({
@@ -44,5 +44,14 @@ describe('findBroken', () => {
     const shard = (outcome: NightOutcome, runId: string): NightOutcome => ({ ...outcome, runId });
     const outcomes = [night(1, true, null), night(1, true, 'a'), shard(night(2, true, null), 'run-2a'), shard(night(2, false, 'a'), 'run-2a'), shard(night(2, false, null), 'run-2b')];
     expect(findBroken(outcomes, '2026-11-02')).toContainEqual(expect.objectContaining({ workload: 'a', state: 'failing' }));
+  });
+});
+
+describe('findBrokenByFingerprint', () => {
+  it("finds an issue's failure again, fixed or not, with its last passing and first failing nights", () => {
+    const history = [night(1, true), night(2, true), night(3, false), night(4, false), night(5, true)];
+    const fingerprint = brokenFingerprint({ suite: 's', workload: 'w', night: '2026-11-03' });
+    expect(findBrokenByFingerprint(history, fingerprint)).toMatchObject({ fingerprint, lastPassing: { night: '2026-11-02', commits: { dask: 'sha2' } }, firstFailing: { night: '2026-11-03', commits: { dask: 'sha3' } } });
+    expect(findBrokenByFingerprint(history, brokenFingerprint({ suite: 's', workload: 'w', night: '2026-11-04' })), 'a later failing night names no issue').toBeUndefined();
   });
 });

@@ -16,7 +16,7 @@ function reportOf(night: number): DetectionReport {
   const counts = { regression: 0, improvement: 0, stable: 0, failed: 0, disturbed: 0, missing: 0, 'insufficient-baseline': 0 };
   for (const verdict of verdicts) counts[verdict.kind]++;
   const activeEpisodes = changes.flatMap((c) => (c.action === 'open' ? [c.episode] : []));
-  return { night: nightAt(night), dryRun: false, verdicts, counts, changes, openedIds: [], activeEpisodes };
+  return { night: nightAt(night), dryRun: false, verdicts, counts, changes, openedIds: [], activeEpisodes, unconfirmedEpisodes: [] };
 }
 
 describe('renderReport', () => {
@@ -33,6 +33,13 @@ describe('renderReport', () => {
       'no open improvement episodes',
     ]);
     expect(renderReport(reportOf(10), { all: true })).toMatch(/dask\/rechunk wall_time .* stable\n/);
+  });
+
+  it('names the unconfirmed episodes: kept and shown, never filed', () => {
+    const report = reportOf(10);
+    const unconfirmed = { ...report.activeEpisodes[0]!, id: 1, state: 'unconfirmed' as const };
+    const text = renderReport({ ...report, activeEpisodes: [], unconfirmedEpisodes: [unconfirmed] });
+    expect(text).toContain('1 unconfirmed episode (not reproduced on rerun, not filed): dask/shuffle wall_time [local:2x1:2GiB default] +25.2% since 2026-01-11\nno open regression episodes');
   });
 
   it('says so when the history has no nightly run', () => {

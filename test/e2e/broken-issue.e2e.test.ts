@@ -1,7 +1,8 @@
 /**
  * A planted failure: the cheap suite's `work` raises while `cheapa.BROKEN` is true. One good
  * night, a night that breaks it (one "broken" issue on the fake GitHub), a night still broken (a
- * comment), a pass/fail bisect naming the breaking commit, and a fixed night that closes the issue.
+ * comment), a pass/fail bisect naming the breaking commit (by its range, and by the issue's
+ * number), and a fixed night that closes the issue.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,6 +57,13 @@ describe('a workload that starts failing', () => {
 
     const bisected = await nightbench(['bisect', '--failing', '--workload', 'work', '--good', good, '--bad', shas.at(-1)!, '--json']);
     expect(JSON.parse(bisected.stdout)).toMatchObject({ outcome: { kind: 'culprit' }, culprit: { repo: 'cheapa', sha: shas[3] } });
+    // By its issue, as bisect.yml is dispatched by hand: the range is the failure's last passing and first failing nights.
+    const number = issues()[0]!.number;
+    const byIssue = await nightbench(['bisect', '--issue', String(number), '--json']);
+    expect(JSON.parse(byIssue.stdout)).toMatchObject({ outcome: { kind: 'culprit' }, culprit: { repo: 'cheapa', sha: shas[3] }, comment: `acme/perf#${number}` });
+    expect(issues()[0]!.comments.at(-1)!.body).toContain(`**Culprit**: cheapa@[\`${shas[3]!.slice(0, 7)}\`]`);
+    expect(issues()[0]!.comments.at(-1)!.body).toContain('the parent passes, the culprit fails: confirmed');
+    await nightbench(['bisect', '--issue', '99'], 2);
 
     const fixed = target.a.commit({ 'cheapa.py': cheapa(0.05) }, 'Fix cheapa', ada, '2026-11-04T01:00:00Z');
     await nightbench(['nightly', '--night', '2026-11-04', '--commit', fixed]);

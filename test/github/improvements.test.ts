@@ -40,6 +40,6 @@ describe('improvements noted on regression issues', () => {
     const issues = { older: issueOf(older, 1), latest: issueOf(latest, 2) };
     const existing = found.map((name) => ({ ...issues[name as keyof typeof issues], notedImprovements: noted.map(() => improvement.fingerprint) }));
     const [action] = planImprovementNotes([target!], existing);
-    expect({ kind: action!.kind, ...(action!.kind === 'skip' ? { reason: action!.reason } : {}), ...(action!.kind !== 'open' && action!.issue ? { number: action!.issue.number } : {}) }).toEqual(expected);
+    expect({ kind: action!.kind, ...(action!.kind === 'skip' ? { reason: action!.reason } : {}), ...('issue' in action! && action!.issue ? { number: action!.issue.number } : {}) }).toEqual(expected);
   });
 });

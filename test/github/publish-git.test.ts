@@ -59,7 +59,7 @@ describe('publishIssues with a git target', () => {
         },
       },
     ]);
-    return { night: '2026-12-02', dryRun: false, verdicts: [], counts: {} as DetectionReport['counts'], changes: [], openedIds: [1], activeEpisodes: store.episodes() };
+    return { night: '2026-12-02', dryRun: false, verdicts: [], counts: {} as DetectionReport['counts'], changes: [], openedIds: [1], activeEpisodes: store.episodes(), unconfirmedEpisodes: [] };
   }
 
   it('collects commits, files and blame from a shallow clone, fetching what it lacks', async () => {

@@ -168,7 +168,7 @@ describe('publishIssues', () => {
       const before = issue!.comments.length;
 
       const improved = await night(14, commenting());
-      expect(improved.actions.filter((a) => a.kind !== 'comment').map((a) => [a.group.series[0]!.workload, a.kind, a.kind === 'open' ? undefined : a.issue?.number]).sort()).toEqual([
+      expect(improved.actions.filter((a) => a.kind !== 'comment').map((a) => [a.group.series[0]!.workload, a.kind, 'issue' in a ? a.issue?.number : undefined]).sort()).toEqual([
         ['join', 'skip', undefined],
         ['sum', 'note', 1],
       ]);

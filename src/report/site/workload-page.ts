@@ -202,9 +202,11 @@ function placeMarkers(u: uPlot, markers: Marker[]): void {
   if (!layer) {
     layer = el('div', { class: 'markers' });
     for (const marker of markers) {
-      const attributes = { class: `marker marker-${marker.kind}`, 'data-night': marker.night, title: `${marker.night}: ${marker.label}` };
+      const attributes = { class: `marker marker-${marker.kind}${marker.unconfirmed ? ' marker-unconfirmed' : ''}`, 'data-night': marker.night, title: `${marker.night}: ${marker.label}` };
       const node = marker.issueUrl && /^https?:\/\//i.test(marker.issueUrl) ? el('a', { ...attributes, href: marker.issueUrl }) : el('div', attributes);
-      node.append(el('span', { class: 'marker-flag' }, marker.kind === 'regression' ? '▲' : marker.kind === 'improvement' ? '◆' : '▼'));
+      // Hollow for an episode never filed because its rerun did not reproduce it.
+      const flag = marker.kind === 'regression' ? (marker.unconfirmed ? '△' : '▲') : marker.kind === 'improvement' ? (marker.unconfirmed ? '◇' : '◆') : '▼';
+      node.append(el('span', { class: 'marker-flag' }, flag));
       layer.append(node);
     }
     u.over.append(layer);

@@ -1,0 +1,28 @@
+/**
+ * Confirmation before filing (`github.confirm`): every planned opening is first rerun, last good
+ * against first bad as an interleaved A/B, through a port (the nightly's runs it on the cluster,
+ * tests and the quality bench on a simulated runner). A reproduced group opens with the
+ * confirmation's figures; one that does not becomes an `unconfirmed` action, never filed.
+ *
+ * @module
+ */
+import type { Confirmation, IssueGroup } from './group.js';
+import type { IssueAction } from './plan.js';
+
+/** Reruns a group's regression. */
+export type ConfirmPort = (group: IssueGroup) => Promise<Confirmation>;
+
+/** The plan with each opening confirmed first: reproduced ones open with their confirmation, the others are unconfirmed. */
+export async function confirmOpenings(actions: readonly IssueAction[], confirm: ConfirmPort): Promise<IssueAction[]> {
+  const confirmed: IssueAction[] = [];
+  for (const action of actions) {
+    if (action.kind !== 'open') {
+      confirmed.push(action);
+      continue;
+    }
+    const confirmation = await confirm(action.group);
+    const group = { ...action.group, confirmation };
+    confirmed.push(confirmation.reproduced ? { kind: 'open', group } : { kind: 'unconfirmed', group });
+  }
+  return confirmed;
+}
