@@ -1,5 +1,4 @@
-import type { EC2Client } from '@aws-sdk/client-ec2';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runLanes } from '../../src/ab/lanes.js';
 import { abGroups, buildSchedule } from '../../src/ab/schedule.js';
 import type { Ec2Options } from '../../src/cluster/ec2/options.js';
@@ -10,23 +9,15 @@ import type { LeasePool } from '../../src/runner/lease-pool.js';
 import { runSuite } from '../../src/runner/runner.js';
 import { fakeAgent } from '../cluster/ec2/fake-agent.js';
 import { allTerminated, instancesOfRun, launchesByRole, sleepyPlan, sleepySuite } from '../cluster/ec2/leased-run.js';
-import { motoResources, startMoto, type Moto } from '../cluster/ec2/moto.js';
+import { useMoto } from '../cluster/ec2/moto.js';
 import { ec2Options } from '../cluster/ec2/options.js';
 
-let moto: Moto;
-let client: EC2Client;
+const ec2 = useMoto();
 let options: Ec2Options;
 
-beforeAll(async () => {
-  moto = await startMoto();
-  client = moto.client();
-  const { ami, subnets, securityGroup } = await motoResources(client);
+beforeAll(() => {
+  const { ami, subnets, securityGroup } = ec2.resources;
   options = ec2Options({ ami, subnets: subnets.slice(0, 1), securityGroups: [securityGroup], instanceTypes: ['t3.micro'], prices: { 't3.micro': { onDemand: 0.0104 } } });
-});
-
-afterAll(async () => {
-  client?.destroy();
-  await moto?.stop();
 });
 
 /**
@@ -39,7 +30,7 @@ function abOnEc2(id: string, repeats: number, maxParallel: number, signal?: Abor
   const groups = abGroups(['main', 'candidate'], false);
   const schedule = buildSchedule(groups, [{ suite: 'sleepy', workload: 'a' }], { repeats, blockSize: 1, order: 'blocks', seed: 1 });
   const agent = fakeAgent();
-  const provider = createEc2Provider({ createClient: () => moto.client(), probe: async () => {}, sleep: async () => {}, agent: () => agent, monitorIntervalMs: 50 });
+  const provider = createEc2Provider({ createClient: () => ec2.moto.client(), probe: async () => {}, sleep: async () => {}, agent: () => agent, monitorIntervalMs: 50 });
   const runId = (group: string) => `${id}-${group}`;
   const records: RepeatRecord[] = [];
   /** The groups of the slots each lane (told apart by its pool) ran, in order. */
@@ -68,7 +59,7 @@ describe('A/B slots on EC2 share their lane\'s hosts (against a local EC2 endpoi
     expect(stretchesOf(ab.lanes, 'A') + stretchesOf(ab.lanes, 'B')).toBeLessThan(order.length);
     for (const group of ['A', 'B']) {
       const stretches = stretchesOf(ab.lanes, group);
-      const instances = await instancesOfRun(client, ab.runId(group));
+      const instances = await instancesOfRun(ec2.client, ab.runId(group));
       expect(launchesByRole(instances)).toEqual({ scheduler: stretches, worker: stretches });
       expect(instances).toHaveLength(3 * stretches);
       expect(allTerminated(instances)).toBe(true);
@@ -86,7 +77,7 @@ describe('A/B slots on EC2 share their lane\'s hosts (against a local EC2 endpoi
     expect(ab.lanes.size).toBe(2);
     for (const group of ['A', 'B']) {
       const stretches = stretchesOf(ab.lanes, group);
-      const instances = await instancesOfRun(client, ab.runId(group));
+      const instances = await instancesOfRun(ec2.client, ab.runId(group));
       expect(launchesByRole(instances)).toEqual({ scheduler: stretches, worker: stretches });
       expect(allTerminated(instances)).toBe(true);
     }
@@ -99,7 +90,7 @@ describe('A/B slots on EC2 share their lane\'s hosts (against a local EC2 endpoi
     });
     await ab.done;
     expect(ab.records.length).toBeLessThan(ab.slots);
-    const instances = [...(await instancesOfRun(client, ab.runId('A'))), ...(await instancesOfRun(client, ab.runId('B')))];
+    const instances = [...(await instancesOfRun(ec2.client, ab.runId('A'))), ...(await instancesOfRun(ec2.client, ab.runId('B')))];
     expect(instances.length).toBeGreaterThan(0);
     expect(allTerminated(instances)).toBe(true);
   });

@@ -1,34 +1,26 @@
-import { TerminateInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ec2Options } from '../../../src/cluster/ec2/options.js';
 import { createEc2Provider } from '../../../src/cluster/ec2/provider.js';
 import type { RepeatRecord } from '../../../src/history/types.js';
 import { silentLog } from '../../../src/log.js';
 import { runSuite, type RunSummary } from '../../../src/runner/runner.js';
 import { fakeAgent } from './fake-agent.js';
-import { motoResources, startMoto, type Moto } from './moto.js';
+import { useMoto } from './moto.js';
 import { ec2Options } from './options.js';
 import { allTerminated, instancesOfRun, launchesByRole, outcomes, sleepyPlan, sleepySuite } from './leased-run.js';
 
-let moto: Moto;
-let client: EC2Client;
+const ec2 = useMoto();
 let options: Ec2Options;
 
-beforeAll(async () => {
-  moto = await startMoto();
-  client = moto.client();
-  const { ami, subnets, securityGroup } = await motoResources(client);
+beforeAll(() => {
+  const { ami, subnets, securityGroup } = ec2.resources;
   options = ec2Options({ ami, subnets: subnets.slice(0, 1), securityGroups: [securityGroup], instanceTypes: ['t3.micro'], prices: { 't3.micro': { onDemand: 0.0104 } } });
-});
-
-afterAll(async () => {
-  client?.destroy();
-  await moto?.stop();
 });
 
 async function runOnEc2(runId: string, workloads: string[], repeats: number, agent = fakeAgent(), sink?: (r: RepeatRecord) => void) {
   const records: RepeatRecord[] = [];
-  const provider = createEc2Provider({ createClient: () => moto.client(), probe: async () => {}, sleep: async () => {}, agent: () => agent, monitorIntervalMs: 50 });
+  const provider = createEc2Provider({ createClient: () => ec2.moto.client(), probe: async () => {}, sleep: async () => {}, agent: () => agent, monitorIntervalMs: 50 });
   const run = runSuite(sleepyPlan(sleepySuite(options), options, runId, workloads, { count: repeats }), {
     provider,
     sink: { recordRepeat: (r) => (sink?.(r), records.push(r)) },
@@ -42,7 +34,7 @@ describe('ec2 hosts leased once per run (against a local EC2 endpoint)', () => {
     const { run, records, agent } = await runOnEc2('lease-ok', ['a', 'b', 'c'], 2);
     const summary: RunSummary = await run;
     expect(outcomes(records)).toEqual(['a#1:ok', 'a#2:ok', 'b#1:ok', 'b#2:ok', 'c#1:ok', 'c#2:ok']);
-    const instances = await instancesOfRun(client, 'lease-ok');
+    const instances = await instancesOfRun(ec2.client, 'lease-ok');
     expect(instances).toHaveLength(3);
     expect(launchesByRole(instances)).toEqual({ scheduler: 1, worker: 1 });
     // One scheduler and two workers started for each workload, on the same three hosts, each stopped after it.
@@ -64,14 +56,14 @@ describe('ec2 hosts leased once per run (against a local EC2 endpoint)', () => {
       // During the first repeat of the second workload, its worker-1 host goes away.
       if (call.name === 'worker-1' && schedulerStarts === 2 && !lost) {
         lost = call.instanceId;
-        setTimeout(() => void client.send(new TerminateInstancesCommand({ InstanceIds: [lost] })), 300);
+        setTimeout(() => void ec2.client.send(new TerminateInstancesCommand({ InstanceIds: [lost] })), 300);
       }
     };
     const { run, records } = await runOnEc2('lease-lost', ['a', 'b'], 2, agent);
     await run;
     expect(outcomes(records)).toEqual(['a#1:ok', 'a#2:ok', 'b#1:disturbed', 'b#2:ok']);
     expect(records[2]!.disturbance).toContain(`worker host ${lost} left running`);
-    const instances = await instancesOfRun(client, 'lease-lost');
+    const instances = await instancesOfRun(ec2.client, 'lease-lost');
     // The original three and one replacement worker, launched by a second RunInstances for one worker.
     expect(instances).toHaveLength(4);
     expect(launchesByRole(instances)).toEqual({ scheduler: 1, worker: 2 });
@@ -95,7 +87,7 @@ describe('ec2 hosts leased once per run (against a local EC2 endpoint)', () => {
     await run;
     expect(outcomes(records)).toEqual(['a#1:disturbed', 'a#2:ok']);
     expect(records[0]!.disturbance).toMatch(/spot interruption notice for worker host i-\w+: \{"action": "terminate"/);
-    expect(allTerminated(await instancesOfRun(client, 'lease-spot'))).toBe(true);
+    expect(allTerminated(await instancesOfRun(ec2.client, 'lease-spot'))).toBe(true);
   });
 
   it('terminates every host when the run fails midway', async () => {
@@ -103,7 +95,7 @@ describe('ec2 hosts leased once per run (against a local EC2 endpoint)', () => {
       throw new Error('the history is gone');
     });
     await expect(run).rejects.toThrow('the history is gone');
-    const instances = await instancesOfRun(client, 'lease-failed');
+    const instances = await instancesOfRun(ec2.client, 'lease-failed');
     expect(instances).toHaveLength(3);
     expect(allTerminated(instances)).toBe(true);
   });

@@ -2,7 +2,6 @@ import {
   DescribeInstanceAttributeCommand,
   DescribeInstancesCommand,
   RunInstancesCommand,
-  type EC2Client,
   type Instance,
 } from '@aws-sdk/client-ec2';
 import { spawn } from 'node:child_process';
@@ -10,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ec2Options } from '../../../src/cluster/ec2/options.js';
 import { tagKeys } from '../../../src/cluster/ec2/plan.js';
 import { createEc2Provider } from '../../../src/cluster/ec2/provider.js';
@@ -18,31 +17,23 @@ import { reapExpired } from '../../../src/cluster/ec2/reap.js';
 import { silentLog } from '../../../src/log.js';
 import { runCli } from '../../helpers/cli.js';
 import { fakeAgent } from './fake-agent.js';
-import { motoResources, startMoto, type Moto } from './moto.js';
+import { useMoto } from './moto.js';
 import { ec2Options } from './options.js';
 import { ec2Request } from './request.js';
 
-let moto: Moto;
-let client: EC2Client;
+const ec2 = useMoto();
 let options: Ec2Options;
 
-beforeAll(async () => {
-  moto = await startMoto();
-  client = moto.client();
-  const { ami, subnets, securityGroup } = await motoResources(client);
+beforeAll(() => {
+  const { ami, subnets, securityGroup } = ec2.resources;
   options = ec2Options({ ami, subnets: subnets.slice(0, 2), securityGroups: [securityGroup], instanceTypes: ['t3.micro', 'm5.large'], prices: { 't3.micro': { onDemand: 0.0104 }, 'm5.large': { onDemand: 0.096 } } });
 });
 
-afterAll(async () => {
-  client?.destroy();
-  await moto?.stop();
-});
-
 const provider = (probe: () => Promise<void> = async () => {}, agent = fakeAgent()) =>
-  createEc2Provider({ createClient: () => moto.client(), probe, sleep: async () => {}, agent: () => agent, monitorIntervalMs: 50 });
+  createEc2Provider({ createClient: () => ec2.moto.client(), probe, sleep: async () => {}, agent: () => agent, monitorIntervalMs: 50 });
 
 async function instancesOfRun(runId: string): Promise<Instance[]> {
-  const answer = await client.send(new DescribeInstancesCommand({ Filters: [{ Name: `tag:${tagKeys.run}`, Values: [runId] }] }));
+  const answer = await ec2.client.send(new DescribeInstancesCommand({ Filters: [{ Name: `tag:${tagKeys.run}`, Values: [runId] }] }));
   return (answer.Reservations ?? []).flatMap((r) => r.Instances ?? []);
 }
 
@@ -64,7 +55,7 @@ describe('ec2 provider against a local EC2 endpoint', () => {
     }
     const scheduler = running.find((i) => tagsOf(i)[tagKeys.role] === 'scheduler')!;
     expect(cluster.schedulerAddress).toBe(`tcp://${scheduler.PrivateIpAddress}:8786`);
-    const attribute = await client.send(new DescribeInstanceAttributeCommand({ InstanceId: scheduler.InstanceId, Attribute: 'userData' }));
+    const attribute = await ec2.client.send(new DescribeInstanceAttributeCommand({ InstanceId: scheduler.InstanceId, Attribute: 'userData' }));
     const script = Buffer.from(attribute.UserData!.Value!, 'base64').toString();
     expect(script).toMatch(/^#!\/bin\/bash\n/);
     // The instance runs the agent; the suite's processes are started through it, per workload.
@@ -91,7 +82,7 @@ describe('ec2 provider against a local EC2 endpoint', () => {
   it('terminates every instance when the process gets SIGTERM', async () => {
     const script = fileURLToPath(new URL('./hold-cluster.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', script], {
-      env: { ...process.env, MOTO_ENDPOINT: moto.endpoint, NB_EC2_OPTIONS: JSON.stringify(options), NB_RUN_ID: 'moto-sigterm' },
+      env: { ...process.env, MOTO_ENDPOINT: ec2.moto.endpoint, NB_EC2_OPTIONS: JSON.stringify(options), NB_RUN_ID: 'moto-sigterm' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -112,7 +103,7 @@ describe('ec2 provider against a local EC2 endpoint', () => {
 
 describe('nightbench reap against a local EC2 endpoint', () => {
   async function launchTagged(name: string, tags: Record<string, string>): Promise<string> {
-    const answer = await client.send(
+    const answer = await ec2.client.send(
       new RunInstancesCommand({
         ImageId: options.ami,
         InstanceType: 't3.micro',
@@ -125,7 +116,7 @@ describe('nightbench reap against a local EC2 endpoint', () => {
   }
 
   async function stateOf(id: string): Promise<string | undefined> {
-    const answer = await client.send(new DescribeInstancesCommand({ InstanceIds: [id] }));
+    const answer = await ec2.client.send(new DescribeInstancesCommand({ InstanceIds: [id] }));
     return answer.Reservations?.[0]?.Instances?.[0]?.State?.Name;
   }
 
@@ -137,13 +128,13 @@ describe('nightbench reap against a local EC2 endpoint', () => {
     const otherRepository = await launchTagged('other', { [tagKeys.repository]: 'someone/else', [tagKeys.expiresAt]: past });
     const untagged = await launchTagged('untagged', {});
 
-    const dryRun = await reapExpired(client, { repository: 'acme/reaped', now: new Date(), dryRun: true });
+    const dryRun = await reapExpired(ec2.client, { repository: 'acme/reaped', now: new Date(), dryRun: true });
     expect(dryRun.terminate.map((i) => i.instanceId)).toEqual([expired]);
     expect(dryRun.terminated).toEqual([]);
     expect(await stateOf(expired)).toBe('running');
 
     const cli = await runCli(['reap', '--region', 'us-east-1', '--repository', 'acme/reaped', '--json'], {
-      env: { AWS_ENDPOINT_URL_EC2: moto.endpoint, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_PROFILE: undefined },
+      env: { AWS_ENDPOINT_URL_EC2: ec2.moto.endpoint, AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_PROFILE: undefined },
       timeoutMs: 60_000,
     });
     expect(cli.stderr).not.toContain('internal error');

@@ -2,6 +2,7 @@ import { DescribeImagesCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCo
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { ManagedProcess, freePort, waitForPort } from '../../../src/cluster/processes.js';
 
 /** Dummy credentials: moto accepts any, and no real ones are ever near a test. */
@@ -36,4 +37,26 @@ export async function motoResources(client: EC2Client): Promise<{ ami: string; s
   const subnets = (await client.send(new DescribeSubnetsCommand({}))).Subnets!.map((s) => s.SubnetId!);
   const securityGroup = (await client.send(new DescribeSecurityGroupsCommand({}))).SecurityGroups![0]!.GroupId!;
   return { ami, subnets, securityGroup };
+}
+
+/** What a test file on moto works with once its `beforeAll` has run. */
+export interface MotoContext {
+  moto: Moto;
+  client: EC2Client;
+  resources: { ami: string; subnets: string[]; securityGroup: string };
+}
+
+/** Starts moto before the file's tests and stops it after them; the context is filled in by then. */
+export function useMoto(): MotoContext {
+  const context = {} as MotoContext;
+  beforeAll(async () => {
+    context.moto = await startMoto();
+    context.client = context.moto.client();
+    context.resources = await motoResources(context.client);
+  });
+  afterAll(async () => {
+    context.client?.destroy();
+    await context.moto?.stop();
+  });
+  return context;
 }
