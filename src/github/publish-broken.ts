@@ -20,22 +20,30 @@ import { gitContext, gitHubClientFor } from './publish.js';
 /** How far back a workload's last pass is looked for. */
 const lookbackDays = 60;
 
-export async function publishBroken(options: { store: HistoryStore; loaded: LoadedConfig; night: string; env: Record<string, string | undefined>; log: Log; cli?: string }): Promise<BrokenAction[]> {
+/** The night's broken-workload actions, and the numbers of the issues opened (for the nightly's bisect job). */
+export interface BrokenResult {
+  actions: BrokenAction[];
+  opened: number[];
+}
+
+export async function publishBroken(options: { store: HistoryStore; loaded: LoadedConfig; night: string; env: Record<string, string | undefined>; log: Log; cli?: string }): Promise<BrokenResult> {
   const { store, loaded, night, log } = options;
   const { config } = loaded;
   const since = new Date(Date.parse(`${night}T00:00:00Z`) - lookbackDays * 86_400_000).toISOString().slice(0, 10);
   const broken = findBroken(store.nightOutcomes(since), night);
-  if (broken.length === 0) return [];
+  if (broken.length === 0) return { actions: [], opened: [] };
   const client = gitHubClientFor(options);
   const tracker = client && config.github.repository ? gitHubTracker(client, config.github.repository, ['broken']) : fileTracker(path.resolve(loaded.baseDir, config.reports.dir, 'issues'));
   const actions = planBroken(broken, await tracker.find(broken.map((b) => b.fingerprint)), night);
   const links = configLinks(config);
+  const opened: number[] = [];
   for (const action of actions) {
     const b = action.broken;
     if (action.kind === 'open') {
       const ranges = Object.keys(b.firstFailing.commits).map((repo) => ({ repo, from: b.lastPassing.commits[repo] ?? '', to: b.firstFailing.commits[repo]! }));
       const context = { night, ranges: await gitContext(loaded, { ranges }, log), people: noPeople, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench' };
       const issue = await tracker.open({ fingerprint: b.fingerprint, title: renderBrokenTitle(b), body: renderBrokenIssue(b, context), labels: ['broken', b.suite] });
+      if (issue.number !== undefined) opened.push(issue.number);
       log.info(`broken: ${describeBroken(b)} -> opened ${issue.ref}`);
     } else if (action.kind === 'comment') {
       await tracker.comment(action.issue, renderBrokenComment(b, night));
@@ -47,7 +55,7 @@ export async function publishBroken(options: { store: HistoryStore; loaded: Load
       log.info(`broken: ${describeBroken(b)}: skip (${action.reason})`);
     }
   }
-  return actions;
+  return { actions, opened };
 }
 
 /**

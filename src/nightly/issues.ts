@@ -26,15 +26,20 @@ export interface DetectAndPublishOptions {
   confirm?: ConfirmPort;
 }
 
-export async function detectAndPublish(loaded: LoadedConfig, store: HistoryStore, log: Log, options: DetectAndPublishOptions = {}): Promise<PublishResult> {
+/** The regressions' publishing, plus the broken-workload issues opened tonight (each is bisected like a regression). */
+export type NightIssues = PublishResult & { brokenOpened: number[] };
+
+export async function detectAndPublish(loaded: LoadedConfig, store: HistoryStore, log: Log, options: DetectAndPublishOptions = {}): Promise<NightIssues> {
   const report = detectRegressions(store, loaded.config.detection, { now: options.night, suite: options.suite, dryRun: options.dryRun });
   const confirm = options.confirm ?? rerunOnCluster(loaded, store, log);
   const result = await publishIssues({ report, store, loaded, env: process.env, log, dryRun: options.dryRun, confirm });
+  let brokenOpened: number[] = [];
   if (result.night !== undefined && !options.dryRun) {
     // Broken workloads are issues too; their trouble never holds back the regressions' issues.
-    await publishBroken({ store, loaded, night: result.night, env: process.env, log }).catch((error: unknown) => log.warn(`broken-workload issues: ${error instanceof Error ? error.message : String(error)}`));
+    const broken = await publishBroken({ store, loaded, night: result.night, env: process.env, log }).catch((error: unknown) => log.warn(`broken-workload issues: ${error instanceof Error ? error.message : String(error)}`));
+    brokenOpened = broken?.opened ?? [];
   }
-  return result;
+  return { ...result, brokenOpened };
 }
 
 /**
