@@ -17,6 +17,7 @@ import type { HistoryStore } from '../history/store.js';
 import type { RepeatRecord } from '../history/types.js';
 import type { Log } from '../log.js';
 import { beginSuiteRun, finishSuiteRun, prepareExecution, suiteRunPlan, type PreparedExecution } from '../runner/execute.js';
+import { recoverAbandoned } from '../runner/leftovers.js';
 import { LeasePool, type ReleasedLease } from '../runner/lease-pool.js';
 import { leaseSummary, runSuite, type RunSummary } from '../runner/runner.js';
 import { checkoutDir } from '../target/git-target.js';
@@ -56,6 +57,7 @@ export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: 
   const { signal } = ports;
   const target = loaded.config.target;
   if (target.kind !== 'git') throw new NightbenchError('usage', 'bisect needs a git target (target.kind "git"): an installed target has no commits to search');
+  await recoverAbandoned(store, log);
   store.assertWritable();
   const selected = { ...loaded, config: { ...loaded.config, workloads: [request.workload] } };
   const quiet: Log = { info: (m) => log.debug(m), warn: (m) => log.warn(m), debug: (m) => log.debug(m) };

@@ -1,17 +1,21 @@
 /**
- * Work whose process died before it finished: A/B tests left 'running' (runs have their own
- * marking in HistoryStore.markAbandonedRuns).
+ * Work whose process died before it finished: A/B tests and bisects left 'running' (runs have
+ * their own marking in HistoryStore.markAbandonedRuns). Both tables record the host and pid of
+ * the process that runs them.
  *
  * @module
  */
 import type { Db } from './database.js';
 
-/** A/B tests of `host` still marked running, with the pid of the process that ran them. */
-export function runningAbTestsOfHost(db: Db, host: string): { id: string; pid: number | null }[] {
-  return db.prepare("SELECT id, pid FROM ab_tests WHERE status = 'running' AND host = ?").all(host) as { id: string; pid: number | null }[];
+/** The tables of work that records its host and pid while it runs. */
+export type TrackedWork = 'ab_tests' | 'bisects';
+
+/** Work of `host` still marked running, with the pid of the process that ran it. */
+export function runningWorkOfHost(db: Db, table: TrackedWork, host: string): { id: string; pid: number | null }[] {
+  return db.prepare(`SELECT id, pid FROM ${table} WHERE status = 'running' AND host = ?`).all(host) as { id: string; pid: number | null }[];
 }
 
-/** What was recorded stays; the test is incomplete, and says so wherever it is shown. */
-export function markAbTestIncomplete(db: Db, id: string): void {
-  db.prepare("UPDATE ab_tests SET status = 'incomplete' WHERE id = ? AND status = 'running'").run(id);
+/** What was recorded stays; the work is incomplete, and says so wherever it is shown. */
+export function markWorkIncomplete(db: Db, table: TrackedWork, id: string): void {
+  db.prepare(`UPDATE ${table} SET status = 'incomplete' WHERE id = ? AND status = 'running'`).run(id);
 }

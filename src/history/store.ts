@@ -28,7 +28,7 @@ import {
   type DeclaredDirection, type EpisodeFilter,
 } from './regression-queries.js';
 import type { Episode, EpisodeChange } from '../detect/episodes.js';
-import { markAbTestIncomplete, runningAbTestsOfHost } from './abandoned-queries.js';
+import { markWorkIncomplete, runningWorkOfHost, type TrackedWork } from './abandoned-queries.js';
 import { insertRunProcess, settleProcess, settleRunProcesses, unsettledProcessesOfEndedRuns } from './process-queries.js';
 import { readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './report-queries.js';
 import { nightSummaryFailures, nightSummaryRuns } from './summary-queries.js';
@@ -358,8 +358,17 @@ export class HistoryStore {
 
   /** A/B tests left 'running' by a process of this host that no longer exists: marked incomplete. */
   markAbandonedAbTests(isAlive: (pid: number) => boolean = processIsAlive): string[] {
-    const abandoned = runningAbTestsOfHost(this.db, hostname()).filter((test) => test.pid === null || !isAlive(test.pid)).map((test) => test.id);
-    if (abandoned.length > 0) this.write(() => abandoned.forEach((id) => markAbTestIncomplete(this.db, id)));
+    return this.markAbandoned('ab_tests', isAlive);
+  }
+
+  /** Bisects left 'running' by a process of this host that no longer exists: marked incomplete. */
+  markAbandonedBisects(isAlive: (pid: number) => boolean = processIsAlive): string[] {
+    return this.markAbandoned('bisects', isAlive);
+  }
+
+  private markAbandoned(table: TrackedWork, isAlive: (pid: number) => boolean): string[] {
+    const abandoned = runningWorkOfHost(this.db, table, hostname()).filter((work) => work.pid === null || !isAlive(work.pid)).map((work) => work.id);
+    if (abandoned.length > 0) this.write(() => abandoned.forEach((id) => markWorkIncomplete(this.db, table, id)));
     return abandoned;
   }
 

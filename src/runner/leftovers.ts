@@ -44,6 +44,7 @@ export function processRecorder(ledger: ProcessLedger, runId: string, log: Log):
 export async function recoverAbandoned(store: HistoryStore, log: Log, options: { graceMs?: number } = {}): Promise<RunProcess[]> {
   for (const id of store.markAbandonedRuns()) log.warn(`run ${id} had stopped before it finished; marked incomplete`);
   for (const id of store.markAbandonedAbTests()) log.warn(`A/B ${id} had stopped before it finished; marked incomplete (\`nightbench ab report ${id.slice(0, 8)}\` analyses what it recorded)`);
+  for (const id of store.markAbandonedBisects()) log.warn(`bisect ${id} had stopped before it finished; marked incomplete (its repeats stay recorded)`);
   return endLeftoverProcesses(store, log, options.graceMs ?? 5000);
 }
 

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listMigrations, openDatabase, schemaVersion } from '../../src/history/database.js';
@@ -160,5 +160,19 @@ describe('mergeDatabase', () => {
     expect(mergeShardFiles(target.file, [shardFile])[0]!.added['runs']).toBe(1);
     expect(sqlGet(target.file, 'SELECT status FROM runs')).toEqual({ status: 'complete' });
     target.close();
+  });
+});
+
+describe('bisects whose process died', () => {
+  it('are marked incomplete once their process is gone, and only then', () => {
+    const store = openHistory(tempFile());
+    const bisect = { createdAt: '2026-12-03T02:00:00Z', mode: 'bisect' as const, judged: 'metric' as const, suite: 'dask', workload: 'shuffle', metric: 'wall_time', goodCommits: { dask: 'a' }, badCommits: { dask: 'b' }, host: hostname(), pid: process.pid };
+    store.beginBisect({ ...bisect, id: 'dead-bisect' });
+    store.beginBisect({ ...bisect, id: 'other-host', host: `not-${hostname()}` });
+    expect(store.markAbandonedBisects(() => true)).toEqual([]);
+    expect(store.markAbandonedBisects(() => false)).toEqual(['dead-bisect']);
+    expect(store.markAbandonedBisects(() => false)).toEqual([]);
+    expect(Object.fromEntries(store.bisects().map((b) => [b.id, b.status]))).toEqual({ 'dead-bisect': 'incomplete', 'other-host': 'running' });
+    store.close();
   });
 });
