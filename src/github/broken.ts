@@ -30,9 +30,20 @@ export function describeBroken(b: BrokenWorkload): string {
   return b.workload === undefined ? `${b.suite}: the night's run` : `${b.suite} ${b.workload}`;
 }
 
-export function renderBrokenTitle(b: BrokenWorkload): string {
-  const since = `since ${Object.values(b.firstFailing.commits)[0]?.slice(0, 7) ?? b.firstFailing.night} (${b.firstFailing.night})`;
+/**
+ * "fails since <sha>": the commit of the first repository, in the target's order (`repositories`,
+ * the others after it), that changed between the last passing and the first failing night.
+ */
+export function renderBrokenTitle(b: BrokenWorkload, repositories: readonly string[] = []): string {
+  const repos = Object.keys(b.firstFailing.commits).sort((x, y) => rank(repositories, x) - rank(repositories, y));
+  const changed = repos.find((repo) => b.lastPassing.commits[repo] !== b.firstFailing.commits[repo]) ?? repos[0];
+  const since = `since ${changed === undefined ? b.firstFailing.night : b.firstFailing.commits[changed]!.slice(0, 7)} (${b.firstFailing.night})`;
   return b.workload === undefined ? `Broken: the ${b.suite} night fails before any workload runs ${since}` : `Broken: ${b.workload} (${b.suite}) fails ${since}`;
+}
+
+function rank(repositories: readonly string[], repo: string): number {
+  const at = repositories.indexOf(repo);
+  return at === -1 ? repositories.length : at;
 }
 
 /** The opening body: what fails with its error tail, the suspect range with commits, authors and blame. */
@@ -45,7 +56,8 @@ export function renderBrokenIssue(b: BrokenWorkload, context: RenderContext): st
     '## Error (tail)',
     fence(b.firstFailing.error ?? 'no error recorded'),
     renderRanges({ ranges }, context),
-    `## Bisect\n\nPass/fail is the cheapest bisect: \`${context.cli} bisect --failing --workload ${b.workload ?? '<workload>'} ${ranges.map((r) => `--good ${r.repo}=${r.from.slice(0, 12)} --bad ${r.repo}=${r.to.slice(0, 12)}`).join(' ')}\``,
+    // A repository the last passing night did not have cannot be searched: the others are paired by date.
+    `## Bisect\n\nPass/fail is the cheapest bisect: \`${context.cli} bisect --failing --workload ${b.workload ?? '<workload>'} ${ranges.filter((r) => r.from && r.to).map((r) => `--good ${r.repo}=${r.from.slice(0, 12)} --bad ${r.repo}=${r.to.slice(0, 12)}`).join(' ')}\``,
   ].join('\n\n');
 }
 

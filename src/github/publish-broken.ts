@@ -15,7 +15,7 @@ import { fileTracker } from './file-tracker.js';
 import { gitHubTracker, readIssueFingerprint } from './github-tracker.js';
 import { configLinks } from './links.js';
 import { noPeople } from './people.js';
-import { gitContext, gitHubClientFor } from './publish.js';
+import { gitContext, gitHubClientFor, repositoryOrder } from './publish.js';
 
 /** How far back a workload's last pass is looked for. */
 const lookbackDays = 60;
@@ -42,7 +42,7 @@ export async function publishBroken(options: { store: HistoryStore; loaded: Load
     if (action.kind === 'open') {
       const ranges = Object.keys(b.firstFailing.commits).map((repo) => ({ repo, from: b.lastPassing.commits[repo] ?? '', to: b.firstFailing.commits[repo]! }));
       const context = { night, ranges: await gitContext(loaded, { ranges }, log), people: noPeople, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench' };
-      const issue = await tracker.open({ fingerprint: b.fingerprint, title: renderBrokenTitle(b), body: renderBrokenIssue(b, context), labels: ['broken', b.suite] });
+      const issue = await tracker.open({ fingerprint: b.fingerprint, title: renderBrokenTitle(b, repositoryOrder(loaded)), body: renderBrokenIssue(b, context), labels: ['broken', b.suite] });
       if (issue.number !== undefined) opened.push(issue.number);
       log.info(`broken: ${describeBroken(b)} -> opened ${issue.ref}`);
     } else if (action.kind === 'comment') {
