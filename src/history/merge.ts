@@ -26,11 +26,19 @@ export function mergeDatabase(target: Db, sourceFile: string): MergeCounts {
     const added: Record<string, number> = {};
     target
       .transaction(() => {
+        const newBisects = target.prepare('SELECT id FROM shard.bisects WHERE id NOT IN (SELECT id FROM main.bisects)').pluck().all() as string[];
         for (const table of mergedTables) {
           const columns = (target.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]).map((c) => c.name).join(', ');
           added[table] = target.prepare(`INSERT OR IGNORE INTO main.${table} (${columns}) SELECT ${columns} FROM shard.${table}`).run().changes;
         }
         added['regressions'] = mergeEpisodes(target);
+        // A bisect names its episode by id, and ids are each history's own: follow the fingerprint.
+        target
+          .prepare(
+            `UPDATE main.bisects SET episode_id = (SELECT m.id FROM main.regressions m JOIN shard.regressions s ON s.fingerprint = m.fingerprint WHERE s.id = main.bisects.episode_id)
+             WHERE episode_id IS NOT NULL AND id IN (SELECT value FROM json_each(?))`,
+          )
+          .run(JSON.stringify(newBisects));
         // A run that finished in the shard after an earlier merge copied it while still running:
         // counted with the runs, so that a history store saves the merge instead of calling it empty.
         added['runs'] = added['runs']! + target

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy } from '../../src/detect/index.js';
+import { openDatabase } from '../../src/history/database.js';
 import { mergeRunsInto } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
+import { sqlAll, sqlGet } from '../helpers/sql.js';
 import { detectEachNight, writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
 
 const dirs: string[] = [];
@@ -81,3 +83,40 @@ describe('merging episodes into a stored history', () => {
     expect(episodesOf(stored)).toMatchObject([{ state: 'accepted' }]);
   });
 });
+
+describe('merging a bisect of an episode', () => {
+  it("points it at the target's own id of the episode it bisected, found by fingerprint", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'nightbench-merge-bisect-'));
+    dirs.push(dir);
+    const [stored, local] = [path.join(dir, 'stored.sqlite'), path.join(dir, 'local.sqlite')];
+    openHistory(stored).close();
+    openHistory(local).close();
+    // The stored history knows episode "a" as 1; the local one has "b" as 1 and "a" as 2, and bisected "a".
+    insertEpisode(stored, 'a');
+    insertEpisode(local, 'b');
+    insertEpisode(local, 'a');
+    const ours = openHistory(local);
+    ours.beginBisect({ id: 'bisect-a', createdAt: '2026-12-03T02:00:00Z', mode: 'bisect', judged: 'metric', episodeId: 2, suite: 's', workload: 'w', metric: 'wall_time', goodCommits: { dask: 'g' }, badCommits: { dask: 'b' }, host: 'h', pid: 1 });
+    ours.close();
+    mergeRunsInto(stored, local);
+    expect(sqlAll(stored, 'SELECT id, fingerprint FROM regressions ORDER BY id')).toEqual([{ id: 1, fingerprint: 'a' }, { id: 2, fingerprint: 'b' }]);
+    expect(sqlGet(stored, "SELECT episode_id FROM bisects WHERE id = 'bisect-a'")).toEqual({ episode_id: 1 });
+    // Merging again changes nothing.
+    mergeRunsInto(stored, local);
+    expect(sqlGet(stored, "SELECT episode_id FROM bisects WHERE id = 'bisect-a'")).toEqual({ episode_id: 1 });
+  });
+});
+
+/** An episode row with only its fingerprint to tell it apart. */
+function insertEpisode(file: string, fingerprint: string): void {
+  const db = openDatabase(file);
+  try {
+    db.prepare(
+      `INSERT INTO regressions (fingerprint, series_key, suite, workload, workload_version, metric, direction, environment_name, environment_fingerprint, provider, cluster_shape,
+         first_bad_night, first_bad_run_id, first_bad_commits, last_good_night, last_good_run_id, last_good_commits, baseline_median, baseline_noise, new_median, ratio, p_value, state, last_night, latest_median)
+       VALUES (?, ?, 's', 'w', '1', 'wall_time', 'lower', 'default', 'env', 'local', 'local:2x1:2GiB', '2026-12-02', 'r2', '{}', '2026-12-01', 'r1', '{}', 1, 0.01, 2, 2, 0.001, 'open', '2026-12-02', 2)`,
+    ).run(fingerprint, `key-${fingerprint}`);
+  } finally {
+    db.close();
+  }
+}
