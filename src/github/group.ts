@@ -65,6 +65,8 @@ export interface IssueGroup {
   series: IssueSeries[];
   /** The rerun that confirmed it before filing (`github.confirm`), when there was one. */
   confirmation?: Confirmation;
+  /** Why the confirmation rerun failed, when it did: the group is then filed as detected. */
+  confirmationError?: string;
 }
 
 /**

@@ -100,7 +100,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   }
   if (options.dryRun) return { tracker: tracker.description, filesDir, night, actions: planned, failed: unreachable ? 1 : 0, ...(unreachable ? { error: unreachable } : {}) };
   // Only openings are confirmed: an issue already filed is commented on and closed as before.
-  const actions = config.github.confirm === 'rerun' && options.confirm ? await confirmOpenings(planned, options.confirm) : planned;
+  const actions = config.github.confirm === 'rerun' && options.confirm ? await confirmOpenings(planned, options.confirm, log) : planned;
 
   const links = configLinks(config);
   const fixes = store.recordedFixes();

@@ -108,6 +108,7 @@ function renderDetectable(group: IssueGroup): string {
 
 /** The rerun that confirmed the group before it was filed, if `github.confirm` asked for one. */
 function renderConfirmation(group: IssueGroup): string | undefined {
+  if (group.confirmationError) return `Not confirmed before filing: the rerun of last good against first bad failed (${group.confirmationError}), so this is filed as detected.`;
   const c = group.confirmation;
   if (!c) return undefined;
   const figures = c.ratio && c.p !== undefined ? `${formatRatioInterval(c.ratio)}, Mann-Whitney p = ${formatP(c.p)}` : 'no values to compare';

@@ -6,6 +6,13 @@ import { confirmOpenings } from '../../src/github/confirm.js';
 import type { IssueGroup } from '../../src/github/group.js';
 import type { IssueAction } from '../../src/github/plan.js';
 import type { TrackedIssue } from '../../src/github/tracker.js';
+import { githubSchema } from '../../src/config/github-section.js';
+import { buildLinks } from '../../src/github/links.js';
+import { noPeople } from '../../src/github/people.js';
+import { renderIssue, type RenderContext } from '../../src/github/render.js';
+import { silentLog } from '../../src/log.js';
+
+const renderContext: RenderContext = { night: '2026-11-02', ranges: {}, people: noPeople, links: buildLinks(githubSchema.parse({})), mention: 'none', cli: 'npx nightbench' };
 
 const identity = { suite: 'dask', workload: 'shuffle', workloadVersion: '1', metric: 'wall_time', environmentName: 'default', environmentFingerprint: 'f', provider: 'local', clusterShape: 'local:2x1:2GiB' };
 
@@ -43,13 +50,23 @@ describe('confirmOpenings', () => {
   it('confirms openings only: reproduced opens with its figures, the rest is unconfirmed, comments are left alone', async () => {
     const asked: string[] = [];
     const actions: IssueAction[] = [{ kind: 'open', group: group('a') }, { kind: 'open', group: group('b') }, { kind: 'comment', group: group('c'), issue }];
-    const confirmed = await confirmOpenings(actions, async (g) => {
-      asked.push(g.fingerprint);
-      return confirmOnSimulated({ step: g.fingerprint === 'a' ? 0.3 : 0, cv: 0.05, ratio: 1.3, seed: 11 });
-    });
+    const confirmed = await confirmOpenings(
+      actions,
+      async (g) => {
+        asked.push(g.fingerprint);
+        return confirmOnSimulated({ step: g.fingerprint === 'a' ? 0.3 : 0, cv: 0.05, ratio: 1.3, seed: 11 });
+      },
+      silentLog,
+    );
     expect(asked).toEqual(['a', 'b']);
     expect(confirmed.map((a) => a.kind)).toEqual(['open', 'unconfirmed', 'comment']);
     expect(confirmed[0]!.group.confirmation).toMatchObject({ reproduced: true, repeats: 12 });
     expect(confirmed[2]).toBe(actions[2]);
+  });
+
+  it('files an opening whose rerun failed as detected, saying why: a failed rerun proves nothing', async () => {
+    const confirmed = await confirmOpenings([{ kind: 'open', group: group('a') }], () => Promise.reject(new Error('cluster did not start\nmore')), silentLog);
+    expect(confirmed).toEqual([{ kind: 'open', group: { ...group('a'), confirmationError: 'cluster did not start' } }]);
+    expect(renderIssue(confirmed[0]!.group, renderContext).body).toContain('Not confirmed before filing: the rerun of last good against first bad failed (cluster did not start)');
   });
 });
