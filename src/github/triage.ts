@@ -111,7 +111,10 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
   if (parsed.kind === 'invalid') return answer('invalid', replies.invalid(parsed.problem), { command: parsed.command });
 
   const episodes = store.episodes().filter((e) => e.issueNumber === issueNumber);
-  if (episodes.length === 0) return answer('no-episodes', replies.noEpisodes(issueNumber), { command: parsed.command });
+  // A broken workload's issue has no episodes (failures are found again by fingerprint), but it
+  // is bisected pass/fail by its number like a regression's (`bisect --issue N`).
+  const broken = issue.labels.some((label) => (typeof label === 'string' ? label : label.name) === 'broken');
+  if (episodes.length === 0 && !(broken && parsed.command === 'bisect')) return answer('no-episodes', replies.noEpisodes(issueNumber), { command: parsed.command });
 
   const { command } = parsed;
   const fix = parsed.command === 'fixed-by' ? parsed.sha : undefined;

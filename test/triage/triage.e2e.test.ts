@@ -19,6 +19,7 @@ import { collectNightSummary } from '../../src/actions/summary-data.js';
 import { renderNightSummary } from '../../src/actions/night-summary.js';
 import { renderQualityPage } from '../../src/report/render-quality.js';
 import { detectionQuality } from '../../src/triage/quality.js';
+import { markers } from '../../src/github/markers.js';
 import { runTriage, type TriageOutcome } from '../../src/github/triage.js';
 import { runCli } from '../helpers/cli.js';
 import { FakeGitHub, fakeBotLogin, type FakeRole } from '../helpers/fake-github.js';
@@ -109,6 +110,20 @@ describe('/nightbench commands on a regression issue', () => {
     expect(falseAlarms.every((f) => f.firstBadNight === history.nights[8] && f.ratio > 1.5 && f.baselineNoise > 0)).toBe(true);
     expect(quality().all).toMatchObject({ truePositive: 0, falsePositive: 1, precision: 0 });
     expect(quality().falseAlarms.map((f) => f.workload).sort()).toEqual(['shuffle', 'sum']);
+  });
+
+  it('bisect on a broken workload\'s issue (no episodes) dispatches bisect.yml with its number too', async () => {
+    const client = createGitHubClient(loaded.config.github, 't0ken', silentLog);
+    const [owner, repo] = repository.split('/') as [string, string];
+    const opened = await client.rest.issues.create({ owner, repo, title: 'Broken: sum (dask) fails since abc1234', body: `${markers.fingerprint('b40ce4')}\nsum fails`, labels: ['broken', 'dask'] });
+    fake.setRole(repository, 'wes', 'write');
+    const written = fake.addComment(repository, opened.data.number, 'wes', '/nightbench bisect');
+    const outcome = await runTriage(
+      { client, store, log: silentLog },
+      { repository, issueNumber: opened.data.number, defaultBranch: 'main', comment: { id: written.id, body: '/nightbench bisect', author: 'wes', authorIsBot: false, at: written.createdAt } },
+    );
+    expect(outcome).toMatchObject({ result: 'done', command: 'bisect', dispatched: { workflow: 'bisect.yml', inputs: { issue: String(opened.data.number), mode: 'bisect' } } });
+    expect(states()).toEqual(['open', 'open']);
   });
 
   it.each(['bisect', 'rerun'] as const)('%s from a writer dispatches bisect.yml on the default branch with the issue and the mode', async (mode) => {
