@@ -5,7 +5,9 @@
  * taking each place in the order in turn), so a busy machine weighs on all alike:
  * "before" is the suite as it was at --before (a git ref) with no warm-up repeat, "after" the suite
  * of this tree without and with one warm-up repeat.
- *   npx tsx bench/repeat-bias.ts [--before REF] [--repeats 5] [--rounds 1] [--scale 1] [--workers 2] [--memory 2GiB] [--workload NAME]...
+ * The table is printed after every round, so a long run that has to be stopped still leaves figures.
+ *   npx tsx bench/repeat-bias.ts [--before REF] [--repeats 5] [--rounds 1] [--scale 1] [--workers 2] [--memory 2GiB]
+ *     [--workload NAME]... [--variant before|after|after+warmup]...
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ const { values: flags } = parseArgs({
     memory: { type: 'string', default: '2GiB' },
     scale: { type: 'string', default: '1' },
     workload: { type: 'string', multiple: true, default: [] },
+    variant: { type: 'string', multiple: true, default: [] },
   },
 });
 
@@ -40,11 +43,14 @@ mkdirSync(beforeRoot);
 const archive = execFileSync('git', ['archive', flags.before, 'workloads/dask'], { cwd: root });
 execFileSync('tar', ['-x', '-C', beforeRoot], { input: archive });
 
-const variants = [
+const allVariants = [
   { name: 'before', suite: path.join(beforeRoot, 'workloads/dask'), extra: { warmupRepeats: 0 } },
   { name: 'after', suite: path.join(root, 'workloads/dask'), extra: { warmupRepeats: 0 } },
   { name: 'after+warmup', suite: path.join(root, 'workloads/dask'), extra: { warmupRepeats: 1 } },
 ] as const;
+const unknownVariant = flags.variant.find((name) => !allVariants.some((v) => v.name === name));
+if (unknownVariant) throw new Error(`unknown --variant ${unknownVariant}: choose from ${allVariants.map((v) => v.name).join(', ')}`);
+const variants = flags.variant.length > 0 ? allVariants.filter((v) => flags.variant.includes(v.name)) : allVariants;
 
 function configFor(variant: (typeof variants)[number]): string {
   const file = path.join(dir, `${variant.name}.json`);
@@ -74,28 +80,31 @@ const known = (JSON.parse(listing.stdout) as { workloads: { name: string }[] }).
 const workloads = flags.workload.length > 0 ? flags.workload : known;
 
 const runsOf = new Map<string, string[]>(variants.map((v) => [v.name, []]));
+const metrics = ['wall_time', 'cpu_time'] as const;
+const percent = (ratio: number | undefined) => (ratio === undefined ? '-' : `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`);
+
+function printTable(rounds: number): void {
+  const store = openHistory(db);
+  const rowsOf = (variant: string): ResultRow[] => store.resultRows({ runIds: runsOf.get(variant)! });
+  const ratios = new Map(variants.map((v) => [v.name, firstRepeatRatio(rowsOf(v.name), ['wall_time', 'cpu_time'])]));
+  store.close();
+  const header = ['workload', ...metrics.flatMap((m) => variants.map((v) => `${m.replace('_time', '')} ${v.name}`))];
+  const table = workloads.map((w) => [w, ...metrics.flatMap((m) => variants.map((v) => percent(ratios.get(v.name)!.get(w)?.[m])))]);
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(
+    `repeat 1 against the median of repeats 2..${flags.repeats} (median over ${rounds} round(s)); ${flags.workers} workers of ${flags.memory}, scale ${flags.scale}; before = suite at ${flags.before}, no warm-up; after = this suite, without and with 1 warm-up repeat`,
+  );
+  console.log(line(header));
+  for (const row of table) console.log(line(row));
+  console.log(`history: ${db}\n`);
+}
+
 for (let round = 0; round < Number(flags.rounds); round++) {
   for (const [index, workload] of workloads.entries()) {
     // Each variant takes each place in the order in turn.
     const shift = (round + index) % variants.length;
     for (const variant of [...variants.slice(shift), ...variants.slice(0, shift)]) runsOf.get(variant.name)!.push(run(variant.name, workload));
   }
+  printTable(round + 1);
 }
-
-const store = openHistory(db);
-const rowsOf = (variant: string): ResultRow[] => store.resultRows({ runIds: runsOf.get(variant)! });
-const ratios = new Map(variants.map((v) => [v.name, firstRepeatRatio(rowsOf(v.name), ['wall_time', 'cpu_time'])]));
-store.close();
-
-const percent = (ratio: number | undefined) => (ratio === undefined ? '-' : `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`);
-const metrics = ['wall_time', 'cpu_time'] as const;
-const header = ['workload', ...metrics.flatMap((m) => variants.map((v) => `${m.replace('_time', '')} ${v.name}`))];
-const table = workloads.map((w) => [w, ...metrics.flatMap((m) => variants.map((v) => percent(ratios.get(v.name)!.get(w)?.[m])))]);
-const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
-const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-console.log(
-  `repeat 1 against the median of repeats 2..${flags.repeats} (median over ${flags.rounds} round(s)); ${flags.workers} workers of ${flags.memory}, scale ${flags.scale}; before = suite at ${flags.before}, no warm-up; after = this suite, without and with 1 warm-up repeat`,
-);
-console.log(line(header));
-for (const row of table) console.log(line(row));
-console.log(`history: ${db}`);
