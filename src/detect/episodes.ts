@@ -157,9 +157,10 @@ function openEpisode(verdict: SeriesVerdict, active: readonly Episode[], own: re
   if (!latest || !firstBad || !lastGood || baselineMedian === undefined || newMedian === undefined || change === undefined || noise === undefined) return undefined;
   // A shift that began at or before a known episode's first night is that episode seen again.
   if (own.some((episode) => episode.firstBad.night >= firstBad.night)) return undefined;
-  // A move back to the level before an active episode is that episode recovering, not a new one.
+  // A move back to the level before an active regression is its fix, not a new episode. A move
+  // back from an improvement is a regression: the speed-up was lost.
   const reverting = active.some(
-    (episode) => episode.ratio >= 1 !== change >= 0 && Math.abs(Math.log(newMedian / episode.baselineMedian)) <= recoveryTolerance(episode, verdict, policy),
+    (episode) => episode.kind === 'regression' && episode.ratio >= 1 !== change >= 0 && Math.abs(Math.log(newMedian / episode.baselineMedian)) <= recoveryTolerance(episode, verdict, policy),
   );
   if (reverting) return undefined;
   return {

@@ -142,7 +142,10 @@ export function judgeNight(
     // An episode opened by this very night (judged again by the summary or the pages) is what the
     // night found, not a level to compare it with: its first bad night may be set back before it.
     if (episode.state === 'open' && episode.lastNight >= night) continue;
-    const from = episode.state === 'recovered' ? (episode.recoveredNight ?? episode.firstBad.night) : episode.firstBad.night;
+    // A recovered regression (the fix) re-baselines from its recovery, so the fix is not taken
+    // for an improvement. A recovered improvement does not: its loss is a slowdown against the
+    // improved level, and is judged as one.
+    const from = episode.state === 'recovered' && episode.kind === 'regression' ? (episode.recoveredNight ?? episode.firstBad.night) : episode.firstBad.night;
     if (from >= night) continue;
     const seen = levelFrom.get(episode.seriesKey);
     if (seen === undefined || from > seen) levelFrom.set(episode.seriesKey, from);

@@ -35,6 +35,17 @@ describe('planEpisodes', () => {
     expect(runNights(interrupted, policy, 3, 25).episodes).toMatchObject([{ state: 'still-regressed', nightsBack: 0 }]);
   });
 
+  it('opens a regression when an improvement is lost, back at the old level', () => {
+    // 25% faster over nights 20-31, then back where it was: the speed-up was lost on night 32.
+    const rows = seriesRows({ ...quiet, nights: 50, seed: 26, steps: [{ from: 20, factor: 1 / 1.25, until: 32 }] });
+    const run = runNights(rows, policy, 3, 49);
+    expect(run.episodes.map((e) => [e.kind, e.firstBad.night, e.state])).toEqual([
+      ['improvement', nightAt(20), 'recovered'],
+      ['regression', nightAt(32), 'still-regressed'],
+    ]);
+    expect(run.episodes[1]!.lastGood.night).toBe(nightAt(31));
+  });
+
   it('does not flap when noise moves a step right at the threshold in and out of it', () => {
     const run = runNights(seriesRows({ ...quiet, seed: 23, steps: [{ from: 10, factor: 1.1 }] }), policy, 3, 39);
     const kinds = run.verdicts.slice(7, 14).map((verdicts) => verdicts[0]!.kind);
