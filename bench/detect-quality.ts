@@ -94,9 +94,25 @@ function segmentationChanges(values: readonly number[]): number[] {
 /** Mozilla's labelled steps are mostly 2-7%: the same detector with a 5% floor, as such a project would set it. */
 const lowFloor: DetectionPolicy = { ...policy, threshold: 0.05 };
 
+/**
+ * The best any detector with a threshold can score: Mozilla's own labels, keeping only the steps
+ * of at least `threshold` (median of up to 10 values after the label against up to 20 before,
+ * neither reaching past a neighbouring label). A label below the threshold is a miss by design.
+ */
+function labelsAtLeast(series: RealiseSeries, threshold: number): number[] {
+  const middle = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  return series.truth.filter((at, i) => {
+    const before = series.values.slice(Math.max(series.truth[i - 1] ?? 0, at - 20), at);
+    const after = series.values.slice(at, Math.min(series.truth[i + 1] ?? series.values.length, at + 10));
+    return Math.abs(middle(after) / middle(before) - 1) >= threshold;
+  });
+}
+
 const detectors: Record<string, (series: RealiseSeries) => number[]> = {
   nightbench: (s) => nightbenchChanges(s.values),
   'nightbench, threshold 5%': (s) => nightbenchChanges(s.values, lowFloor),
+  [`ceiling at ${policy.threshold * 100}%: the labels of steps >= ${policy.threshold * 100}%`]: (s) => labelsAtLeast(s, policy.threshold),
+  [`ceiling at ${lowFloor.threshold * 100}%`]: (s) => labelsAtLeast(s, lowFloor.threshold),
   'predict nothing': () => [],
   'seed rule (3 beyond 3 sd of 10)': (s) => seedRuleChanges(s.values),
   'binary segmentation (offline)': (s) => segmentationChanges(s.values),
