@@ -9,6 +9,9 @@ import { markers } from './markers.js';
 import { renderRanges, type RenderContext } from './render.js';
 import type { TrackedIssue } from './tracker.js';
 
+/** The label of a broken workload's issue: triage tells such an issue from a regression's by it. */
+export const brokenLabel = 'broken';
+
 export type BrokenAction =
   | { kind: 'open'; broken: BrokenWorkload }
   | { kind: 'comment'; broken: BrokenWorkload; issue: TrackedIssue }

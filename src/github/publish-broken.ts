@@ -10,7 +10,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { findBroken, findBrokenByFingerprint, type BrokenWorkload } from '../detect/failures.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
-import { describeBroken, planBroken, renderBrokenComment, renderBrokenIssue, renderBrokenTitle, type BrokenAction } from './broken.js';
+import { brokenLabel, describeBroken, planBroken, renderBrokenComment, renderBrokenIssue, renderBrokenTitle, type BrokenAction } from './broken.js';
 import { fileTracker } from './file-tracker.js';
 import { gitHubTracker, readIssueFingerprint } from './github-tracker.js';
 import { configLinks } from './links.js';
@@ -33,7 +33,7 @@ export async function publishBroken(options: { store: HistoryStore; loaded: Load
   const broken = findBroken(store.nightOutcomes(since), night);
   if (broken.length === 0) return { actions: [], opened: [] };
   const client = gitHubClientFor(options);
-  const tracker = client && config.github.repository ? gitHubTracker(client, config.github.repository, ['broken']) : fileTracker(path.resolve(loaded.baseDir, config.reports.dir, 'issues'));
+  const tracker = client && config.github.repository ? gitHubTracker(client, config.github.repository, [brokenLabel]) : fileTracker(path.resolve(loaded.baseDir, config.reports.dir, 'issues'));
   const actions = planBroken(broken, await tracker.find(broken.map((b) => b.fingerprint)), night);
   const links = configLinks(config);
   const opened: number[] = [];
@@ -42,7 +42,7 @@ export async function publishBroken(options: { store: HistoryStore; loaded: Load
     if (action.kind === 'open') {
       const ranges = Object.keys(b.firstFailing.commits).map((repo) => ({ repo, from: b.lastPassing.commits[repo] ?? '', to: b.firstFailing.commits[repo]! }));
       const context = { night, ranges: await gitContext(loaded, { ranges }, log), people: noPeople, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench' };
-      const issue = await tracker.open({ fingerprint: b.fingerprint, title: renderBrokenTitle(b, repositoryOrder(loaded)), body: renderBrokenIssue(b, context), labels: ['broken', b.suite] });
+      const issue = await tracker.open({ fingerprint: b.fingerprint, title: renderBrokenTitle(b, repositoryOrder(loaded)), body: renderBrokenIssue(b, context), labels: [brokenLabel, b.suite] });
       if (issue.number !== undefined) opened.push(issue.number);
       log.info(`broken: ${describeBroken(b)} -> opened ${issue.ref}`);
     } else if (action.kind === 'comment') {

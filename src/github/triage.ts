@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { brokenLabel } from './broken.js';
 import type { GitHubClient } from './client.js';
 import { gitHubError } from './errors.js';
 import { readFingerprint } from './markers.js';
@@ -113,7 +114,7 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
   const episodes = store.episodes().filter((e) => e.issueNumber === issueNumber);
   // A broken workload's issue has no episodes (failures are found again by fingerprint), but it
   // is bisected pass/fail by its number like a regression's (`bisect --issue N`).
-  const broken = issue.labels.some((label) => (typeof label === 'string' ? label : label.name) === 'broken');
+  const broken = issue.labels.some((label) => (typeof label === 'string' ? label : label.name) === brokenLabel);
   if (episodes.length === 0 && !(broken && parsed.command === 'bisect')) return answer('no-episodes', replies.noEpisodes(issueNumber), { command: parsed.command });
 
   const { command } = parsed;
