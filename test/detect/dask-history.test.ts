@@ -13,20 +13,26 @@ import { decodeFixture, loadHistoryFixture } from '../helpers/history-fixture.js
  * (33 nights, 2022-12-19..2023-01-20, dask + distributed at the nightly's tip), rebuilt from
  * fixtures (bench/export-history-fixture.ts): what `nightbench detect` does each night.
  *
- * What these recordings hold, measured by bench/dask-history-truth.ts:
+ * What these recordings hold, measured by bench/dask-history-truth.ts (recorded 2026-12-03 13:44-14:16
+ * on a machine doing nothing else):
  * - planted.sqlite tests, from 2023-01-12 on, a history with one extra commit (323853f "Tune random
- *   chunk generation") that sleeps in every random chunk array_reduction generates: its task time
- *   (`compute_seconds`) is +142% against real.sqlite's same nights (paired), its wall time +19.5%;
- * - from the night of 2023-01-07 on, wall and CPU time of both workloads stand 30-40% higher in
- *   both histories (identical up to 2023-01-11): the machine the recording shared got busier. The
- *   nights 2023-01-06 to 2023-01-09 all test the same commits (dask f463fcf, distributed 9d8e18c),
- *   so the episodes of that step are level shifts whose suspect range is empty: no commit caused them.
+ *   chunk generation") that sleeps in every random chunk array_reduction generates: paired with
+ *   real.sqlite's same nights, its wall time is +45% and its task time (`compute_seconds`) +251%;
+ *   shuffle is unaffected (+2%);
+ * - the host itself moved twice. From 2023-01-08/09 on both workloads ran about 28% faster in
+ *   both histories (identical up to 2023-01-11; the nights 2023-01-06 to 2023-01-09 test the same
+ *   commits): improvement episodes whose suspect range is empty. On the last two nights it slowed
+ *   again (a night took 41-51 s instead of 35-38 s in both histories): `nightbench bisect --mode
+ *   rerun` of real's array_reduction wall_time episode from 2023-01-19, the same commits run again
+ *   interleaved, gave x1.009 (95% interval 0.891..1.199, p = 0.94): not reproduced, the host and
+ *   not the code. (The same rerun of the planted episode: x1.262 [1.097, 1.452], p = 0.0087.)
  */
 const dir = mkdtempSync(path.join(tmpdir(), 'nb-dask-history-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const plantedCommit = '323853f';
-const machineStep = { from: '2023-01-07', to: '2023-01-09' };
+/** The nights the host slowed (see above): a regression there is the host's, as the rerun showed. */
+const hostSlowdown = { from: '2023-01-19', to: '2023-01-20' };
 
 function replay(name: string): { nights: string[]; opened: (NewEpisode & { night: string })[] } {
   const fixture = decodeFixture(readFileSync(new URL(`../fixtures/dask-history/${name}.json.gz`, import.meta.url)));
@@ -42,25 +48,28 @@ function replay(name: string): { nights: string[]; opened: (NewEpisode & { night
 }
 
 const label = (e: NewEpisode & { night: string }) => `${e.identity.workload} ${e.identity.metric} ${e.kind} from ${e.firstBad.night}`;
-const atMachineStep = (e: NewEpisode) => e.firstBad.night >= machineStep.from && e.firstBad.night <= machineStep.to;
+const inHostSlowdown = (e: NewEpisode) => e.firstBad.night >= hostSlowdown.from && e.firstBad.night <= hostSlowdown.to;
 
 describe('detection over the recorded Dask histories', () => {
-  it('on the real history, opens regression episodes only at the machine step, and none on task time', () => {
+  it('on the real history, opens no regression episode before the host slowed, and reads the faster host as improvements with no commit changed', () => {
     const { nights, opened } = replay('real');
     expect(nights).toHaveLength(33);
-    const regressions = opened.filter((e) => e.kind === 'regression');
-    expect(regressions.filter((e) => !atMachineStep(e)).map(label)).toEqual([]);
-    expect(regressions.filter((e) => e.identity.metric === 'compute_seconds').map(label)).toEqual([]);
-    // The machine's step is told apart by its range: no repository changed between its nights.
-    for (const episode of regressions) expect(episode.firstBad.commits).toEqual(episode.lastGood.commits);
+    expect(opened.filter((e) => e.kind === 'regression' && !inHostSlowdown(e)).map(label)).toEqual([]);
+    const improvements = opened.filter((e) => e.kind === 'improvement');
+    expect(improvements.length).toBeGreaterThan(0);
+    for (const episode of improvements) {
+      expect(episode.firstBad.night >= '2023-01-08' && episode.firstBad.night <= '2023-01-09').toBe(true);
+      expect(episode.firstBad.commits).toEqual(episode.lastGood.commits);
+    }
   });
 
-  it('on the planted history, opens array_reduction task time on the planted night with the planted commit as its range, and nothing else new', () => {
+  it('on the planted history, opens array_reduction wall time and task time on the planted night with the planted commit as the range, and nothing else new', () => {
     const { opened } = replay('planted');
-    const planted = opened.filter((e) => e.kind === 'regression' && !atMachineStep(e));
-    expect(planted.map(label)).toEqual(['array_reduction compute_seconds regression from 2023-01-12']);
-    expect(planted[0]).toMatchObject({ night: '2023-01-12', lastGood: { night: '2023-01-11' } });
-    expect(planted[0]!.firstBad.commits.dask).toMatch(new RegExp(`^${plantedCommit}`));
-    expect(opened.filter((e) => e.identity.workload === 'shuffle' && e.kind === 'regression' && !atMachineStep(e)).map(label)).toEqual([]);
+    const planted = opened.filter((e) => e.kind === 'regression' && !inHostSlowdown(e));
+    expect(planted.map(label).sort()).toEqual(['array_reduction compute_seconds regression from 2023-01-12', 'array_reduction wall_time regression from 2023-01-12']);
+    for (const episode of planted) {
+      expect(episode).toMatchObject({ night: '2023-01-12', lastGood: { night: '2023-01-11' } });
+      expect(episode.firstBad.commits.dask).toMatch(new RegExp(`^${plantedCommit}`));
+    }
   });
 });
