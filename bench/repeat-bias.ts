@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openHistory } from '../src/history/open.js';
 import type { ResultRow } from '../src/history/types.js';
-import { firstRepeatRatio } from '../src/runner/repeat-bias.js';
+import { firstRepeatRatios } from '../src/runner/repeat-bias.js';
+import { medianInterval } from '../src/stats/index.js';
 import { runConfig } from './run-child.js';
 
 const { values: flags } = parseArgs({
@@ -80,16 +81,20 @@ const known = (JSON.parse(listing.stdout) as { workloads: { name: string }[] }).
 const workloads = flags.workload.length > 0 ? flags.workload : known;
 
 const runsOf = new Map<string, string[]>(variants.map((v) => [v.name, []]));
-const metrics = ['wall_time', 'cpu_time'] as const;
+const metrics = ['wall_time', 'cpu_time'];
 const percent = (ratio: number | undefined) => (ratio === undefined ? '-' : `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`);
 
 function printTable(rounds: number): void {
   const store = openHistory(db);
   const rowsOf = (variant: string): ResultRow[] => store.resultRows({ runIds: runsOf.get(variant)! });
-  const ratios = new Map(variants.map((v) => [v.name, firstRepeatRatio(rowsOf(v.name), ['wall_time', 'cpu_time'])]));
+  const ratios = new Map<string, Map<string, Record<string, number[]>>>(variants.map((v) => [v.name, firstRepeatRatios(rowsOf(v.name), metrics)]));
   store.close();
+  const cell = (variant: string, workload: string, metric: string) => {
+    const runs = ratios.get(variant)!.get(workload)?.[metric];
+    return runs ? percent(medianInterval(runs).median) : '-';
+  };
   const header = ['workload', ...metrics.flatMap((m) => variants.map((v) => `${m.replace('_time', '')} ${v.name}`))];
-  const table = workloads.map((w) => [w, ...metrics.flatMap((m) => variants.map((v) => percent(ratios.get(v.name)!.get(w)?.[m])))]);
+  const table = workloads.map((w) => [w, ...metrics.flatMap((m) => variants.map((v) => cell(v.name, w, m)))]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(
@@ -97,6 +102,17 @@ function printTable(rounds: number): void {
   );
   console.log(line(header));
   for (const row of table) console.log(line(row));
+  // One ratio of one run is as noisy as a repeat (5-15% here), so a workload's cell needs many
+  // rounds to show a few percent; every run of every workload together tells whether the first
+  // repeat is systematically off, with an interval that assumes nothing about the ratios.
+  for (const metric of metrics) {
+    for (const variant of variants) {
+      const all = [...ratios.get(variant.name)!.values()].flatMap((perMetric) => perMetric[metric] ?? []);
+      if (all.length === 0) continue;
+      const pooled = medianInterval(all);
+      console.log(`all workloads, ${metric} ${variant.name}: ${percent(pooled.median)} (${(pooled.coverage * 100).toFixed(0)}% interval ${percent(pooled.low)}..${percent(pooled.high)}, ${pooled.n} runs)`);
+    }
+  }
   console.log(`history: ${db}\n`);
 }
 
