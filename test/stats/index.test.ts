@@ -11,6 +11,7 @@ describe('src/stats/index.ts', () => {
         'bootstrapRatioOfMedians',
         'createRandom',
         'mannWhitneyU',
+        'medianInterval',
         'relativeSpread',
         'summarize',
       ].sort(),
