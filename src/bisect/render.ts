@@ -7,7 +7,7 @@
  */
 import { median } from 'simple-statistics';
 import type { Links } from '../github/links.js';
-import { formatRatioInterval, formatValue } from '../format/index.js';
+import { formatRatioInterval, formatValue, shortSha } from '../format/index.js';
 import type { RangeCommitRef, TargetState } from './candidates.js';
 import type { BisectReport } from './run.js';
 import type { Comparison } from './search.js';
@@ -27,9 +27,9 @@ export function renderBisectComment(report: BisectReport, context: BisectComment
   const outcome = result.outcome;
   if (outcome.kind === 'culprit' && request.mode === 'bisect') lines.push(`**Culprit**: ${describeCommit(states[outcome.state]!.change!, context)}`);
   else if (outcome.kind === 'culprit') lines.push(`**Reproduced**: the first bad state is still worse than the last good one.`);
-  else if (outcome.kind === 'spread') lines.push(`**The change is spread over commits ${states[outcome.from]!.change!.sha.slice(0, 7)}..${states[outcome.to]!.change!.sha.slice(0, 7)}**: several steps each hold part of it.`, '', ...rangeList(states, outcome.from, outcome.to, context));
+  else if (outcome.kind === 'spread') lines.push(`**The change is spread over commits ${shortSha(states[outcome.from]!.change!.sha)}..${shortSha(states[outcome.to]!.change!.sha)}**: several steps each hold part of it.`, '', ...rangeList(states, outcome.from, outcome.to, context));
   else if (outcome.kind === 'not-reproduced') lines.push(`**Not reproduced**: the last good and first bad states do not differ now (a flake of that night, or the environment changed since).`);
-  else lines.push(`**Ambiguous**: within the cap of repeats, no step could be decided between commits ${states[outcome.from]!.change!.sha.slice(0, 7)}..${states[outcome.to]!.change!.sha.slice(0, 7)}.`, '', ...rangeList(states, outcome.from, outcome.to, context));
+  else lines.push(`**Ambiguous**: within the cap of repeats, no step could be decided between commits ${shortSha(states[outcome.from]!.change!.sha)}..${shortSha(states[outcome.to]!.change!.sha)}.`, '', ...rangeList(states, outcome.from, outcome.to, context));
   if (result.confirmation) lines.push('', renderConfirmation(result.confirmation, result.mode, context.unit, request.mode));
   if (result.steps.length > 0) lines.push('', ...renderSteps(report, context));
   lines.push('', `Cost: ${(report.clusterSeconds / 60).toFixed(1)} cluster minutes, ${result.repeats} repeats on ${report.clusterShape}. Recorded as bisect \`${report.id}\`.`);
@@ -37,7 +37,7 @@ export function renderBisectComment(report: BisectReport, context: BisectComment
 }
 
 function describeCommit(change: RangeCommitRef, context: BisectCommentContext): string {
-  const sha = change.sha.slice(0, 7);
+  const sha = shortSha(change.sha);
   const url = context.links.commit(change.repo, change.sha);
   const login = context.logins[change.sha];
   return `${change.repo}@${url ? `[\`${sha}\`](${url})` : `\`${sha}\``} ${change.subject}, by ${change.authorName}${login ? ` (@${login})` : ''}`;
@@ -60,7 +60,7 @@ function renderConfirmation(c: Comparison, judged: 'metric' | 'pass-fail', unit:
 function renderSteps(report: BisectReport, context: BisectCommentContext): string[] {
   const rows = report.result.steps.map((step) => {
     const state = report.states[step.state]!;
-    const commit = step.state === 0 ? 'last good' : `${state.change!.repo}@${state.change!.sha.slice(0, 7)}`;
+    const commit = step.state === 0 ? 'last good' : `${state.change!.repo}@${shortSha(state.change!.sha)}`;
     const med = step.values.length > 0 ? formatValue(median(step.values), context.unit) : '-';
     const repeats = `${step.values.length}${step.failures > 0 ? ` (+${step.failures} failed)` : ''}`;
     return `| ${step.kind === 'reproduce' ? (step.state === 0 ? 'good end' : 'bad end') : 'step'} | ${step.state}/${report.states.length - 1} | ${commit} | ${repeats} | ${med} | ${step.verdict} |`;

@@ -5,6 +5,7 @@
  * @module
  */
 import type { BrokenWorkload } from '../detect/failures.js';
+import { shortSha } from '../format/index.js';
 import { markers } from './markers.js';
 import { renderRanges, type RenderContext } from './render.js';
 import type { TrackedIssue } from './tracker.js';
@@ -40,7 +41,7 @@ export function describeBroken(b: BrokenWorkload): string {
 export function renderBrokenTitle(b: BrokenWorkload, repositories: readonly string[] = []): string {
   const repos = Object.keys(b.firstFailing.commits).sort((x, y) => rank(repositories, x) - rank(repositories, y));
   const changed = repos.find((repo) => b.lastPassing.commits[repo] !== b.firstFailing.commits[repo]) ?? repos[0];
-  const since = `since ${changed === undefined ? b.firstFailing.night : b.firstFailing.commits[changed]!.slice(0, 7)} (${b.firstFailing.night})`;
+  const since = `since ${changed === undefined ? b.firstFailing.night : shortSha(b.firstFailing.commits[changed]!)} (${b.firstFailing.night})`;
   return b.workload === undefined ? `Broken: the ${b.suite} night fails before any workload runs ${since}` : `Broken: ${b.workload} (${b.suite}) fails ${since}`;
 }
 
@@ -70,7 +71,7 @@ export function renderBrokenComment(b: BrokenWorkload, night: string): string {
 }
 
 function shortCommits(commits: Record<string, string>): string {
-  return Object.entries(commits).map(([repo, sha]) => `${repo}@${sha.slice(0, 7)}`).join(', ');
+  return Object.entries(commits).map(([repo, sha]) => `${repo}@${shortSha(sha)}`).join(', ');
 }
 
 function fence(text: string): string {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { shortSha } from '../format/index.js';
 import type { IssueGroup } from './group.js';
 import type { TrackedIssue } from './tracker.js';
 
@@ -56,7 +57,7 @@ export function planIssues(groups: readonly IssueGroup[], existing: readonly Tra
 /** One line per action, for --dry-run and the summary. */
 export function describeAction(action: IssueAction): string {
   const target = action.kind === 'open' ? 'new issue' : action.kind === 'unconfirmed' ? 'no issue' : action.issue?.ref ?? 'no issue';
-  const what = `${action.group.suite} ${action.group.ranges.map((r) => `${r.repo}@${r.from.slice(0, 7)}..${r.to.slice(0, 7)}`).join(' ')} (${action.group.series.length} series)`;
+  const what = `${action.group.suite} ${action.group.ranges.map((r) => `${r.repo}@${shortSha(r.from)}..${shortSha(r.to)}`).join(' ')} (${action.group.series.length} series)`;
   const why = action.kind === 'skip' ? `: ${action.reason}` : action.kind === 'unconfirmed' ? ': not reproduced on rerun' : '';
   return `${action.kind.padEnd(7)} ${target}: ${what}${why}`;
 }

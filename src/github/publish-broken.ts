@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
+import { nightsBefore } from '../detect/compare.js';
 import { findBroken, findBrokenByFingerprint, type BrokenWorkload } from '../detect/failures.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
@@ -29,7 +30,7 @@ export interface BrokenResult {
 export async function publishBroken(options: { store: HistoryStore; loaded: LoadedConfig; night: string; env: Record<string, string | undefined>; log: Log; cli?: string }): Promise<BrokenResult> {
   const { store, loaded, night, log } = options;
   const { config } = loaded;
-  const since = new Date(Date.parse(`${night}T00:00:00Z`) - lookbackDays * 86_400_000).toISOString().slice(0, 10);
+  const since = nightsBefore(night, lookbackDays);
   const broken = findBroken(store.nightOutcomes(since), night);
   if (broken.length === 0) return { actions: [], opened: [] };
   const client = gitHubClientFor(options);

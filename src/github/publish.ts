@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import type { DetectionReport } from '../detect/index.js';
 import { activeStates } from '../detect/episodes.js';
+import { shortSha } from '../format/index.js';
 import { collectRangeContext, type RangeContext } from '../git/range.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
@@ -170,7 +171,7 @@ export async function gitContext(loaded: LoadedConfig, group: Pick<IssueGroup, '
       ranges[range.repo] = await collectRangeContext(dir, range.repo, range.from, range.to);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      log.warn(`no git context for ${range.repo} ${range.from.slice(0, 7)}..${range.to.slice(0, 7)}: ${message}`);
+      log.warn(`no git context for ${range.repo} ${shortSha(range.from)}..${shortSha(range.to)}: ${message}`);
       ranges[range.repo] = { error: message };
     }
   }
