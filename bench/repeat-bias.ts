@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from 'simple-statistics';
 import { openHistory } from '../src/history/open.js';
 import type { ResultRow } from '../src/history/types.js';
 import { firstRepeatRatios } from '../src/runner/repeat-bias.js';
@@ -91,7 +92,7 @@ function printTable(rounds: number): void {
   store.close();
   const cell = (variant: string, workload: string, metric: string) => {
     const runs = ratios.get(variant)!.get(workload)?.[metric];
-    return runs ? percent(medianInterval(runs).median) : '-';
+    return runs ? percent(median(runs)) : '-';
   };
   const header = ['workload', ...metrics.flatMap((m) => variants.map((v) => `${m.replace('_time', '')} ${v.name}`))];
   const table = workloads.map((w) => [w, ...metrics.flatMap((m) => variants.map((v) => cell(v.name, w, m)))]);
