@@ -44,9 +44,10 @@ export async function startProcessCluster(request: ClusterRequest, layout: Proce
     await Promise.all(processes.map((p) => p.stop()));
   };
   const launch = (name: string, host: ProcessHost, argv: string[]) => {
-    const child = new ManagedProcess(name, [...host.prefix, ...argv], { env: request.env, cwd: request.workdir, logDir });
+    // Recorded before its command runs: a runner killed at any moment leaves no unrecorded process.
+    const onSpawn = (pid: number) => request.onLaunch?.({ name, pid });
+    const child = new ManagedProcess(name, [...host.prefix, ...argv], { env: request.env, cwd: request.workdir, logDir, onSpawn });
     processes.push(child);
-    if (child.pid > 0) request.onLaunch?.({ name, pid: child.pid });
     return child;
   };
 

@@ -47,7 +47,7 @@ export const supervisorName = 'nightbench-supervisor';
  * process tree the sampler measures. Linux's parent-death signal is not reachable from Node and
  * would only reach a direct child anyway, not the grandchildren a Dask nanny starts.
  */
-export function superviseGroup(pgid: number): { release(): void } {
+function superviseGroup(pgid: number): { release(): void } {
   const supervisor = spawn('sh', ['-c', supervisorScript, supervisorName, String(pgid)], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
   // Neither the supervisor nor its pipe may keep the runner's event loop alive.
   supervisor.unref();
@@ -66,6 +66,54 @@ export function superviseGroup(pgid: number): { release(): void } {
   };
 }
 
+/**
+ * What a gated command runs first: it waits for the runner's go-ahead on its stdin and only then
+ * becomes the command (same pid, same group), with stdin from /dev/null as an ungated command has.
+ * End of file without a go-ahead means the runner died before it could supervise the command:
+ * the shell exits without running it.
+ */
+const gateScript = `read -r _ || exit 97
+exec "$@" </dev/null`;
+
+/** A command spawned but held at its gate: `start` lets it run. */
+export interface GatedChild {
+  child: ChildProcess;
+  start(): void;
+}
+
+/** Spawns `argv` in a process group of its own, held at a gate until `start` is called. */
+export function spawnGated(argv: string[], options: { env: Record<string, string>; cwd?: string }): GatedChild {
+  const child = spawn('sh', ['-c', gateScript, 'nightbench-gate', ...argv], {
+    env: { ...process.env, ...options.env },
+    cwd: options.cwd,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const gate = child.stdin!;
+  // A child that already ended (it could not start) makes the write fail: its exit says why.
+  gate.on('error', () => undefined);
+  return { child, start: () => gate.end('start\n') };
+}
+
+/**
+ * Spawns `argv` in a process group of its own whose command runs only once a supervisor watches
+ * the group and `onSpawn` has seen its pid (the run's ledger records it there). Were the command
+ * to run before, a runner killed between the two spawns (under load that is tens of
+ * milliseconds) would leave it running, unsupervised and unrecorded: an A/B killed as a slot
+ * started its cluster left its scheduler behind that way.
+ */
+export function spawnSupervised(
+  argv: string[],
+  options: { env: Record<string, string>; cwd?: string; onSpawn?: (pid: number) => void },
+): { child: ChildProcess; supervisor?: { release(): void } } {
+  const { child, start } = spawnGated(argv, options);
+  if (child.pid === undefined) return { child };
+  const supervisor = superviseGroup(child.pid);
+  options.onSpawn?.(child.pid);
+  start();
+  return { child, supervisor };
+}
+
 /** A long-running cluster process in its own process group, so stopping it stops its children too. */
 export class ManagedProcess {
   readonly exited: Promise<ProcessExit>;
@@ -77,17 +125,11 @@ export class ManagedProcess {
   constructor(
     readonly name: string,
     argv: string[],
-    options: { env: Record<string, string>; cwd?: string; logDir: string },
+    options: { env: Record<string, string>; cwd?: string; logDir: string; onSpawn?: (pid: number) => void },
   ) {
     mkdirSync(options.logDir, { recursive: true });
     const logFile = createWriteStream(path.join(options.logDir, `${name}.log`));
-    this.child = spawn(argv[0]!, argv.slice(1), {
-      env: { ...process.env, ...options.env },
-      cwd: options.cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    if (this.child.pid !== undefined) this.supervisor = superviseGroup(this.child.pid);
+    ({ child: this.child, supervisor: this.supervisor } = spawnSupervised(argv, options));
     for (const stream of [this.child.stdout!, this.child.stderr!]) {
       stream.on('data', (chunk: Buffer) => {
         this.stderr.push(chunk);
@@ -143,14 +185,7 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 export function runCommand(spec: CommandSpec): Promise<CommandResult> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(spec.argv[0]!, spec.argv.slice(1), {
-      env: { ...process.env, ...spec.env },
-      cwd: spec.cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const supervisor = child.pid === undefined ? undefined : superviseGroup(child.pid);
-    if (child.pid !== undefined) spec.onSpawn?.(child.pid);
+    const { child, supervisor } = spawnSupervised(spec.argv, spec);
     const stderr = new Tail();
     let stdout = '';
     let timedOut = false;

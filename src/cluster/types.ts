@@ -51,7 +51,7 @@ export interface CommandSpec {
   timeoutMs: number;
   /** Ctrl-C or SIGTERM of the whole run: the command's process group is killed at once. */
   signal?: AbortSignal;
-  /** Called with the pid (and process group id) of the command once it is spawned. */
+  /** Called with the pid (and process group id) of the command once it is supervised, before it runs. */
   onSpawn?: (pid: number) => void;
 }
 

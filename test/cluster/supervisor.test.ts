@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,10 +8,16 @@ import { ManagedProcess } from '../../src/cluster/processes.js';
 import { processTree } from '../../src/runner/proc.js';
 import { processesInGroups, secondsUntil, supervisorsOf } from '../helpers/processes.js';
 
+/** Runs a helper script of this folder under tsx with `args`; resolves with its child and first line of output. */
+async function helper(script: string, args: string[] = []) {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+  return { child, line };
+}
+
 /** Starts hold-processes.ts; resolves with its child and the pids of the groups it started. */
 async function holder() {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./hold-processes.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+  const { child, line } = await helper('./hold-processes.ts');
   const pids = JSON.parse(line) as { server: number; client: number };
   return { child, groups: [pids.server, pids.client] };
 }
@@ -37,6 +43,14 @@ describe('process groups and their supervisors', () => {
     await new Promise((resolve) => setTimeout(resolve, 5000));
     expect(processesInGroups(groups).length).toBeGreaterThanOrEqual(4);
     for (const pgid of groups) process.kill(-pgid, 'SIGKILL');
+  });
+
+  it('a runner that dies between spawning a command and supervising it leaves nothing running: the command never starts', async () => {
+    const marker = path.join(mkdtempSync(path.join(tmpdir(), 'nb-gate-')), 'started');
+    const { line } = await helper('./die-at-gate.ts', [marker]);
+    const pgid = Number(line);
+    expect(await secondsUntil(() => processesInGroups([pgid]).length === 0, 30_000), `still alive: ${processesInGroups([pgid]).join(', ')}`).toBeDefined();
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('a normal stop releases the supervisor, which is no part of the sampled process tree', async () => {

@@ -147,7 +147,7 @@ describe('an A/B killed mid-way', () => {
     });
     expect(killed, run.stderr).toBe(true);
     const id = /A\/B ([0-9a-f-]{36}):/.exec(run.stderr)![1]!;
-    expect(await secondsUntil(() => leftoverClusterProcesses(dir).length === 0, 60_000)).toBeDefined();
+    expect(await secondsUntil(() => leftoverClusterProcesses(dir).length === 0, 60_000), `still running: ${leftoverClusterProcesses(dir).join('; ')}`).toBeDefined();
 
     const next = await runCli(['run', '--config', config, '--db', db, '--workload', 'no_such_workload'], { cwd: dir });
     expect(next.stderr).toContain(`A/B ${id} had stopped before it finished; marked incomplete`);
