@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { byteSize } from '../config/schema.js';
+import { byteSize, revisionSchema } from '../config/schema.js';
 
 const daskValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -17,7 +17,7 @@ export const abEnvironmentSchema = z.strictObject({
    * repository (the config's target must be a git target); `{ "installed": true }`: the installed
    * target. Default: the config's target as it is (a git target at its tip).
    */
-  target: z.union([z.strictObject({ ref: z.string().min(1) }), z.strictObject({ installed: z.literal(true) })]).optional(),
+  target: z.union([z.strictObject({ ref: revisionSchema }), z.strictObject({ installed: z.literal(true) })]).optional(),
   /** A shell command run once before any cluster starts (cwd: the config's folder); it must succeed. */
   setup: z.string().min(1).optional(),
   /**

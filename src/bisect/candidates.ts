@@ -1,8 +1,9 @@
 /**
  * The states a bisect tests: every commit of every repository between the last good and the
  * first bad night, merged by commit date, each applied on top of the previous state, which is
- * how the nightly would have tested them (the other repositories at their last commit before the
- * primary's, as `--commit` pairs them). Pure.
+ * how nightlies cut off at any instant between the two nights would have tested them (every
+ * repository at its own last commit before the cut-off). A repository that did not change
+ * between the nights adds no state. Pure.
  *
  * @module
  */

@@ -8,6 +8,7 @@ import { brokenOfIssue } from '../github/publish-broken.js';
 import { prepareTarget } from '../target/target.js';
 import { addCommonOptions, collect, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory, type CommandContext } from './context.js';
+import { checkRevision } from './input.js';
 import { abortOnSignals } from './run-options.js';
 import path from 'node:path';
 
@@ -48,6 +49,8 @@ export const bisectCommand: CliCommand = {
         ),
     ).action(async (flags: BisectFlags) => {
       if (flags.mode !== 'bisect' && flags.mode !== 'rerun') throw new NightbenchError('usage', `--mode must be bisect or rerun, got "${flags.mode}"`);
+      // SHA or REPO=SHA: the SHA is what reaches git.
+      for (const [option, given] of [['--good', flags.good], ['--bad', flags.bad]] as const) for (const value of given ?? []) checkRevision(value.slice(value.indexOf('=') + 1), option);
       const context = commandContext(flags);
       const store = openContextHistory(context);
       const signals = abortOnSignals();

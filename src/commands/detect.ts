@@ -3,6 +3,7 @@ import { detectRegressions } from '../detect/run.js';
 import { renderReport } from '../detect/table.js';
 import { addCommonOptions, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
+import { nightOption } from './input.js';
 
 interface DetectOptions extends CommonOptions {
   night?: string;
@@ -18,7 +19,7 @@ export const detectCommand: CliCommand = {
       program
         .command('detect')
         .description('judge the latest night (or --night) of every series against its history (one night alone, or the nights since a shift) and update the episodes')
-        .option('--night <date>', 'the night to judge, YYYY-MM-DD (default: the latest nightly night in the history)')
+        .option('--night <date>', 'the night to judge, YYYY-MM-DD (default: the latest nightly night in the history)', nightOption)
         .option('--suite <name>', 'only the series of this suite')
         .option('--dry-run', 'show what would change in the regressions table without storing it')
         .option('--all', 'list stable series too')

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { describePublishResult, detectAndPublish, publishFailure } from '../nightly/issues.js';
 import { addCommonOptions, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
+import { nightOption } from './input.js';
 
 interface IssuesOptions extends CommonOptions {
   night?: string;
@@ -16,7 +17,7 @@ export const issuesCommand: CliCommand = {
       program
         .command('issues')
         .description('open, update and close regression issues for a night: on GitHub with a token, else as Markdown files in reports/issues/')
-        .option('--night <date>', 'the night to report, YYYY-MM-DD (default: the latest nightly night in the history)')
+        .option('--night <date>', 'the night to report, YYYY-MM-DD (default: the latest nightly night in the history)', nightOption)
         .option('--suite <name>', 'only the regressions of this suite')
         .option('--dry-run', 'print the plan (open, comment, close, accept, skip per issue) and change nothing')
         .option('--json', 'print the plan and outcomes as JSON')

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { nightlyPorts, runNightly } from '../nightly/run-nightly.js';
+import { prepareExecution } from '../runner/execute.js';
 import { shardSelection } from '../shard/plan-file.js';
 import type { CliCommand } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
+import { checkRevision } from './input.js';
 import { abortOnSignals, addRunOptions, exitCodeOf, printReports, runOverrides, type RunFlags } from './run-options.js';
 
 interface NightlyFlags extends RunFlags {
@@ -19,17 +21,20 @@ interface NightlyFlags extends RunFlags {
 export const nightlyCommand: CliCommand = {
   register(program: Command, setExitCode) {
     addRunOptions(program.command('nightly').description('run the nightly: target at its git tip, every suite on the cluster, results into the history, then detection and issues'))
-      .option('--commit <sha>', 'test this commit of the target\'s primary repository instead of its branch tip (backfills, bisects)')
+      .option('--commit <sha>', 'test this commit of the target\'s primary repository instead of its branch tip; the others follow the night\'s cut-off (backfills)')
       .option('--no-detect', 'record only: skip regression detection and issues')
       .option('--shard <i/N>', 'run only shard i of N of the plan given by --shard-plan (a workflow matrix job)')
       .option('--shard-plan <file>', 'the plan `nightbench shard plan --out` wrote')
       .action(async (flags: NightlyFlags) => {
         const context = commandContext(flags, runOverrides(flags));
+        const commit = flags.commit === undefined ? undefined : checkRevision(flags.commit, '--commit');
+        const shard = flags.shard ? shardSelection(flags.shard, flags.shardPlan && context.resolve(flags.shardPlan)) : {};
+        // Every input error (an unknown workload, a missing commit) surfaces before the history is created.
+        const prepared = await prepareExecution(context.loaded, context.log, { commit, night: flags.night ?? 'now', ...shard });
         const store = openContextHistory(context);
         const signals = abortOnSignals();
         try {
-          const shard = flags.shard ? shardSelection(flags.shard, flags.shardPlan && context.resolve(flags.shardPlan)) : {};
-          const ports = nightlyPorts(context.loaded, store, context.log, { night: flags.night, commit: flags.commit, signal: signals.signal, ...shard });
+          const ports = nightlyPorts(context.loaded, store, context.log, { night: flags.night, commit, signal: signals.signal, prepared, ...shard });
           const outcome = await runNightly(ports, { detect: flags.detect });
           printReports(outcome.reports, flags.json);
           setExitCode(exitCodeOf(outcome.reports, outcome.interrupted) || (outcome.publishFailure?.exitCode ?? 0));

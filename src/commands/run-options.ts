@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ConfigOverrides } from '../config/load.js';
-import { NightbenchError } from '../errors.js';
 import type { RunReport } from '../runner/execute.js';
+import { nightOption } from './input.js';
 import { addCommonOptions, collect, parseIntegerOption, parseNumberOption, type CommonOptions } from './command.js';
 
 /** The flags `nightly`, `run` and `ab` share: they override the config, key for key. */
@@ -31,14 +31,11 @@ export function addRunOptions(command: Command): Command {
     .option('--time-limit <seconds>', 'time limit of one repeat', parseNumberOption('--time-limit'))
     .option('--workload <name>', 'run only this workload (repeatable, or comma-separated)', collect)
     .option('--suite <name>', 'run only this suite (repeatable)', collect)
-    .option('--night <YYYY-MM-DD>', 'the night the results count for (default: today, UTC)')
+    .option('--night <YYYY-MM-DD>', 'the night the results count for, at most tomorrow (default: today, UTC); a git target is then taken at that night\'s cut-off', nightOption)
     .option('--json', 'print the run report as JSON on stdout');
 }
 
 export function runOverrides(flags: RunFlags): ConfigOverrides {
-  if (flags.night !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(flags.night)) {
-    throw new NightbenchError('usage', `--night must be a date such as 2026-12-01, got "${flags.night}"`);
-  }
   return {
     'cluster.provider': flags.provider,
     'cluster.workers': flags.workers,

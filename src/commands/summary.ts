@@ -6,6 +6,7 @@ import { nightAnnotations, nightOutputs, renderNightSummary } from '../actions/n
 import { NightbenchError } from '../errors.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
+import { nightOption } from './input.js';
 
 interface SummaryFlags extends CommonOptions {
   night?: string;
@@ -21,7 +22,7 @@ interface SummaryFlags extends CommonOptions {
 export const summaryCommand: CliCommand = {
   register(program: Command, setExitCode) {
     addCommonOptions(program.command('summary').description('summarise a night of the history (runs, changes, failures, cost); in GitHub Actions also the job summary, annotations and outputs'))
-      .option('--night <YYYY-MM-DD>', 'the night (default: the latest nightly night in the history)')
+      .option('--night <YYYY-MM-DD>', 'the night (default: the latest nightly night in the history)', nightOption)
       .option('--expect-shards <n>', 'the night was split into N shards: name those that recorded nothing', parseIntegerOption('--expect-shards'))
       .option('--report-url <url>', 'link to the published history pages')
       .option('--no-detect', 'list runs and failures only (a shard\'s database has no baseline)')

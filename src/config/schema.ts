@@ -3,6 +3,7 @@ import { parseSize } from './units.js';
 import { githubSchema } from './github-section.js';
 import { abSectionSchema } from './ab-section.js';
 import { detectionSchema } from '../detect/policy.js';
+import { cutoffTimePattern, defaultCutoffTime } from '../target/cutoff.js';
 
 /** A byte count: a positive integer, or a string such as "2GiB" or "512 MB". */
 export const byteSize = z.union([z.number(), z.string()]).transform((value, context) => {
@@ -14,6 +15,9 @@ export const byteSize = z.union([z.number(), z.string()]).transform((value, cont
   return bytes;
 });
 
+/** A branch, tag or commit: never something git could take for an option. */
+export const revisionSchema = z.string().min(1).regex(/^[^-]/, 'must not start with "-"');
+
 const repositoryName = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be a short name of letters, digits, "-", "_" or "."');
 
 export const gitRepositorySchema = z.strictObject({
@@ -21,7 +25,7 @@ export const gitRepositorySchema = z.strictObject({
   name: repositoryName,
   /** A URL or a local path that `git clone` accepts. */
   url: z.string().min(1),
-  branch: z.string().min(1).default('main'),
+  branch: revisionSchema.default('main'),
   /** Link template for commits in issues and pages, e.g. https://github.com/dask/dask/commit/{sha}. */
   commitUrl: z.string().optional(),
 });
@@ -36,8 +40,10 @@ export const installedTargetSchema = z.strictObject({
 export const gitTargetSchema = z.strictObject({
   kind: z.literal('git'),
   name: z.string().min(1),
-  /** Tested together at their tips, e.g. dask/dask plus dask/distributed; the first is the primary. */
+  /** Tested together, each at its own tip, e.g. dask/dask plus dask/distributed; the first is the primary. */
   repositories: z.array(gitRepositorySchema).min(1),
+  /** "HH:MM" UTC: a replayed night (--night) tests each repository at its last commit before this time of that day. */
+  cutoff: z.string().regex(cutoffTimePattern, 'must be a time of day "HH:MM" (UTC), such as "02:17"').default(defaultCutoffTime),
   setup: z
     .strictObject({
       /** A shell command run in the first checkout after every checkout, e.g. a build. */

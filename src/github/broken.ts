@@ -7,7 +7,8 @@
 import type { BrokenWorkload } from '../detect/failures.js';
 import { shortSha } from '../format/index.js';
 import { markers } from './markers.js';
-import { renderRanges, type RenderContext } from './render.js';
+import type { SuspectRange } from './group.js';
+import { renderRanges, sinceCommits, type RenderContext } from './render.js';
 import type { TrackedIssue } from './tracker.js';
 
 /** The label of a broken workload's issue: triage tells such an issue from a regression's by it. */
@@ -35,14 +36,18 @@ export function describeBroken(b: BrokenWorkload): string {
 }
 
 /**
- * "fails since <sha>": the commit of the first repository, in the target's order (`repositories`,
- * the others after it), that changed between the last passing and the first failing night.
+ * "fails since <sha>": the first failing commit of every repository that changed between the
+ * last passing and the first failing night (see sinceCommits), in the target's order.
  */
 export function renderBrokenTitle(b: BrokenWorkload, repositories: readonly string[] = []): string {
-  const repos = Object.keys(b.firstFailing.commits).sort((x, y) => rank(repositories, x) - rank(repositories, y));
-  const changed = repos.find((repo) => b.lastPassing.commits[repo] !== b.firstFailing.commits[repo]) ?? repos[0];
-  const since = `since ${changed === undefined ? b.firstFailing.night : shortSha(b.firstFailing.commits[changed]!)} (${b.firstFailing.night})`;
-  return b.workload === undefined ? `Broken: the ${b.suite} night fails before any workload runs ${since}` : `Broken: ${b.workload} (${b.suite}) fails ${since}`;
+  const ranges = brokenRanges(b).sort((x, y) => rank(repositories, x.repo) - rank(repositories, y.repo));
+  const since = `${ranges.length === 0 ? ` since ${b.firstFailing.night}` : sinceCommits(ranges)} (${b.firstFailing.night})`;
+  return b.workload === undefined ? `Broken: the ${b.suite} night fails before any workload runs${since}` : `Broken: ${b.workload} (${b.suite}) fails${since}`;
+}
+
+/** Each repository's range from the last passing to the first failing night; a side a night lacks is empty. */
+export function brokenRanges(b: BrokenWorkload): SuspectRange[] {
+  return Object.keys({ ...b.lastPassing.commits, ...b.firstFailing.commits }).map((repo) => ({ repo, from: b.lastPassing.commits[repo] ?? '', to: b.firstFailing.commits[repo] ?? '' }));
 }
 
 function rank(repositories: readonly string[], repo: string): number {
@@ -52,7 +57,7 @@ function rank(repositories: readonly string[], repo: string): number {
 
 /** The opening body: what fails with its error tail, the suspect range with commits, authors and blame. */
 export function renderBrokenIssue(b: BrokenWorkload, context: RenderContext): string {
-  const ranges = Object.keys({ ...b.lastPassing.commits, ...b.firstFailing.commits }).map((repo) => ({ repo, from: b.lastPassing.commits[repo] ?? '', to: b.firstFailing.commits[repo] ?? '' }));
+  const ranges = brokenRanges(b);
   return [
     markers.fingerprint(b.fingerprint),
     markers.night(b.firstFailing.night),

@@ -11,7 +11,7 @@ import { nightsBefore } from '../detect/compare.js';
 import { findBroken, findBrokenByFingerprint, type BrokenWorkload } from '../detect/failures.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
-import { brokenLabel, describeBroken, planBroken, renderBrokenComment, renderBrokenIssue, renderBrokenTitle, type BrokenAction } from './broken.js';
+import { brokenLabel, brokenRanges, describeBroken, planBroken, renderBrokenComment, renderBrokenIssue, renderBrokenTitle, type BrokenAction } from './broken.js';
 import { fileTracker } from './file-tracker.js';
 import { gitHubTracker, readIssueFingerprint } from './github-tracker.js';
 import { configLinks } from './links.js';
@@ -41,8 +41,7 @@ export async function publishBroken(options: { store: HistoryStore; loaded: Load
   for (const action of actions) {
     const b = action.broken;
     if (action.kind === 'open') {
-      const ranges = Object.keys(b.firstFailing.commits).map((repo) => ({ repo, from: b.lastPassing.commits[repo] ?? '', to: b.firstFailing.commits[repo]! }));
-      const context = { night, ranges: await gitContext(loaded, { ranges }, log), people: noPeople, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench' };
+      const context = { night, ranges: await gitContext(loaded, { ranges: brokenRanges(b) }, log), people: noPeople, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench' };
       const issue = await tracker.open({ fingerprint: b.fingerprint, title: renderBrokenTitle(b, repositoryOrder(loaded)), body: renderBrokenIssue(b, context), labels: [brokenLabel, b.suite] });
       if (issue.number !== undefined) opened.push(issue.number);
       log.info(`broken: ${describeBroken(b)} -> opened ${issue.ref}`);

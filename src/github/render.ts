@@ -8,7 +8,7 @@ import type { RangeCommit, RangeContext } from '../git/range.js';
 import type { MentionPolicy } from '../config/github-section.js';
 import { describeDetectable } from '../detect/index.js';
 import { formatChange, formatP, formatRatioInterval, formatValue, shortSha } from '../format/index.js';
-import type { IssueGroup, IssueSeries } from './group.js';
+import type { IssueGroup, IssueSeries, SuspectRange } from './group.js';
 import type { Links } from './links.js';
 import { markers } from './markers.js';
 import type { GitHubPeople } from './people.js';
@@ -38,10 +38,18 @@ const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ?
 export function renderTitle(group: IssueGroup): string {
   const workloads = new Set(group.series.map((s) => s.workload)).size;
   const allTimes = group.series.every((s) => s.unit === 's');
-  // The first repository that changed is the one to name; the primary when none did.
-  const named = group.ranges.find((r) => r.from !== r.to) ?? group.ranges[0];
-  const since = named ? ` since ${shortSha(named.to)}` : '';
-  return `Performance regression: ${plural(workloads, 'workload')} ${allTimes ? 'slower' : 'worse'}${since} (${group.firstBadNight})`;
+  return `Performance regression: ${plural(workloads, 'workload')} ${allTimes ? 'slower' : 'worse'}${sinceCommits(group.ranges)} (${group.firstBadNight})`;
+}
+
+/**
+ * " since abc1234", or with several repositories " since dask abc1234, distributed def5678":
+ * the first bad commit of every repository whose commits are in the range (the primary's when none changed).
+ */
+export function sinceCommits(ranges: readonly SuspectRange[]): string {
+  const changed = ranges.filter((r) => r.from !== r.to);
+  const named = changed.length > 0 ? changed : ranges.slice(0, 1);
+  if (named.length === 0) return '';
+  return ` since ${named.map((r) => (ranges.length > 1 ? `${r.repo} ${shortSha(r.to)}` : shortSha(r.to))).join(', ')}`;
 }
 
 /** The opening issue: figures, range, commits, files, blame, environment, how to reproduce. */
@@ -127,11 +135,8 @@ export function renderRanges(group: Pick<IssueGroup, 'ranges'>, context: RenderC
   else if (group.ranges.every((range) => range.from === range.to)) {
     parts.push('No commit changed between the last good and the first bad night in any repository: the cause is outside the tested code (the machine, the cluster or the installed dependencies). Rerunning the two nights side by side tells whether it reproduces.');
   }
-  for (const range of group.ranges) {
-    if (range.from === range.to) {
-      parts.push(`**${range.repo}**: unchanged at ${link(`\`${shortSha(range.to)}\``, context.links.commit(range.repo, range.to))}.`);
-      continue;
-    }
+  // Only the repositories that changed: the others' commits are under Environment.
+  for (const range of group.ranges.filter((r) => r.from !== r.to)) {
     const git = context.ranges[range.repo];
     const compare = link(`\`${shortSha(range.from)}..${shortSha(range.to)}\``, context.links.compare(range.repo, range.from, range.to));
     if (!git || 'error' in git) {

@@ -21,9 +21,11 @@ export interface ExecuteOptions {
   kind: RunKind;
   /** The night the run counts for (YYYY-MM-DD); default: today, UTC. */
   night?: string;
-  /** Test this commit of the target's primary repository instead of its tip. */
+  /** Test this commit of the target's primary repository instead of its tip; the others follow the night's cut-off. */
   commit?: string;
   shard?: string;
+  /** The execution made ready beforehand (a command prepares it before it opens the history). */
+  prepared?: PreparedExecution;
   /** Narrows each suite's workloads after --workload filtering (e.g. a shard's share). */
   pick?: (suite: string, workloads: Workload[]) => Workload[];
   signal?: AbortSignal;
@@ -61,7 +63,7 @@ export interface PreparedExecution {
 export async function prepareExecution(
   loaded: LoadedConfig,
   log: Log,
-  options: Pick<ExecuteOptions, 'commit' | 'pick'> & { commits?: Readonly<Record<string, string>>; provider?: ClusterProvider } = {},
+  options: Pick<ExecuteOptions, 'commit' | 'pick'> & { commits?: Readonly<Record<string, string>>; night?: string | 'now'; provider?: ClusterProvider } = {},
 ): Promise<PreparedExecution> {
   const { config } = loaded;
   // A provider of the caller's in place of the one the config names (EC2 against a local endpoint).
@@ -70,7 +72,7 @@ export async function prepareExecution(
   const suites = config.suites.map((name) => loadSuite(name, { baseDir: loaded.baseDir, python: config.python }));
   const python = suites[0]!.placeholders.python!;
   const workdir = path.resolve(loaded.baseDir, config.workdir);
-  const target = await prepareTarget(config, { workdir, baseDir: loaded.baseDir, python, commit: options.commit, commits: options.commits, log });
+  const target = await prepareTarget(config, { workdir, baseDir: loaded.baseDir, python, commit: options.commit, commits: options.commits, night: options.night, log });
   const env = { ...target.env, ...config.environment.variables };
   const selected = await selectAcrossSuites(suites, env, config.workloads, options.pick);
   const environment = await identifyEnvironment({ ...config.environment, python, scale: config.scale });
@@ -173,7 +175,7 @@ function mergeSummaries(summaries: RunSummary[]): RunSummary {
 export async function executeRuns(loaded: LoadedConfig, store: HistoryStore, log: Log, options: ExecuteOptions): Promise<RunReport[]> {
   await recoverAbandoned(store, log);
   store.assertWritable();
-  const prepared = await prepareExecution(loaded, log, options);
+  const prepared = options.prepared ?? (await prepareExecution(loaded, log, { ...options, night: options.night ?? 'now' }));
   const night = options.night ?? new Date().toISOString().slice(0, 10);
   const repeats = loaded.config.repeats;
 

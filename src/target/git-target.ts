@@ -17,13 +17,26 @@ export function checkoutDir(workdir: string, repo: string): string {
   return path.join(workdir, 'checkouts', repo);
 }
 
+/** Which commit of each repository to check out; whatever it does not pin is at its branch tip. */
+export interface CheckoutPins {
+  /** Test this commit of the primary (first) repository instead of its tip. */
+  commit?: string;
+  /** Exact commits of the repositories it names (a bisect's states). */
+  commits?: Readonly<Record<string, string>>;
+  /**
+   * The night's cut-off (an ISO instant): every repository not pinned is at its last
+   * first-parent commit before it, its own state on that night.
+   */
+  cutoff?: string;
+}
+
 /**
  * Brings each repository's own clone up to date (a fetch moves only what is new), and checks out
- * the commit under test: the branch tip, or `commit` for the primary repository, in which case the
- * others take their last commit before it (the state of the world on that night). `commits` names
- * the exact commit of each repository it lists (a bisect's states).
+ * the commit under test of each: the one `pins` names, else its last commit before the night's
+ * cut-off, else its branch tip. Only `commit` without a cut-off pairs the other repositories
+ * with the primary's commit date (a bisect given one SHA, an A/B environment's `ref`).
  */
-export async function checkoutGitTarget(target: GitTarget, options: { workdir: string; baseDir: string; commit?: string; commits?: Readonly<Record<string, string>>; log: Log }): Promise<Checkout[]> {
+export async function checkoutGitTarget(target: GitTarget, options: CheckoutPins & { workdir: string; baseDir: string; log: Log }): Promise<Checkout[]> {
   const checkouts: Checkout[] = [];
   let primaryDate: string | undefined;
   for (const [index, repository] of target.repositories.entries()) {
@@ -33,17 +46,17 @@ export async function checkoutGitTarget(target: GitTarget, options: { workdir: s
     if (!existsSync(path.join(dir, '.git'))) {
       mkdirSync(path.dirname(dir), { recursive: true });
       options.log.info(`cloning ${repository.name} from ${url}`);
-      await git(['clone', '--no-checkout', '--branch', repository.branch, url, dir], options.workdir);
+      await git(['clone', '--no-checkout', '--branch', repository.branch, '--', url, dir], options.workdir);
     } else if (!options.commits?.[repository.name]) {
       // An exact commit (a bisect's state) is fetched by resolveCommit only when the clone lacks it.
       const before = await git(['rev-parse', '--verify', '--quiet', remoteRef], dir).catch(() => '');
-      await git(['fetch', '--quiet', 'origin', `+refs/heads/${repository.branch}:${remoteRef}`], dir);
+      await git(['fetch', '--quiet', 'origin', '--end-of-options', `+refs/heads/${repository.branch}:${remoteRef}`], dir);
       const after = (await git(['rev-parse', remoteRef], dir)).trim();
       const fresh = before.trim() ? (await git(['rev-list', '--count', `${before.trim()}..${after}`], dir)).trim() : 'all';
       options.log.info(`fetched ${repository.name}: ${fresh} new commit${fresh === '1' ? '' : 's'} on ${repository.branch}`);
     }
-    const exact = options.commits?.[repository.name];
-    const sha = await resolveCommit(dir, remoteRef, exact ?? (index === 0 ? options.commit : undefined), index === 0 || exact ? undefined : primaryDate);
+    const exact = options.commits?.[repository.name] ?? (index === 0 ? options.commit : undefined);
+    const sha = exact ? await resolveExactCommit(dir, exact) : await resolveBranchCommit(dir, repository.name, remoteRef, { cutoff: options.cutoff, pairedWith: options.commit ? primaryDate : undefined });
     await git(['checkout', '--quiet', '--force', '--detach', sha], dir);
     await git(['clean', '-ffdxq'], dir);
     const commit = await readCommit(dir, repository.name, sha);
@@ -54,17 +67,24 @@ export async function checkoutGitTarget(target: GitTarget, options: { workdir: s
   return checkouts;
 }
 
-async function resolveCommit(dir: string, remoteRef: string, wanted: string | undefined, notAfter: string | undefined): Promise<string> {
-  if (wanted) {
-    const known = await git(['rev-parse', '--verify', '--quiet', `${wanted}^{commit}`], dir).catch(() => '');
-    if (!known.trim()) await git(['fetch', '--quiet', 'origin', wanted], dir).catch(() => undefined);
-    const sha = await git(['rev-parse', '--verify', '--quiet', `${wanted}^{commit}`], dir).catch(() => '');
-    if (!sha.trim()) throw new NightbenchError('target', `commit ${wanted} does not exist in ${dir} (nor on its remote)`);
-    return sha.trim();
-  }
-  if (notAfter) {
-    const sha = (await git(['rev-list', '-1', `--before=${notAfter}`, remoteRef], dir)).trim();
-    if (sha) return sha;
-  }
+async function resolveExactCommit(dir: string, wanted: string): Promise<string> {
+  // Checked where the CLI reads it too; here it guards every other way in (issues, triage, files).
+  if (wanted.startsWith('-')) throw new NightbenchError('usage', `a revision cannot start with "-", got "${wanted}"`);
+  const resolve = () => git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${wanted}^{commit}`], dir).catch(() => '');
+  if (!(await resolve()).trim()) await git(['fetch', '--quiet', 'origin', '--end-of-options', wanted], dir).catch(() => undefined);
+  const sha = (await resolve()).trim();
+  if (!sha) throw new NightbenchError('target', `commit ${wanted} does not exist in ${dir} (nor on its remote)`);
+  return sha;
+}
+
+/**
+ * The branch's last first-parent commit before the cut-off; without one, before `pairedWith`
+ * (the primary's commit date; its tip when it has none that old); else its tip.
+ */
+async function resolveBranchCommit(dir: string, repo: string, remoteRef: string, before: { cutoff?: string; pairedWith?: string }): Promise<string> {
+  const notAfter = before.cutoff ?? before.pairedWith;
+  const sha = notAfter ? (await git(['rev-list', '-1', '--first-parent', `--before=${notAfter}`, remoteRef], dir)).trim() : '';
+  if (sha) return sha;
+  if (before.cutoff) throw new NightbenchError('target', `${repo} has no commit before the night's cut-off ${before.cutoff}: the night is older than the repository`);
   return (await git(['rev-parse', remoteRef], dir)).trim();
 }

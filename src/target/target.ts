@@ -4,7 +4,8 @@ import { NightbenchError, firstLine, lastLines } from '../errors.js';
 import type { CommitInfo } from '../history/types.js';
 import type { Log } from '../log.js';
 import { runCommand } from '../cluster/processes.js';
-import { checkoutGitTarget } from './git-target.js';
+import { nightCutoff } from './cutoff.js';
+import { checkoutGitTarget, type CheckoutPins } from './git-target.js';
 
 /** The target made ready to run: what it is (for the history) and how processes see it. */
 export interface PreparedTarget {
@@ -15,14 +16,16 @@ export interface PreparedTarget {
   env: Record<string, string>;
 }
 
-export interface PrepareOptions {
+export interface PrepareOptions extends Omit<CheckoutPins, 'cutoff'> {
   workdir: string;
   baseDir: string;
   python: string;
-  /** Test this commit of the primary repository instead of its branch tip. */
-  commit?: string;
-  /** Exact commits of the repositories it names (a bisect's states); see checkoutGitTarget. */
-  commits?: Readonly<Record<string, string>>;
+  /**
+   * The night replayed or backfilled (YYYY-MM-DD): each repository is then at its last commit
+   * before that night's cut-off (`target.cutoff`), whatever `commit` pins. `'now'`: each at its
+   * tip, even with `commit` (the live nightly).
+   */
+  night?: string | 'now';
   log: Log;
 }
 
@@ -34,7 +37,8 @@ export async function prepareTarget(config: Config, options: PrepareOptions): Pr
     options.log.info(`target: installed ${Object.entries(versions).map(([p, v]) => `${p} ${v}`).join(', ')}`);
     return { description: { kind: 'installed', name: target.name, versions }, commits: [], env: {} };
   }
-  const checkouts = await checkoutGitTarget(target, options);
+  const cutoff = options.night === 'now' ? new Date().toISOString() : options.night && nightCutoff(options.night, target.cutoff);
+  const checkouts = await checkoutGitTarget(target, { ...options, cutoff });
   const values = Object.fromEntries(checkouts.map((c) => [`checkout:${c.repo}`, c.dir]));
   const env = Object.fromEntries(
     Object.entries(target.setup.env).map(([key, value]) => [

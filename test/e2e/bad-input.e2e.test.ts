@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -54,11 +54,38 @@ describe('bad input on the CLI', () => {
     expect(oneLineError(result.stderr)).toMatch(/repeats: .*>=1/);
   });
 
-  it('an unknown workload: lists the known ones, exit 2, before any cluster starts', async () => {
-    const result = await runCli(['run', '--config', writeConfig('unknown.json', {}), '--db', db, '--workload', 'no_such_thing'], { cwd: dir });
+  it('an unknown workload: lists the known ones, exit 2, before any cluster starts or the --db file exists', async () => {
+    const fresh = path.join(dir, 'never-created.sqlite');
+    for (const command of ['run', 'nightly']) {
+      const result = await runCli([command, '--config', writeConfig('unknown.json', {}), '--db', fresh, '--workload', 'no_such_thing'], { cwd: dir });
+      expect(result.code).toBe(2);
+      expect(oneLineError(result.stderr)).toMatch(/unknown workload "no_such_thing" in suite tiny; known: target_work, quick_sum, fails/);
+      expect(result.stderr).not.toMatch(/starting a .* cluster/);
+      expect(existsSync(fresh)).toBe(false);
+    }
+  });
+
+  it.each([
+    ['a night that is no date', ['--night', '2026-02-30'], /--night must be a calendar date such as 2026-12-01, got "2026-02-30"/],
+    ['a night in the future', ['--night', '2099-01-01'], /--night 2099-01-01 is in the future: the latest night allowed is tomorrow, \d{4}-\d{2}-\d{2} \(UTC\)/],
+    ['a revision that is an option', ['--commit=--upload-pack=touch injected'], /--commit must be a commit, tag or branch, got "--upload-pack=touch injected"/],
+  ])('%s: one line, exit 2, nothing created or recorded', async (_, flags, message) => {
+    const before = counts();
+    const fresh = path.join(dir, 'never-created.sqlite');
+    for (const args of [['nightly', ...flags, '--db', fresh], ['nightly', ...flags, '--db', db]]) {
+      const result = await runCli([...args, '--config', writeConfig('night.json', { workloads: ['quick_sum'] })], { cwd: dir });
+      expect(result.code).toBe(2);
+      expect(oneLineError(result.stderr)).toMatch(message);
+    }
+    expect(existsSync(fresh)).toBe(false);
+    expect(existsSync(path.join(dir, 'injected'))).toBe(false);
+    expect(counts()).toEqual(before);
+  });
+
+  it.each(['detect', 'issues', 'summary'])('%s refuses a night that is no date', async (command) => {
+    const result = await runCli([command, '--config', writeConfig('read.json', {}), '--db', db, '--night', '2026-13-01'], { cwd: dir });
     expect(result.code).toBe(2);
-    expect(oneLineError(result.stderr)).toMatch(/unknown workload "no_such_thing" in suite tiny; known: target_work, quick_sum, fails/);
-    expect(result.stderr).not.toMatch(/starting a .* cluster/);
+    expect(oneLineError(result.stderr)).toMatch(/--night must be a calendar date/);
   });
 
   it('a workload that raises: failed repeats with the error tail, exit 1, nothing else lost', async () => {

@@ -38,7 +38,7 @@ describe('a workload that starts failing', () => {
       path.join(dir, 'nightbench.config.json'),
       JSON.stringify({ ...cheapTargetConfig(target), repeats: 1, github: { repository: 'acme/perf', apiUrl: github.baseUrl, targetRepositories: { cheapa: 'acme/cheapa' }, waitUnitMs: 1, writeSpacingMs: 0, notifySpacingMs: 0 } }),
     );
-    target.b.commit({ 'cheapb.py': cheapb(0) }, 'Add cheapb', ada, '2026-11-01T09:00:00Z');
+    target.b.commit({ 'cheapb.py': cheapb(0) }, 'Add cheapb', ada, '2026-10-31T09:00:00Z');
     const good = target.a.commit({ 'cheapa.py': cheapa(0.05) }, 'Add cheapa', ada, '2026-11-01T10:00:00Z');
     await nightbench(['nightly', '--night', '2026-11-01', '--commit', good]);
     const shas: string[] = [];
@@ -46,7 +46,7 @@ describe('a workload that starts failing', () => {
     await nightbench(['nightly', '--night', '2026-11-02', '--commit', shas.at(-1)!], 1);
     const issues = () => github.issues('acme/perf').filter((i) => i.labels.includes('broken'));
     expect(issues()).toHaveLength(1);
-    expect(issues()[0]!.title).toBe(`Broken: work (cheap) fails since ${shas.at(-1)!.slice(0, 7)} (2026-11-02)`);
+    expect(issues()[0]!.title).toBe(`Broken: work (cheap) fails since cheapa ${shas.at(-1)!.slice(0, 7)} (2026-11-02)`);
     expect(issues()[0]!.body).toContain('cheapa is broken at this commit');
     expect(issues()[0]!.body).toContain('Break cheapa');
 

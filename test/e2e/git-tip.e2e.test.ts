@@ -14,7 +14,7 @@ const tinytarget = (version: string) => `VERSION = "${version}"\n\ndef work(i):\
 describe('nightly against the git tip of a target', () => {
   it('records each night\'s commit with its metadata, fetching only what is new', async () => {
     const upstream = createScratchRepo('nb-upstream-');
-    const first = upstream.commit({ 'tinytarget/__init__.py': tinytarget('1') }, 'Add tinytarget', ada, '2026-11-30T12:00:00Z');
+    const first = upstream.commit({ 'tinytarget/__init__.py': tinytarget('1') }, 'Add tinytarget', ada, '2026-11-29T12:00:00Z');
     const dir = mkdtempSync(path.join(tmpdir(), 'nb-tip-'));
     const config = path.join(dir, 'nightbench.config.json');
     writeFileSync(config, JSON.stringify(tinyTargetConfig(upstream.dir, { repeats: 1 })));
@@ -22,7 +22,7 @@ describe('nightly against the git tip of a target', () => {
     expect(night1.code, night1.stderr).toBe(0);
     expect(night1.stderr).toMatch(/cloning tinytarget/);
 
-    const second = upstream.commit({ 'tinytarget/__init__.py': tinytarget('2') }, 'Make work faster (#42)', grace, '2026-12-01T12:00:00Z');
+    const second = upstream.commit({ 'tinytarget/__init__.py': tinytarget('2') }, 'Make work faster (#42)', grace, '2026-11-30T12:00:00Z');
     const night2 = await runCli(['nightly', '--no-detect', '--night', '2026-12-01'], { cwd: dir });
     expect(night2.code, night2.stderr).toBe(0);
     expect(night2.stderr).toMatch(/fetched tinytarget: 1 new commit on main/);
@@ -41,8 +41,8 @@ describe('nightly against the git tip of a target', () => {
       parents: first,
       author_name: 'Grace Hopper',
       author_email: 'grace@example.org',
-      authored_at: '2026-12-01T12:00:00+00:00',
-      committed_at: '2026-12-01T12:00:00+00:00',
+      authored_at: '2026-11-30T12:00:00+00:00',
+      committed_at: '2026-11-30T12:00:00+00:00',
       subject: 'Make work faster (#42)',
     });
     // The workload really ran against the checkout: it imported tinytarget from PYTHONPATH.

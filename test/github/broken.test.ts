@@ -32,13 +32,13 @@ describe('planBroken', () => {
     expect(renderBrokenComment(broken('fixed'), '2026-11-03')).toContain('Passes again on 2026-11-03 (dask@sha-202)');
   });
 
-  it("names the first repository, in the target's order, whose commit changed", () => {
+  it("names every repository whose commit changed, in the target's order", () => {
     const both = broken('failing');
     both.lastPassing.commits = { distributed: 'dist-old', dask: 'dask-same' };
     both.firstFailing.commits = { distributed: 'dist-new', dask: 'dask-same' };
-    expect(renderBrokenTitle(both, ['dask', 'distributed'])).toBe('Broken: w (s) fails since dist-ne (2026-11-02)');
+    expect(renderBrokenTitle(both, ['dask', 'distributed'])).toBe('Broken: w (s) fails since distributed dist-ne (2026-11-02)');
     both.firstFailing.commits = { distributed: 'dist-new', dask: 'dask-new' };
-    expect(renderBrokenTitle(both, ['dask', 'distributed'])).toBe('Broken: w (s) fails since dask-ne (2026-11-02)');
-    expect(renderBrokenTitle(both, ['distributed', 'dask'])).toBe('Broken: w (s) fails since dist-ne (2026-11-02)');
+    expect(renderBrokenTitle(both, ['dask', 'distributed'])).toBe('Broken: w (s) fails since dask dask-ne, distributed dist-ne (2026-11-02)');
+    expect(renderBrokenTitle(both, ['distributed', 'dask'])).toBe('Broken: w (s) fails since distributed dist-ne, dask dask-ne (2026-11-02)');
   });
 });

@@ -60,7 +60,9 @@ describe('publishIssues', () => {
     expect(opened.actions.map((a) => a.kind)).toEqual(['open']);
     const [issue] = fake.issues('acme/perf');
     expect(fake.issues('acme/perf')).toHaveLength(1);
-    expect(issue!.title).toBe(`Performance regression: 3 workloads slower since ${history.commits[8]![0]!.sha.slice(0, 7)} (${history.nights[8]})`);
+    // Every repository whose commits are in the range is named.
+    const since = history.commits[8]!.map((c) => `${c.repo} ${c.sha.slice(0, 7)}`).join(', ');
+    expect(issue!.title).toBe(`Performance regression: 3 workloads slower since ${since} (${history.nights[8]})`);
     expect(issue!.labels).toEqual(['performance', 'regression', 'dask']);
     expect(issue!.body).toContain(`<!-- nightbench:fingerprint=${opened.actions[0]!.group.fingerprint} -->`);
     // Each series' noise and reach, from the night's verdicts.

@@ -65,9 +65,10 @@ describe('renderIssue', () => {
     expect(closedByNightbench([body])).toBe(false);
   });
 
-  it('names workloads and the first changed repository in the title', () => {
+  it('names workloads and every changed repository in the title', () => {
     expect(renderTitle(regressed)).toBe('Performance regression: 2 workloads worse since f00dfac (2026-12-03)');
-    expect(renderTitle(group([series('sum')], [{ repo: 'a', from: goodSha, to: goodSha }, { repo: 'b', from: goodSha, to: badSha }]))).toBe('Performance regression: 1 workload slower since f00dfac (2026-12-03)');
+    expect(renderTitle(group([series('sum')], [{ repo: 'a', from: goodSha, to: goodSha }, { repo: 'b', from: goodSha, to: badSha }]))).toBe('Performance regression: 1 workload slower since b f00dfac (2026-12-03)');
+    expect(renderTitle(group([series('sum')], [{ repo: 'a', from: badSha, to: goodSha }, { repo: 'b', from: goodSha, to: badSha }]))).toBe(`Performance regression: 1 workload slower since a ${goodSha.slice(0, 7)}, b f00dfac (2026-12-03)`);
   });
 
   it.each([

@@ -36,3 +36,17 @@ export function cheapTargetConfig(target: CheapTarget, overrides: Record<string,
     ...overrides,
   };
 }
+
+/**
+ * The cheap target judged and reported: three repeats a night, a loose short-baseline detection
+ * of the work time alone, and issues on the fake GitHub at `apiUrl` (acme/perf, the target's
+ * repositories as acme/cheapa and acme/cheapb).
+ */
+export function cheapIssuesConfig(target: CheapTarget, apiUrl: string): Record<string, unknown> {
+  return {
+    ...cheapTargetConfig(target),
+    repeats: 3,
+    detection: { minBaselineNights: 2, alpha: 0.05, noiseMultiple: 2, thresholds: ['cpu_time', 'peak_memory', 'average_memory'].map((metric) => ({ metric, threshold: 10 })) },
+    github: { repository: 'acme/perf', apiUrl, targetRepositories: { cheapa: 'acme/cheapa', cheapb: 'acme/cheapb' }, waitUnitMs: 1, writeSpacingMs: 0, notifySpacingMs: 0 },
+  };
+}
