@@ -16,9 +16,13 @@ export interface FileBlame {
   authors: BlameAuthor[];
 }
 
-/** Counts lines per author in `git blame --line-porcelain` output. */
+/**
+ * Counts lines per person in `git blame --line-porcelain` output. git has already mapped names
+ * and emails through `.mailmap`; what it leaves apart under one name (a person's work and home
+ * address, unmapped) is one person too, so lines are counted by name.
+ */
 export function parseBlameAuthors(porcelain: string): BlameAuthor[] {
-  const byEmail = new Map<string, BlameAuthor>();
+  const byName = new Map<string, BlameAuthor>();
   let name = '';
   let sha = '';
   for (const line of porcelain.split('\n')) {
@@ -27,12 +31,13 @@ export function parseBlameAuthors(porcelain: string): BlameAuthor[] {
     else if (line.startsWith('author ')) name = line.slice('author '.length);
     else if (line.startsWith('author-mail ')) {
       const email = line.slice('author-mail '.length).replace(/^<|>$/g, '');
-      const known = byEmail.get(email);
+      const key = name.trim().replace(/\s+/g, ' ') || email;
+      const known = byName.get(key);
       if (known) known.lines += 1;
-      else byEmail.set(email, { name, email, lines: 1, sha });
+      else byName.set(key, { name, email, lines: 1, sha });
     }
   }
-  return [...byEmail.values()].sort((a, b) => b.lines - a.lines || a.name.localeCompare(b.name));
+  return [...byName.values()].sort((a, b) => b.lines - a.lines || a.name.localeCompare(b.name));
 }
 
 /**

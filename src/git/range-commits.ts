@@ -12,7 +12,7 @@ const terminator = '\x1e';
  */
 export async function listRangeCommits(dir: string, repo: string, from: string, to: string): Promise<RangeCommitRef[]> {
   await ensureHistory(dir, repo, [from, to]);
-  const log = await git(['log', '--first-parent', '--reverse', `--format=${['%H', '%cI', '%an', '%ae', '%s'].join(separator)}${terminator}`, `${from}..${to}`], dir);
+  const log = await git(['log', '--first-parent', '--reverse', `--format=${['%H', '%cI', '%aN', '%aE', '%s'].join(separator)}${terminator}`, `${from}..${to}`], dir);
   return log
     .split(terminator)
     .map((entry) => entry.trim())

@@ -50,7 +50,7 @@ export async function collectRangeContext(dir: string, repo: string, from: strin
   const [fromSha, toSha] = (await git(['rev-parse', `${from}^{commit}`, `${to}^{commit}`], dir)).trim().split('\n') as [string, string];
   const range = `${fromSha}..${toSha}`;
   const commitCount = Number((await git(['rev-list', '--count', range], dir)).trim());
-  const log = await git(['log', `--max-count=${maxCommits}`, `--format=${['%H', '%an', '%ae', '%aI', '%s'].join(separator)}${terminator}`, range], dir);
+  const log = await git(['log', `--max-count=${maxCommits}`, `--format=${['%H', '%aN', '%aE', '%aI', '%s'].join(separator)}${terminator}`, range], dir);
   const commits = log
     .split(terminator)
     .map((entry) => entry.trim())

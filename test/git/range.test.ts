@@ -61,6 +61,25 @@ describe('collectRangeContext', () => {
     ]);
   });
 
+  it('names each person once: through .mailmap first, then by the same name', async () => {
+    const people = createScratchRepo();
+    try {
+      const jimOld = { name: 'jcrist', email: 'jim@old.example.org' };
+      const jimWork = { name: 'Jim Crist', email: 'jim@work.example.org' };
+      const jimHome = { name: 'Jim Crist', email: 'jim@home.example.org' };
+      // .mailmap maps the old identity to the work one; the home address is known only by its name.
+      people.commit({ '.mailmap': 'Jim Crist <jim@work.example.org> <jim@old.example.org>\n', 'core.py': numberedLines(3, 'old') }, 'Start', jimOld, '2026-11-01T10:00:00Z');
+      people.commit({ 'core.py': numberedLines(3, 'old') + numberedLines(3, 'work') }, 'More', jimWork, '2026-11-01T11:00:00Z');
+      const before = people.commit({ 'core.py': numberedLines(3, 'old') + numberedLines(3, 'work') + numberedLines(3, 'home') }, 'Even more', jimHome, '2026-11-01T12:00:00Z');
+      const after = people.commit({ 'core.py': numberedLines(3, 'old') + numberedLines(3, 'work') + numberedLines(3, 'home') + 'new\n' }, 'Append', jimOld, '2026-11-02T10:00:00Z');
+      const context = await collectRangeContext(people.dir, 'people', before, after, { contextLines: 20 });
+      expect(context.blame[0]?.authors.map((a) => [a.name, a.lines])).toEqual([['Jim Crist', 9]]);
+      expect(context.commits.map((c) => [c.authorName, c.authorEmail])).toEqual([['Jim Crist', 'jim@work.example.org']]);
+    } finally {
+      people.remove();
+    }
+  });
+
   it('stops listing at maxCommits but keeps the count', async () => {
     const context = await collectRangeContext(repo.dir, 'pkg', good, bad, { maxCommits: 1 });
     expect(context.commits).toHaveLength(1);
