@@ -5,7 +5,7 @@
  */
 import { lastLines } from '../errors.js';
 import { formatChange, formatHours, formatShare, formatValue } from '../format/index.js';
-import type { RunStatus } from '../history/types.js';
+import type { RepeatFailure, RunStatus } from '../history/types.js';
 import type { DetectionQuality, QualityRow } from '../triage/quality.js';
 
 export interface SummaryRun {
@@ -27,6 +27,8 @@ export interface SummaryFailure {
   repeat: number;
   status: 'failed' | 'timeout';
   error?: string;
+  /** Whose failure it is (absent in a database older than failure classes). */
+  failure?: RepeatFailure;
 }
 
 /** A series whose night detection judged a change (or could not judge: failed). */
@@ -111,8 +113,8 @@ export function renderNightSummary(input: NightSummaryInput): string {
     }
   }
   if (input.failures.length > 0) {
-    lines.push('', '### Failures', '', '| workload | repeat | status | error |', '|---|--:|---|---|');
-    for (const f of input.failures) lines.push(row([`${f.suite}/${f.workload}`, f.repeat, f.status, lastLine(f.error)]));
+    lines.push('', '### Failures', '', '| workload | repeat | status | whose | error |', '|---|--:|---|---|---|');
+    for (const f of input.failures) lines.push(row([`${f.suite}/${f.workload}`, f.repeat, f.status, f.failure ? `${f.failure.class}: ${f.failure.cause}` : '', lastLine(f.error)]));
   }
   if (input.quality && input.quality.all.opened > 0) lines.push(...renderQualitySection(input.quality));
   return `${lines.join('\n')}\n`;

@@ -86,7 +86,7 @@ async function resolveRequest(context: CommandContext, store: HistoryStore, flag
     if (flags.episode !== undefined) throw new NightbenchError('usage', `no regression episode ${flags.episode} in the history`);
     const broken = await brokenOfIssue({ store, loaded: context.loaded, env: process.env, log: context.log }, flags.issue!);
     if (!broken) throw new NightbenchError('usage', `no regression episode or broken workload is reported in issue #${flags.issue}`);
-    if (broken.workload === undefined) throw new NightbenchError('usage', `issue #${flags.issue} reports a ${broken.suite} night that failed before any workload ran: bisect it with --failing --workload NAME --good ... --bad ...`);
+    if (!broken.lastPassing) throw new NightbenchError('usage', `issue #${flags.issue} reports ${broken.workload} failing from its first night: there is no passing night to bisect from`);
     // Pass/fail, as --failing, over the failure's last passing and first failing nights.
     return { request: { ...failingRequest(mode, flags, broken.workload), suite: broken.suite, good: broken.lastPassing.commits, bad: broken.firstFailing.commits, issueNumber: flags.issue }, unit: null };
   }

@@ -89,6 +89,11 @@ export const configSchema = z.strictObject({
   /** A multiplier on each workload's data size; 1 fills the cluster as the suite intends. */
   scale: z.number().positive().max(1000).default(1),
   timeLimitSeconds: z.number().positive().default(900),
+  /**
+   * Minutes a night (one `nightly` or `run`) may take, e.g. its shard's job limit: a repeat that
+   * failed for the machine's sake is retried only while one more repeat's time limit fits. Unset: no limit.
+   */
+  timeBudgetMinutes: z.number().positive().optional(),
   /** How often every cluster process is sampled (RSS, CPU) while a workload runs. */
   sampleIntervalSeconds: z.number().min(0.01).max(60).default(0.25),
   environment: environmentSchema.default(() => environmentSchema.parse({})),

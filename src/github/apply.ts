@@ -50,14 +50,24 @@ export async function applyIssueActions(actions: readonly IssueAction[], tracker
           return undefined;
       }
     };
-    try {
-      outcomes.push({ action, issue: await attempt(tracker) });
-    } catch (error) {
-      if (!isGitHubFailure(error) || !options.fallback) throw error;
-      options.log.warn(`${error.message}; writing the text to ${options.fallback.description} instead`);
-      await attempt(options.fallback);
-      outcomes.push({ action, error: error.message, fallback: options.fallback.description, ...(action.kind === 'open' || action.kind === 'unconfirmed' ? {} : { issue: action.issue }) });
-    }
+    const tried = await attemptWithFallback(attempt, tracker, options);
+    if (tried.error === undefined) outcomes.push({ action, issue: tried.value });
+    else outcomes.push({ action, error: tried.error, fallback: tried.fallback, ...(action.kind === 'open' || action.kind === 'unconfirmed' ? {} : { issue: action.issue }) });
   }
   return outcomes;
+}
+
+/** What one attempt on the tracker gave, or, when GitHub kept failing, its error and the fallback that took the text instead. */
+export type Attempted<T> = { value: T; error?: undefined } | { error: string; fallback: string };
+
+/** Carries out `attempt` on `tracker`; a GitHub failure sends it to `fallback` (files) instead, and is reported, not thrown. */
+export async function attemptWithFallback<T>(attempt: (on: IssueTracker) => Promise<T>, tracker: IssueTracker, options: { fallback?: IssueTracker; log: Log }): Promise<Attempted<T>> {
+  try {
+    return { value: await attempt(tracker) };
+  } catch (error) {
+    if (!isGitHubFailure(error) || !options.fallback) throw error;
+    options.log.warn(`${error.message}; writing the text to ${options.fallback.description} instead`);
+    await attempt(options.fallback);
+    return { error: error.message, fallback: options.fallback.description };
+  }
 }

@@ -32,22 +32,25 @@ export function planBroken(broken: readonly BrokenWorkload[], existing: readonly
 }
 
 export function describeBroken(b: BrokenWorkload): string {
-  return b.workload === undefined ? `${b.suite}: the night's run` : `${b.suite} ${b.workload}`;
+  return `${b.suite} ${b.workload}`;
 }
 
 /**
  * "fails since <sha>": the first failing commit of every repository that changed between the
- * last passing and the first failing night (see sinceCommits), in the target's order.
+ * last passing and the first failing night (see sinceCommits), in the target's order; "fails
+ * from its first night" when it never passed.
  */
 export function renderBrokenTitle(b: BrokenWorkload, repositories: readonly string[] = []): string {
   const ranges = brokenRanges(b).sort((x, y) => rank(repositories, x.repo) - rank(repositories, y.repo));
-  const since = `${ranges.length === 0 ? ` since ${b.firstFailing.night}` : sinceCommits(ranges)} (${b.firstFailing.night})`;
-  return b.workload === undefined ? `Broken: the ${b.suite} night fails before any workload runs${since}` : `Broken: ${b.workload} (${b.suite}) fails${since}`;
+  const since = !b.lastPassing ? ' from its first night' : ranges.length === 0 ? ` since ${b.firstFailing.night}` : sinceCommits(ranges);
+  return `Broken: ${b.workload} (${b.suite}) fails${since} (${b.firstFailing.night})`;
 }
 
-/** Each repository's range from the last passing to the first failing night; a side a night lacks is empty. */
+/** Each repository's range from the last passing to the first failing night (none without a passing night); a side a night lacks is empty. */
 export function brokenRanges(b: BrokenWorkload): SuspectRange[] {
-  return Object.keys({ ...b.lastPassing.commits, ...b.firstFailing.commits }).map((repo) => ({ repo, from: b.lastPassing.commits[repo] ?? '', to: b.firstFailing.commits[repo] ?? '' }));
+  const passing = b.lastPassing?.commits;
+  if (!passing) return [];
+  return Object.keys({ ...passing, ...b.firstFailing.commits }).map((repo) => ({ repo, from: passing[repo] ?? '', to: b.firstFailing.commits[repo] ?? '' }));
 }
 
 function rank(repositories: readonly string[], repo: string): number {
@@ -58,15 +61,18 @@ function rank(repositories: readonly string[], repo: string): number {
 /** The opening body: what fails with its error tail, the suspect range with commits, authors and blame. */
 export function renderBrokenIssue(b: BrokenWorkload, context: RenderContext): string {
   const ranges = brokenRanges(b);
+  const opening = [markers.fingerprint(b.fingerprint), markers.night(b.firstFailing.night)];
+  const error = ['## Error (tail)', fence(b.firstFailing.error ?? 'no error recorded')];
+  if (!b.lastPassing) {
+    return [...opening, `**${describeBroken(b)}** fails from its first recorded night, ${b.firstFailing.night}: there is no passing night to search from.`, ...error].join('\n\n');
+  }
   return [
-    markers.fingerprint(b.fingerprint),
-    markers.night(b.firstFailing.night),
+    ...opening,
     `**${describeBroken(b)}** passed on ${b.lastPassing.night} and fails since ${b.firstFailing.night}.`,
-    '## Error (tail)',
-    fence(b.firstFailing.error ?? 'no error recorded'),
+    ...error,
     renderRanges({ ranges }, context),
     // A repository the last passing night did not have cannot be searched: the others are paired by date.
-    `## Bisect\n\nPass/fail is the cheapest bisect: \`${context.cli} bisect --failing --workload ${b.workload ?? '<workload>'} ${ranges.filter((r) => r.from && r.to).map((r) => `--good ${r.repo}=${r.from.slice(0, 12)} --bad ${r.repo}=${r.to.slice(0, 12)}`).join(' ')}\``,
+    `## Bisect\n\nPass/fail is the cheapest bisect: \`${context.cli} bisect --failing --workload ${b.workload} ${ranges.filter((r) => r.from && r.to).map((r) => `--good ${r.repo}=${r.from.slice(0, 12)} --bad ${r.repo}=${r.to.slice(0, 12)}`).join(' ')}\``,
   ].join('\n\n');
 }
 

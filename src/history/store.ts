@@ -95,10 +95,10 @@ export class HistoryStore {
     this.write(() => {
       this
         .statement(
-          `INSERT INTO repeats (run_id, workload, repeat, workload_version, status, started_at, finished_at, error, disturbance)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO repeats (run_id, workload, repeat, workload_version, status, started_at, finished_at, error, disturbance, failure_class, failure_cause)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(record.runId, record.workload, record.repeat, record.workloadVersion, record.status, record.startedAt, record.finishedAt, record.error ?? null, record.disturbance ?? null);
+        .run(record.runId, record.workload, record.repeat, record.workloadVersion, record.status, record.startedAt, record.finishedAt, record.error ?? null, record.disturbance ?? null, record.failure?.class ?? null, record.failure?.cause ?? null);
       if (record.status === 'ok' || record.status === 'disturbed') {
         const insert = this.statement('INSERT INTO results (run_id, workload, repeat, metric, value, unit) VALUES (?, ?, ?, ?, ?, ?)');
         for (const m of record.metrics) insert.run(record.runId, record.workload, record.repeat, m.metric, m.value, m.unit);

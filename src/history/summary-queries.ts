@@ -5,6 +5,7 @@
  */
 import type { SummaryFailure, SummaryRun } from '../actions/night-summary.js';
 import type { Db } from './database.js';
+import type { FailureClass } from './types.js';
 
 export function nightSummaryRuns(db: Db, night: string): SummaryRun[] {
   const rows = db
@@ -27,9 +28,9 @@ export function nightSummaryRuns(db: Db, night: string): SummaryRun[] {
 export function nightSummaryFailures(db: Db, night: string): SummaryFailure[] {
   const rows = db
     .prepare(
-      `SELECT r.suite, p.workload, p.repeat, p.status, p.error FROM repeats p JOIN runs r ON r.id = p.run_id
+      `SELECT r.suite, p.workload, p.repeat, p.status, p.error, p.failure_class AS class, p.failure_cause AS cause FROM repeats p JOIN runs r ON r.id = p.run_id
        WHERE r.kind = 'nightly' AND r.night = ? AND p.status IN ('failed', 'timeout') ORDER BY r.suite, p.workload, p.repeat`,
     )
-    .all(night) as (Omit<SummaryFailure, 'error'> & { error: string | null })[];
-  return rows.map(({ error, ...f }) => ({ ...f, error: error ?? undefined }));
+    .all(night) as (Omit<SummaryFailure, 'error' | 'failure'> & { error: string | null; class: FailureClass | null; cause: string | null })[];
+  return rows.map(({ error, class: failureClass, cause, ...f }) => ({ ...f, error: error ?? undefined, ...(failureClass ? { failure: { class: failureClass, cause: cause ?? '' } } : {}) }));
 }

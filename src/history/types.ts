@@ -59,6 +59,19 @@ export interface ProcessSamples {
   cpu: number[];
 }
 
+/**
+ * Whose failure a failed repeat is: the code under test (the workload or the target raised, or
+ * the workload passed its time limit) or the machine it ran on (the cluster did not start, the
+ * runner was interrupted). Only code failures make a workload broken.
+ */
+export type FailureClass = 'code' | 'infrastructure';
+
+export interface RepeatFailure {
+  class: FailureClass;
+  /** In a few words, e.g. "the cluster did not start". */
+  cause: string;
+}
+
 export interface RepeatRecord {
   runId: string;
   workload: string;
@@ -68,6 +81,8 @@ export interface RepeatRecord {
   startedAt: string;
   finishedAt: string;
   error?: string;
+  /** Set on every failed or timed-out repeat. */
+  failure?: RepeatFailure;
   disturbance?: string;
   /** Values of a failed or timed-out repeat are never stored: a failure is not a fast result. */
   metrics: MetricValue[];

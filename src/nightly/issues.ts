@@ -33,13 +33,12 @@ export async function detectAndPublish(loaded: LoadedConfig, store: HistoryStore
   const report = detectRegressions(store, loaded.config.detection, { now: options.night, suite: options.suite, dryRun: options.dryRun });
   const confirm = options.confirm ?? rerunOnCluster(loaded, store, log);
   const result = await publishIssues({ report, store, loaded, env: process.env, log, dryRun: options.dryRun, confirm });
-  let brokenOpened: number[] = [];
-  if (result.night !== undefined && !options.dryRun) {
-    // Broken workloads are issues too; their trouble never holds back the regressions' issues.
-    const broken = await publishBroken({ store, loaded, night: result.night, env: process.env, log }).catch((error: unknown) => log.warn(`broken-workload issues: ${error instanceof Error ? error.message : String(error)}`));
-    brokenOpened = broken?.opened ?? [];
-  }
-  return { ...result, brokenOpened };
+  if (result.night === undefined || options.dryRun) return { ...result, brokenOpened: [] };
+  // Broken workloads are issues too, after the regressions' (their trouble never holds those
+  // back); GitHub refusing them fails the night as it does for regressions, their text in files.
+  const broken = await publishBroken({ store, loaded, night: result.night, env: process.env, log });
+  const error = result.error ?? broken.error;
+  return { ...result, failed: result.failed + broken.failed, ...(error ? { error } : {}), brokenOpened: broken.opened };
 }
 
 /**

@@ -178,6 +178,7 @@ export async function executeRuns(loaded: LoadedConfig, store: HistoryStore, log
   const prepared = options.prepared ?? (await prepareExecution(loaded, log, { ...options, night: options.night ?? 'now' }));
   const night = options.night ?? new Date().toISOString().slice(0, 10);
   const repeats = loaded.config.repeats;
+  const began = Date.now();
 
   const reports: RunReport[] = [];
   for (const { suite, workloads } of prepared.selected) {
@@ -187,7 +188,8 @@ export async function executeRuns(loaded: LoadedConfig, store: HistoryStore, log
     let summary: RunSummary | undefined;
     let error: string | undefined;
     try {
-      summary = await runSuite(suiteRunPlan(prepared, suite, workloads, runId, { count: repeats }), { provider: prepared.provider, sink: store, log, signal: options.signal });
+      const plan = { ...suiteRunPlan(prepared, suite, workloads, runId, { count: repeats }), retryInfrastructure: () => withinBudget(loaded.config, began) };
+      summary = await runSuite(plan, { provider: prepared.provider, sink: store, log, signal: options.signal });
     } catch (caught) {
       error = caught instanceof Error ? caught.message : String(caught);
     }
@@ -196,6 +198,11 @@ export async function executeRuns(loaded: LoadedConfig, store: HistoryStore, log
     log.info(`run ${runId}: ${finished.status}`);
   }
   return reports;
+}
+
+/** True while one more repeat's time limit fits in the night's budget (`timeBudgetMinutes`), counted from `began`. */
+function withinBudget(config: LoadedConfig['config'], began: number): boolean {
+  return config.timeBudgetMinutes === undefined || Date.now() + config.timeLimitSeconds * 1000 <= began + config.timeBudgetMinutes * 60_000;
 }
 
 function runStatus(summary: RunSummary | undefined, error: string | undefined): RunStatus {

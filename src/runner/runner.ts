@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Cluster, ClusterInfo, ClusterProvider, ClusterRequest } from '../cluster/types.js';
 import { fillTemplate } from '../cluster/types.js';
 import { firstLine, lastLines } from '../errors.js';
-import type { MetricValue, RepeatRecord, RepeatStatus, RunProcess } from '../history/types.js';
+import type { MetricValue, RepeatFailure, RepeatRecord, RepeatStatus, RunProcess } from '../history/types.js';
 import type { Log } from '../log.js';
 import { workloadMetricsSchema, type Workload } from '../suite/schema.js';
 import type { Suite } from '../suite/suite.js';
@@ -37,6 +37,12 @@ export interface RunPlan {
   /** The cluster every workload gets (a fresh one each). */
   cluster: Omit<ClusterRequest, 'workdir'>;
   workdir: string;
+  /**
+   * Retry a workload's repeat that failed for the machine's sake (its cluster did not start) once,
+   * on a fresh cluster, while this returns true (the night's time budget allows one more repeat).
+   * Unset: never (an A/B slot or a bisect step numbers its repeats itself).
+   */
+  retryInfrastructure?: () => boolean;
 }
 
 export interface RunSummary {
@@ -94,7 +100,8 @@ async function runWorkloads(plan: RunPlan, hosts: ClusterHosts, deps: { provider
     const stopOnAbort = () => void cluster?.stop();
     deps.signal?.addEventListener('abort', stopOnAbort);
     const first = plan.firstRepeat ?? 1;
-    const last = first + plan.repeats - 1;
+    let last = first + plan.repeats - 1;
+    let retried = false;
     let warmups = 0;
     try {
       for (let repeat = first; repeat <= last && !deps.signal?.aborted; repeat++) {
@@ -120,8 +127,14 @@ async function runWorkloads(plan: RunPlan, hosts: ClusterHosts, deps: { provider
           // Without a working cluster this repeat cannot run; the next one gets a new cluster.
           await cluster?.stop();
           cluster = undefined;
-          record({ ...base, status: 'failed', finishedAt: new Date().toISOString(), error: `cluster: ${firstLine(error)}`, metrics: [], samples: [] });
+          record({ ...base, status: 'failed', finishedAt: new Date().toISOString(), error: `cluster: ${firstLine(error)}`, failure: causes.cluster, metrics: [], samples: [] });
           deps.log.warn(`${label} repeat ${repeat}/${last}: cluster failed: ${firstLine(error)}`);
+          if (!retried && !deps.signal?.aborted && plan.retryInfrastructure?.()) {
+            // One more repeat on a fresh cluster: the machine's failure is not the code's.
+            retried = true;
+            last++;
+            deps.log.info(`${label}: ${causes.cluster.cause}: retrying once on a fresh cluster`);
+          }
           continue;
         }
         const result = await runRepeat(cluster, plan, workload, repeat, workdir, deps.signal);
@@ -174,10 +187,20 @@ async function clientStep(cluster: Cluster, plan: RunPlan, step: 'ready' | 'rese
   }
 }
 
+/** Why a repeat failed, and whose failure that is. */
+const causes = {
+  cluster: { class: 'infrastructure', cause: 'the cluster did not start or could not be reset' },
+  interrupted: { class: 'infrastructure', cause: 'the runner was interrupted' },
+  timeLimit: { class: 'code', cause: 'the workload passed its time limit' },
+  raised: { class: 'code', cause: 'the workload failed' },
+  noMetrics: { class: 'code', cause: 'the workload wrote no valid metrics' },
+} as const satisfies Record<string, RepeatFailure>;
+
 interface RepeatResult {
   status: RepeatStatus;
   finishedAt: string;
   error?: string;
+  failure?: RepeatFailure;
   disturbance?: string;
   metrics: MetricValue[];
   samples: RepeatRecord['samples'];
@@ -201,19 +224,20 @@ async function runRepeat(cluster: Cluster, plan: RunPlan, workload: Workload, re
   const sampled = sampler.stop();
   const finishedAt = new Date().toISOString();
   const exits = cluster.takeExits();
-  if (signal?.aborted) return { status: 'failed', finishedAt, error: 'interrupted', metrics: [], samples: sampled.processes };
+  if (signal?.aborted) return { status: 'failed', finishedAt, error: 'interrupted', failure: causes.interrupted, metrics: [], samples: sampled.processes };
   if (result.timedOut) {
-    return { status: 'timeout', finishedAt, error: `exceeded the time limit of ${plan.timeLimitSeconds}s\n${result.stderrTail}`, metrics: [], samples: sampled.processes };
+    return { status: 'timeout', finishedAt, error: `exceeded the time limit of ${plan.timeLimitSeconds}s\n${result.stderrTail}`, failure: causes.timeLimit, metrics: [], samples: sampled.processes };
   }
   if (result.exitCode !== 0) {
+    // A worker that died in a failing repeat is still the workload's doing (memory, a crash it caused).
     const disturbance = [...exits, ...sampled.disappeared].join('; ') || undefined;
-    return { status: 'failed', finishedAt, error: `exit ${result.exitCode ?? result.signal}\n${result.stderrTail}`, disturbance, metrics: [], samples: sampled.processes };
+    return { status: 'failed', finishedAt, error: `exit ${result.exitCode ?? result.signal}\n${result.stderrTail}`, failure: causes.raised, disturbance, metrics: [], samples: sampled.processes };
   }
   let reported;
   try {
     reported = workloadMetricsSchema.parse(JSON.parse(readFileSync(metricsFile, 'utf8')));
   } catch (error) {
-    return { status: 'failed', finishedAt, error: `the workload wrote no valid metrics file (${metricsFile}): ${firstLine(error)}`, metrics: [], samples: sampled.processes };
+    return { status: 'failed', finishedAt, error: `the workload wrote no valid metrics file (${metricsFile}): ${firstLine(error)}`, failure: causes.noMetrics, metrics: [], samples: sampled.processes };
   }
   const wall = result.durationMs / 1000;
   const metrics: MetricValue[] = [{ metric: 'wall_time', value: wall, unit: 's' }];

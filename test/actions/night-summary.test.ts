@@ -7,7 +7,9 @@ const night: NightSummaryInput = {
     { runId: 'r1', suite: 'dask', shard: '1/3', status: 'complete', clusterShape: 'local:2x1:2GiB', startedAt: '2026-12-01T02:00:00Z', finishedAt: '2026-12-01T02:12:30Z', costUsd: 0.5, repeats: { ok: 9, failed: 0, timeout: 0, disturbed: 0 } },
     { runId: 'r2', suite: 'dask', shard: '3/3', status: 'partial', clusterShape: 'local:2x1:2GiB', startedAt: '2026-12-01T02:00:00Z', finishedAt: '2026-12-01T02:06:00Z', costUsd: 0.25, repeats: { ok: 5, failed: 0, timeout: 1, disturbed: 0 } },
   ],
-  failures: [{ suite: 'dask', workload: 'shuffle', repeat: 2, status: 'timeout', error: 'Traceback\nTimeoutError: <took | too long>' }],
+  failures: [
+    { suite: 'dask', workload: 'shuffle', repeat: 2, status: 'timeout', error: 'Traceback\nTimeoutError: <took | too long>', failure: { class: 'code', cause: 'the workload passed its time limit' } },
+  ],
   changes: [
     { suite: 'dask', workload: 'groupby', metric: 'wall_time', kind: 'regression', change: 0.148, newMedian: 11.48, baselineMedian: 10, unit: 's', reason: '+14.8% (threshold 10%), p = 0.0005' },
     { suite: 'dask', workload: 'join', metric: 'peak_memory', kind: 'improvement', change: -0.2, newMedian: 8e8, baselineMedian: 1e9, unit: 'bytes', reason: '-20.0%' },
@@ -44,9 +46,9 @@ describe('renderNightSummary', () => {
         '',
         '### Failures',
         '',
-        '| workload | repeat | status | error |',
-        '|---|--:|---|---|',
-        '| dask/shuffle | 2 | timeout | TimeoutError: &lt;took \\| too long&gt; |',
+        '| workload | repeat | status | whose | error |',
+        '|---|--:|---|---|---|',
+        '| dask/shuffle | 2 | timeout | code: the workload passed its time limit | TimeoutError: &lt;took \\| too long&gt; |',
         '',
       ].join('\n'),
     );

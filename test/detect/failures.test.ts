@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { brokenFingerprint, findBroken, findBrokenByFingerprint, type NightOutcome } from '../../src/detect/failures.js';
 
-/** `workload` null: the run as a whole (it failed before any workload ran). */
-const night = (n: number, passed: boolean, workload: string | null = 'w'): NightOutcome => ({
+const night = (n: number, passed: boolean, workload = 'w'): NightOutcome => ({
   suite: 's',
-  workload: workload ?? undefined,
-  night: `2026-11-0${n}`,
+  workload,
+  night: `2026-11-${String(n).padStart(2, '0')}`,
   runId: `run-${n}`,
   commits: { dask: `sha${n}` },
   passed,
@@ -25,25 +24,32 @@ describe('findBroken', () => {
     expect(still!.state).toBe('failing');
     expect(fixed!.state).toBe('fixed');
     expect(fixed!.fingerprint).toBe(still!.fingerprint);
-    expect(findBroken([...history, night(5, true)], '2026-11-05')).toEqual([]);
   });
 
-  it('ignores a workload that never passed, and one that passes', () => {
-    expect(findBroken([night(1, false), night(2, false)], '2026-11-02')).toEqual([]);
+  it('breaks a workload that fails from its very first night, with no passing night', () => {
+    const [broken] = findBroken([night(1, false), night(2, false)], '2026-11-02');
+    expect(broken).toMatchObject({ state: 'failing', firstFailing: { night: '2026-11-01' }, fingerprint: brokenFingerprint({ suite: 's', workload: 'w', night: '2026-11-01' }) });
+    expect(broken!.lastPassing).toBeUndefined();
     expect(findBroken([night(1, true), night(2, true)], '2026-11-02')).toEqual([]);
   });
 
-  it('makes a night that failed before any workload one broken night, not one per workload', () => {
-    const outcomes = [night(1, true, null), night(1, true, 'a'), night(1, true, 'b'), night(2, false, null), night(2, false, 'a'), night(2, false, 'b')];
-    const broken = findBroken(outcomes, '2026-11-02');
-    expect(broken).toHaveLength(1);
-    expect(broken[0]).toMatchObject({ workload: undefined, state: 'failing' });
+  it('still reports it fixed on later passing nights, with the same fingerprint, until the window closes', () => {
+    // The night it first passed again was not reported (a skipped issue step): the next ones close it.
+    const history = [night(1, true), night(2, false), night(3, false), night(4, true), night(5, true), night(9, true)];
+    const fingerprint = brokenFingerprint({ suite: 's', workload: 'w', night: '2026-11-02' });
+    expect(findBroken(history, '2026-11-05')).toMatchObject([{ state: 'fixed', fingerprint, latest: { night: '2026-11-05' } }]);
+    expect(findBroken(history, '2026-11-09', '2026-11-01')).toMatchObject([{ state: 'fixed', fingerprint }]);
+    expect(findBroken(history, '2026-11-09', '2026-11-04'), 'failed last before the window').toEqual([]);
   });
 
-  it('still reports a workload failing in one shard when another shard of the night failed before any workload', () => {
-    const shard = (outcome: NightOutcome, runId: string): NightOutcome => ({ ...outcome, runId });
-    const outcomes = [night(1, true, null), night(1, true, 'a'), shard(night(2, true, null), 'run-2a'), shard(night(2, false, 'a'), 'run-2a'), shard(night(2, false, null), 'run-2b')];
-    expect(findBroken(outcomes, '2026-11-02')).toContainEqual(expect.objectContaining({ workload: 'a', state: 'failing' }));
+  it('keeps the first failing night however long it fails', () => {
+    const history = [night(1, true), ...Array.from({ length: 28 }, (_, i) => night(i + 2, false)), night(30, true)];
+    expect(findBroken(history, '2026-11-30')).toMatchObject([{ state: 'fixed', lastPassing: { night: '2026-11-01' }, firstFailing: { night: '2026-11-02' } }]);
+  });
+
+  it('counts a night failing in one shard and passing in another as failing', () => {
+    const outcomes = [night(1, true), { ...night(2, true), runId: 'run-2a' }, { ...night(2, false), runId: 'run-2b' }];
+    expect(findBroken(outcomes, '2026-11-02')).toMatchObject([{ state: 'failing', firstFailing: { runId: 'run-2b' } }]);
   });
 });
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { BrokenWorkload } from '../../src/detect/failures.js';
-import { planBroken, renderBrokenComment, renderBrokenTitle } from '../../src/github/broken.js';
+import type { BrokenWorkload, NightOutcome } from '../../src/detect/failures.js';
+import { planBroken, renderBrokenComment, renderBrokenIssue, renderBrokenTitle } from '../../src/github/broken.js';
 import type { TrackedIssue } from '../../src/github/tracker.js';
 
 const outcome = (night: string, passed: boolean) => ({ suite: 's', workload: 'w', night, runId: night, commits: { dask: `sha-${night}` }, passed });
-const broken = (state: 'failing' | 'fixed'): BrokenWorkload => ({
+const broken = (state: 'failing' | 'fixed'): BrokenWorkload & { lastPassing: NightOutcome } => ({
   fingerprint: 'f1',
   suite: 's',
   workload: 'w',
@@ -30,6 +30,15 @@ describe('planBroken', () => {
   it('titles and comments name the workload, the night and the commits', () => {
     expect(renderBrokenTitle(broken('failing'))).toBe('Broken: w (s) fails since sha-202 (2026-11-02)');
     expect(renderBrokenComment(broken('fixed'), '2026-11-03')).toContain('Passes again on 2026-11-03 (dask@sha-202)');
+  });
+
+  it('says a workload failing from its first night has no range to search', () => {
+    const { lastPassing: _, ...first } = broken('failing');
+    expect(renderBrokenTitle(first)).toBe('Broken: w (s) fails from its first night (2026-11-02)');
+    const body = renderBrokenIssue(first, { night: '2026-11-02', ranges: {}, people: { logins: {}, pulls: {} }, links: { commit: () => undefined, compare: () => undefined, pull: () => undefined, history: () => undefined }, mention: 'none', cli: 'nightbench' } as never);
+    expect(body).toContain('**s w** fails from its first recorded night, 2026-11-02: there is no passing night to search from.');
+    expect(body).toContain('boom');
+    expect(body).not.toContain('## Bisect');
   });
 
   it("names every repository whose commit changed, in the target's order", () => {

@@ -1,0 +1,88 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Cluster, ClusterProvider } from '../../src/cluster/types.js';
+import type { RepeatRecord } from '../../src/history/types.js';
+import { silentLog } from '../../src/log.js';
+import { runSuite, type RunPlan } from '../../src/runner/runner.js';
+import { loadSuite } from '../../src/suite/suite.js';
+import { repoRoot } from '../helpers/cli.js';
+
+/** A provider whose first `startFailures` clusters fail to start; the others run every workload command at once, as `exitCode` says. */
+function flakyProvider(startFailures: number, exitCode = 0): ClusterProvider & { starts: number } {
+  const provider = {
+    name: 'flaky',
+    description: '',
+    optionsSchema: undefined as never,
+    starts: 0,
+    start: async (): Promise<Cluster> => {
+      provider.starts++;
+      if (startFailures-- > 0) throw new Error('no capacity for the scheduler');
+      return {
+        provider: 'flaky',
+        schedulerAddress: 'tcp://127.0.0.1:1',
+        runCommand: async (spec) => {
+          // The suite's ready and reset steps get an unused metrics file; only the workload itself fails.
+          const code = spec.env?.NIGHTBENCH_METRICS_FILE?.endsWith('unused.json') ? 0 : exitCode;
+          if (code === 0) writeFileSync(spec.env!.NIGHTBENCH_METRICS_FILE!, JSON.stringify({ metrics: {} }));
+          return { exitCode: code, signal: null, timedOut: false, durationMs: 10, stdout: '', stderrTail: code === 0 ? '' : 'RuntimeError: planted' };
+        },
+        sampleTargets: () => [],
+        takeExits: () => [],
+        info: () => ({ startupSeconds: 0 }),
+        stop: async () => undefined,
+      };
+    },
+  };
+  return provider;
+}
+
+function plan(retry: boolean | undefined): RunPlan {
+  const suite = loadSuite(path.join(repoRoot, 'test/fixtures/suites/cheap'));
+  return {
+    runId: 'run-1',
+    suite,
+    workloads: [{ name: 'work', description: '', version: '1', tags: [], metrics: [] }] as never,
+    repeats: 2,
+    timeLimitSeconds: 10,
+    scale: 1,
+    sampleIntervalSeconds: 1,
+    workdir: mkdtempSync(path.join(tmpdir(), 'nb-retry-')),
+    cluster: { shape: { workers: 1, threadsPerWorker: 1, memoryPerWorker: 2 ** 30 }, scheduler: [], worker: [], placeholders: {}, env: {}, startTimeoutSeconds: 5, options: {}, runId: 'run-1' } as never,
+    ...(retry === undefined ? {} : { retryInfrastructure: () => retry }),
+  };
+}
+
+async function run(provider: ClusterProvider, retry: boolean | undefined): Promise<RepeatRecord[]> {
+  const records: RepeatRecord[] = [];
+  await runSuite(plan(retry), { provider, sink: { recordRepeat: (r) => void records.push(r) }, log: silentLog });
+  return records;
+}
+
+describe('a repeat that failed for the machine', () => {
+  it('is recorded as an infrastructure failure with its cause and retried once on a fresh cluster', async () => {
+    const provider = flakyProvider(1);
+    const records = await run(provider, true);
+    expect(records.map((r) => [r.repeat, r.status, r.failure])).toEqual([
+      [1, 'failed', { class: 'infrastructure', cause: 'the cluster did not start or could not be reset' }],
+      [2, 'ok', undefined],
+      [3, 'ok', undefined],
+    ]);
+    expect(records[0]!.error).toMatch(/cluster: no capacity for the scheduler/);
+  });
+
+  it('is retried only once, and not when the budget has no room or nobody asked', async () => {
+    expect((await run(flakyProvider(5), true)).map((r) => r.status)).toEqual(['failed', 'failed', 'failed']);
+    expect((await run(flakyProvider(1), false)).map((r) => r.status)).toEqual(['failed', 'ok']);
+    expect((await run(flakyProvider(1), undefined)).map((r) => r.status)).toEqual(['failed', 'ok']);
+  });
+
+  it('a workload that raises is a code failure, never retried', async () => {
+    const records = await run(flakyProvider(0, 1), true);
+    expect(records.map((r) => [r.status, r.failure?.class])).toEqual([
+      ['failed', 'code'],
+      ['failed', 'code'],
+    ]);
+  });
+});
