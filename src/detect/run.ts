@@ -74,7 +74,8 @@ export function detectRegressions(store: HistoryStore, policy: DetectionPolicy, 
 export function assessNight(store: HistoryStore, policy: DetectionPolicy, options: Omit<DetectOptions, 'dryRun'> = {}): DetectionReport {
   const night = options.now !== undefined ? nightOf(options.now) : store.latestNightlyNight(options.suite);
   if (night === undefined) return planNight([], [], policy, { suite: options.suite });
-  const rows = store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: nightsBefore(night, lookbackOf(policy)) });
+  // A workload an incomplete run cut short is no point of its series: it is never judged.
+  const rows = store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: nightsBefore(night, lookbackOf(policy)), wholePointsOnly: true });
   return planNight(rows, store.episodes({ suite: options.suite }), policy, {
     night, suite: options.suite, declared: declaredDirections(store.metricDirections()), falseAlarms: store.falseAlarmEpisodes(),
   });

@@ -32,6 +32,7 @@ import { markWorkIncomplete, runningWorkOfHost, type TrackedWork } from './aband
 import { insertRunProcess, settleProcess, settleRunProcesses, unsettledProcessesOfEndedRuns } from './process-queries.js';
 import { readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './report-queries.js';
 import { nightSummaryFailures, nightSummaryRuns } from './summary-queries.js';
+import { cutShortCondition } from './whole-points-queries.js';
 import { falseAlarmEpisodes, recordedFixes, recordTriageEvent, triageEvents, type FalseAlarm, type TriageEvent } from './triage-queries.js';
 import type { CommitInfo, NewRun, ProcessFate, RepeatRecord, ResultRow, RunKind, RunOutcome, RunProcess, RunStatus } from './types.js';
 
@@ -173,8 +174,8 @@ export class HistoryStore {
     return abandoned;
   }
 
-  /** Every repeat (and its values) of the matching runs, oldest first. */
-  resultRows(filter: { kind?: RunKind; suite?: string; runIds?: string[]; sinceNight?: string; workload?: string; metric?: string } = {}): ResultRow[] {
+  /** Every repeat (and its values) of the matching runs, oldest first; `wholePointsOnly` leaves out workloads an incomplete run cut short. */
+  resultRows(filter: { kind?: RunKind; suite?: string; runIds?: string[]; sinceNight?: string; workload?: string; metric?: string; wholePointsOnly?: boolean } = {}): ResultRow[] {
     const where: string[] = [];
     const params: unknown[] = [];
     const add = (clause: string, ...values: unknown[]) => (where.push(clause), params.push(...values));
@@ -184,6 +185,7 @@ export class HistoryStore {
     if (filter.runIds) add(`r.id IN (${filter.runIds.map(() => '?').join(',')})`, ...filter.runIds);
     if (filter.workload) add('p.workload = ?', filter.workload);
     if (filter.metric) add('v.metric = ?', filter.metric);
+    if (filter.wholePointsOnly) add(`NOT (${cutShortCondition})`);
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const rows = this.db
       .prepare(
