@@ -105,7 +105,8 @@ describe('bad input on the CLI', () => {
     const started = Date.now();
     const result = await runCli(['run', '--config', writeConfig('hangs.json', { workloads: ['hangs'], timeLimitSeconds: 4 }), '--db', db], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(Date.now() - started).toBeLessThan(60_000);
+    // The timeout row proves the limit; the bound only tells a stopped workload from one left to sleep on, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(180_000);
     const raw = new Database(db, { readonly: true });
     expect(raw.prepare("SELECT status, error FROM repeats WHERE workload = 'hangs'").get()).toMatchObject({ status: 'timeout', error: expect.stringMatching(/exceeded the time limit of 4s/) });
     raw.close();
