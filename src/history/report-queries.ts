@@ -40,7 +40,7 @@ export function readReportHistory(db: Db): ReportHistory {
 
   const failures = db
     .prepare(
-      `SELECT p.run_id AS runId, p.workload, p.repeat, p.status, p.error FROM repeats p JOIN runs r ON r.id = p.run_id AND r.kind = 'nightly'
+      `SELECT p.run_id AS runId, p.workload, p.repeat, p.status, p.error, p.failure_class AS failureClass, p.failure_cause AS failureCause FROM repeats p JOIN runs r ON r.id = p.run_id AND r.kind = 'nightly'
        WHERE p.status IN ('failed', 'timeout')`,
     )
     .all() as ReportHistory['failures'];

@@ -98,7 +98,9 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
     const run = runs.get(f.runId);
     if (!run) continue;
     const group = groupOf(run, f.workload);
-    group.failures.set(f.runId, [...(group.failures.get(f.runId) ?? []), { repeat: f.repeat, status: f.status, error: errorTail(f.error) }]);
+    // The machine's failures say so: they are no fault of the code.
+    const status = f.failureClass === 'infrastructure' ? `${f.status} (infrastructure: ${f.failureCause})` : f.status;
+    group.failures.set(f.runId, [...(group.failures.get(f.runId) ?? []), { repeat: f.repeat, status, error: errorTail(f.error) }]);
   }
 
   const commitTables = buildCommitTables(history, options);

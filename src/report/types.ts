@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { CommitInfo, Comparability, RepeatStatus } from '../history/types.js';
+import type { CommitInfo, Comparability, FailureClass, RepeatStatus } from '../history/types.js';
 
 /** The index's status words: detection's verdict on the latest night, or an open episode. */
 export type SeriesStatus = 'regressed' | 'failing' | 'improved' | 'insufficient' | 'stable';
@@ -44,6 +44,9 @@ export interface RepeatFailure {
   repeat: number;
   status: Exclude<RepeatStatus, 'ok' | 'disturbed'>;
   error: string | null;
+  /** Whose failure it is and why (null in a history older than failure classes). */
+  failureClass: FailureClass | null;
+  failureCause: string | null;
 }
 
 /** Everything the pages show, read from the history once. */

@@ -27,7 +27,7 @@ function history(): ReportHistory {
   values.push({ runId: 'big0', workload: 'shuffle', repeat: 1, metric: 'wall_time', value: 5, unit: 's' });
   return {
     runs, values,
-    failures: [{ runId: 'r4-rerun', workload: 'broken', repeat: 1, status: 'failed', error: 'line 1\nline 2\nKilledWorker' }],
+    failures: [{ runId: 'r4-rerun', workload: 'broken', repeat: 1, status: 'failed', error: 'line 1\nline 2\nKilledWorker', failureClass: 'code', failureCause: 'the workload failed' }],
     commits: [{ repo: 'dask/dask', sha: 'sha1', parents: [], authorName: 'Ada', authorEmail: 'a@x', authoredAt: '', committedAt: '2026-01-02', subject: 'Speed up' }],
   };
 }
@@ -82,6 +82,16 @@ describe('buildSiteData', () => {
     expect(broken).toMatchObject({ metric: '', error: 'line 1\nline 2\nKilledWorker', spark: [] });
     expect(index.metrics).toEqual(['wall_time']);
     expect(index.clusterShapes).toEqual(['local:2x1:2GiB', 'local:4x1:2GiB']);
+  });
+
+  it("says on the workload page which failures were the machine's, with their cause", () => {
+    const machine = history();
+    machine.failures.push({ runId: 'r3', workload: 'broken', repeat: 1, status: 'failed', error: 'cluster: no capacity', failureClass: 'infrastructure', failureCause: 'the cluster did not start or could not be reset' });
+    const page = buildSiteData(machine, options()).workloads.find((w) => w.workload === 'broken')!;
+    expect(page.failures.map((f) => [f.night, f.status])).toEqual([
+      [night(4), 'failed'],
+      [night(3), 'failed (infrastructure: the cluster did not start or could not be reset)'],
+    ]);
   });
 
   it('computes the change against the trailing week when there is no open episode', () => {
