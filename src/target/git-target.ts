@@ -48,7 +48,7 @@ export async function checkoutGitTarget(target: GitTarget, options: CheckoutPins
       options.log.info(`cloning ${repository.name} from ${url}`);
       await git(['clone', '--no-checkout', '--branch', repository.branch, '--', url, dir], options.workdir);
     } else if (!options.commits?.[repository.name]) {
-      // An exact commit (a bisect's state) is fetched by resolveCommit only when the clone lacks it.
+      // An exact commit (a bisect's state) is fetched by resolveExactCommit only when the clone lacks it.
       const before = await git(['rev-parse', '--verify', '--quiet', remoteRef], dir).catch(() => '');
       await git(['fetch', '--quiet', 'origin', '--end-of-options', `+refs/heads/${repository.branch}:${remoteRef}`], dir);
       const after = (await git(['rev-parse', remoteRef], dir)).trim();
