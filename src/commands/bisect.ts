@@ -49,8 +49,8 @@ export const bisectCommand: CliCommand = {
         ),
     ).action(async (flags: BisectFlags) => {
       if (flags.mode !== 'bisect' && flags.mode !== 'rerun') throw new NightbenchError('usage', `--mode must be bisect or rerun, got "${flags.mode}"`);
-      // SHA or REPO=SHA: the SHA is what reaches git.
-      for (const [option, given] of [['--good', flags.good], ['--bad', flags.bad]] as const) for (const value of given ?? []) checkRevision(value.slice(value.indexOf('=') + 1), option);
+      // SHA or REPO=SHA: neither the whole nor the SHA after "=" may read as an option.
+      for (const [option, given] of [['--good', flags.good], ['--bad', flags.bad]] as const) for (const value of given ?? []) checkRevision(checkRevision(value, option).slice(value.indexOf('=') + 1), option);
       const context = commandContext(flags);
       const store = openContextHistory(context);
       const signals = abortOnSignals();

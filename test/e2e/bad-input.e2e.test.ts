@@ -82,6 +82,14 @@ describe('bad input on the CLI', () => {
     expect(counts()).toEqual(before);
   });
 
+  it.each([['--good=--upload-pack=touch injected'], ['--good=dask=-x']])('bisect refuses %s before it opens the history', async (good) => {
+    const fresh = path.join(dir, 'never-created.sqlite');
+    const result = await runCli(['bisect', good, '--bad', 'abc', '--workload', 'quick_sum', '--config', writeConfig('bisect.json', {}), '--db', fresh], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(oneLineError(result.stderr)).toMatch(/--good must be a commit, tag or branch, got ".*" \(a revision cannot start with "-"\)/);
+    expect(existsSync(fresh)).toBe(false);
+  });
+
   it.each(['detect', 'issues', 'summary'])('%s refuses a night that is no date', async (command) => {
     const result = await runCli([command, '--config', writeConfig('read.json', {}), '--db', db, '--night', '2026-13-01'], { cwd: dir });
     expect(result.code).toBe(2);
