@@ -23,6 +23,8 @@ export interface ExecuteOptions {
   night?: string;
   /** Test this commit of the target's primary repository instead of its tip. */
   commit?: string;
+  /** Each repository of a git target at its last commit before this instant (a backfilled night's cut-off). */
+  cutoff?: string;
   shard?: string;
   /** Narrows each suite's workloads after --workload filtering (e.g. a shard's share). */
   pick?: (suite: string, workloads: Workload[]) => Workload[];
@@ -61,7 +63,7 @@ export interface PreparedExecution {
 export async function prepareExecution(
   loaded: LoadedConfig,
   log: Log,
-  options: Pick<ExecuteOptions, 'commit' | 'pick'> & { commits?: Readonly<Record<string, string>>; provider?: ClusterProvider } = {},
+  options: Pick<ExecuteOptions, 'commit' | 'cutoff' | 'pick'> & { commits?: Readonly<Record<string, string>>; provider?: ClusterProvider } = {},
 ): Promise<PreparedExecution> {
   const { config } = loaded;
   // A provider of the caller's in place of the one the config names (EC2 against a local endpoint).
@@ -70,7 +72,7 @@ export async function prepareExecution(
   const suites = config.suites.map((name) => loadSuite(name, { baseDir: loaded.baseDir, python: config.python }));
   const python = suites[0]!.placeholders.python!;
   const workdir = path.resolve(loaded.baseDir, config.workdir);
-  const target = await prepareTarget(config, { workdir, baseDir: loaded.baseDir, python, commit: options.commit, commits: options.commits, log });
+  const target = await prepareTarget(config, { workdir, baseDir: loaded.baseDir, python, commit: options.commit, commits: options.commits, cutoff: options.cutoff, log });
   const env = { ...target.env, ...config.environment.variables };
   const selected = await selectAcrossSuites(suites, env, config.workloads, options.pick);
   const environment = await identifyEnvironment({ ...config.environment, python, scale: config.scale });

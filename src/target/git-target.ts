@@ -17,14 +17,25 @@ export function checkoutDir(workdir: string, repo: string): string {
   return path.join(workdir, 'checkouts', repo);
 }
 
+/** Which commit of each repository a night or run tests; see {@link selectTargetCommits}. */
+export interface TargetSelection {
+  /** Test this commit of the primary repository; the others take their last commit before it. */
+  commit?: string;
+  /** Exact commits of the repositories it names (a bisect's states). */
+  commits?: Readonly<Record<string, string>>;
+  /** A night's cut-off (ISO timestamp): each repository at its last first-parent commit before it (backfills). */
+  cutoff?: string;
+}
+
 /**
- * Brings each repository's own clone up to date (a fetch moves only what is new), and checks out
- * the commit under test: the branch tip, or `commit` for the primary repository, in which case the
- * others take their last commit before it (the state of the world on that night). `commits` names
- * the exact commit of each repository it lists (a bisect's states).
+ * Brings each repository's own clone up to date (a fetch moves only what is new) and picks the
+ * commit under test: the branch tip; or `commit` for the primary repository, in which case the
+ * others take their last commit before it (the state of the world on that night); or, with a
+ * `cutoff`, each one's last commit before it. `commits` names the exact commit of each
+ * repository it lists (a bisect's states). Nothing is checked out: a dry run lists these.
  */
-export async function checkoutGitTarget(target: GitTarget, options: { workdir: string; baseDir: string; commit?: string; commits?: Readonly<Record<string, string>>; log: Log }): Promise<Checkout[]> {
-  const checkouts: Checkout[] = [];
+export async function selectTargetCommits(target: GitTarget, options: TargetSelection & { workdir: string; baseDir: string; log: Log }): Promise<Checkout[]> {
+  const selected: Checkout[] = [];
   let primaryDate: string | undefined;
   for (const [index, repository] of target.repositories.entries()) {
     const dir = checkoutDir(options.workdir, repository.name);
@@ -43,13 +54,25 @@ export async function checkoutGitTarget(target: GitTarget, options: { workdir: s
       options.log.info(`fetched ${repository.name}: ${fresh} new commit${fresh === '1' ? '' : 's'} on ${repository.branch}`);
     }
     const exact = options.commits?.[repository.name];
-    const sha = await resolveCommit(dir, remoteRef, exact ?? (index === 0 ? options.commit : undefined), index === 0 || exact ? undefined : primaryDate);
-    await git(['checkout', '--quiet', '--force', '--detach', sha], dir);
-    await git(['clean', '-ffdxq'], dir);
+    const wanted = exact ?? (index === 0 ? options.commit : undefined);
+    const byCutoff = !wanted && !options.commit && options.cutoff !== undefined;
+    const sha = byCutoff
+      ? await lastCommitBefore(dir, remoteRef, options.cutoff!, repository.name)
+      : await resolveCommit(dir, remoteRef, wanted, index === 0 || wanted ? undefined : primaryDate);
     const commit = await readCommit(dir, repository.name, sha);
     if (index === 0) primaryDate = commit.committedAt;
-    options.log.info(`${repository.name} at ${sha.slice(0, 10)} ${commit.subject}`);
-    checkouts.push({ repo: repository.name, dir, commit });
+    selected.push({ repo: repository.name, dir, commit });
+  }
+  return selected;
+}
+
+/** {@link selectTargetCommits}, then each repository's clone checked out clean at its commit. */
+export async function checkoutGitTarget(target: GitTarget, options: TargetSelection & { workdir: string; baseDir: string; log: Log }): Promise<Checkout[]> {
+  const checkouts = await selectTargetCommits(target, options);
+  for (const { dir, repo, commit } of checkouts) {
+    await git(['checkout', '--quiet', '--force', '--detach', commit.sha], dir);
+    await git(['clean', '-ffdxq'], dir);
+    options.log.info(`${repo} at ${commit.sha.slice(0, 10)} ${commit.subject}`);
   }
   return checkouts;
 }
@@ -67,4 +90,11 @@ async function resolveCommit(dir: string, remoteRef: string, wanted: string | un
     if (sha) return sha;
   }
   return (await git(['rev-parse', remoteRef], dir)).trim();
+}
+
+/** The branch's last state before `cutoff`, along its first-parent line (the states the branch itself went through). */
+async function lastCommitBefore(dir: string, remoteRef: string, cutoff: string, repo: string): Promise<string> {
+  const sha = (await git(['rev-list', '-1', '--first-parent', `--before=${cutoff}`, remoteRef], dir)).trim();
+  if (!sha) throw new NightbenchError('target', `${repo} has no commit before ${cutoff}: the night is older than the repository`);
+  return sha;
 }

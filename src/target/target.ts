@@ -4,7 +4,7 @@ import { NightbenchError, firstLine, lastLines } from '../errors.js';
 import type { CommitInfo } from '../history/types.js';
 import type { Log } from '../log.js';
 import { runCommand } from '../cluster/processes.js';
-import { checkoutGitTarget } from './git-target.js';
+import { checkoutGitTarget, type TargetSelection } from './git-target.js';
 
 /** The target made ready to run: what it is (for the history) and how processes see it. */
 export interface PreparedTarget {
@@ -15,14 +15,11 @@ export interface PreparedTarget {
   env: Record<string, string>;
 }
 
-export interface PrepareOptions {
+/** Where the target goes and which commits it tests (default: each branch tip); see checkoutGitTarget. */
+export interface PrepareOptions extends TargetSelection {
   workdir: string;
   baseDir: string;
   python: string;
-  /** Test this commit of the primary repository instead of its branch tip. */
-  commit?: string;
-  /** Exact commits of the repositories it names (a bisect's states); see checkoutGitTarget. */
-  commits?: Readonly<Record<string, string>>;
   log: Log;
 }
 
