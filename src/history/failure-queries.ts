@@ -7,14 +7,17 @@
 import type { NightOutcome } from '../detect/failures.js';
 import type { Db } from './database.js';
 
-/** Per nightly run: the run as a whole (passed when any workload ran) and each workload (passed when no repeat failed). */
+/**
+ * Per nightly run: the run as a whole (passed when any workload ran, or was found unsupported by the
+ * target's version) and each workload (passed when no repeat failed).
+ */
 export function selectNightOutcomes(db: Db, sinceNight: string): NightOutcome[] {
   const commits = new Map<string, Record<string, string>>();
   for (const row of db.prepare("SELECT c.run_id AS runId, c.repo, c.sha FROM run_commits c JOIN runs r ON r.id = c.run_id WHERE r.kind = 'nightly' AND r.night >= ?").all(sinceNight) as { runId: string; repo: string; sha: string }[]) {
     commits.set(row.runId, { ...(commits.get(row.runId) ?? {}), [row.repo]: row.sha });
   }
   const runs = db
-    .prepare("SELECT r.id AS runId, r.suite, r.night, r.status, r.error, (SELECT COUNT(*) FROM repeats p WHERE p.run_id = r.id) AS repeats FROM runs r WHERE r.kind = 'nightly' AND r.night >= ? AND r.status <> 'running'")
+    .prepare("SELECT r.id AS runId, r.suite, r.night, r.status, r.error, (SELECT COUNT(*) FROM repeats p WHERE p.run_id = r.id) + (SELECT COUNT(*) FROM unsupported_workloads u WHERE u.run_id = r.id) AS repeats FROM runs r WHERE r.kind = 'nightly' AND r.night >= ? AND r.status <> 'running'")
     .all(sinceNight) as { runId: string; suite: string; night: string; status: string; error: string | null; repeats: number }[];
   const workloads = db
     .prepare(
