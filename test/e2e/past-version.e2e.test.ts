@@ -37,7 +37,7 @@ describe('the Dask suite on a version of its target that lacks APIs it uses', ()
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).runs).toEqual([expect.objectContaining({ status: 'complete', repeats: { ok: 2, failed: 0, timeout: 0, disturbed: 0 } })]);
     expect(result.stderr).toMatch(/futures: unsupported by this version of the target \(ImportError: cannot import name 'as_completed'/);
-    expect(result.stderr.match(/spilled_bytes absent: distributed \S+ has no SpillBuffer.get_metrics/g)).toHaveLength(1);
+    expect(result.stderr.match(/spilled_bytes absent: distributed \S+ in \S+ has no SpillBuffer.get_metrics/g)).toHaveLength(1);
 
     const history = new Database(path.join(dir, '.nightbench/history.sqlite'), { readonly: true });
     expect(history.prepare('SELECT workload, reason FROM unsupported_workloads').all()).toEqual([{ workload: 'futures', reason: expect.stringContaining("cannot import name 'as_completed'") }]);

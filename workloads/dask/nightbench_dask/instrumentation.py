@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import takewhile
+from pathlib import Path
 from time import perf_counter, time
 from typing import Any
 
@@ -163,7 +164,9 @@ def spill_counters_missing() -> str | None:
     """
     if hasattr(SpillBuffer, "get_metrics"):
         return None
-    return f"distributed {distributed.__version__} has no SpillBuffer.get_metrics"
+    # A checkout on PYTHONPATH reports the installed package's __version__: name its folder.
+    where = Path(distributed.__file__).parent
+    return f"distributed {distributed.__version__} in {where} has no SpillBuffer.get_metrics"
 
 
 def _spill_counters(worker) -> dict[str, float] | None:
