@@ -29,6 +29,8 @@ export interface BackfillPorts {
 }
 
 export interface BackfillOptions {
+  /** False: judge only what the history holds (a workflow's final job, after merging the shards). */
+  record: boolean;
   /** Record only (a shard of a workflow, or --no-judge): the merged history is judged once, later. */
   judge: boolean;
   issues: boolean;
@@ -46,7 +48,7 @@ export interface BackfillOutcome {
   skipped: string[];
   /** Nights whose every suite's run failed: recorded as failed, left for the maintainer. */
   failed: string[];
-  /** Nights of the plan not recorded because the backfill was interrupted. */
+  /** Nights of the plan still not recorded: the backfill was interrupted, or told not to record. */
   remaining: string[];
   interrupted: boolean;
   /** Nights judged, and the episodes that judging opened (marked as found in a backfill). */
@@ -59,7 +61,7 @@ export async function runBackfill(ports: BackfillPorts, plan: BackfillPlan, opti
   const outcome: BackfillOutcome = { recorded: [], skipped: plan.skipped, failed: [], remaining: [], interrupted: false, judged: [], episodesFound: [] };
   if (plan.skipped.length > 0) log.info(`backfill: ${plan.skipped.length} of ${plan.nights.length} nights already recorded, skipped (--redo records them again)`);
   const durations: number[] = [];
-  for (const [index, night] of plan.toRecord.entries()) {
+  for (const [index, night] of (options.record ? plan.toRecord : []).entries()) {
     if (ports.interrupted()) break;
     const commits = Object.fromEntries((await ports.commitsOf(night)).map((c) => [c.repo, c.sha.slice(0, 10)]));
     const left = estimateSecondsLeft(durations, plan.toRecord.length - index);
@@ -74,11 +76,12 @@ export async function runBackfill(ports: BackfillPorts, plan: BackfillPlan, opti
   }
   const recorded = new Set([...plan.skipped, ...outcome.recorded.map((r) => r.night)]);
   outcome.remaining = plan.toRecord.filter((night) => !recorded.has(night));
-  outcome.interrupted = outcome.remaining.length > 0;
+  outcome.interrupted = options.record && outcome.remaining.length > 0;
   if (outcome.interrupted) {
     log.warn(`backfill interrupted: ${outcome.recorded.length} nights recorded, ${outcome.remaining.length} left; the same command goes on from ${outcome.remaining[0]}`);
     return outcome;
   }
+  if (outcome.remaining.length > 0) log.warn(`${outcome.remaining.length} nights of the range are not in the history (${outcome.remaining.join(', ')}); judging the others`);
   if (!options.judge) return outcome;
   // Judged as it would have been live: night by night, oldest first, no issue in between.
   for (const night of plan.nights) {

@@ -21,6 +21,7 @@ interface BackfillFlags extends RunFlags {
   shard?: string;
   issues?: boolean;
   judge: boolean;
+  record: boolean;
   cutoff: string;
 }
 
@@ -39,9 +40,10 @@ export const backfillCommand: CliCommand = {
       .option('--dry-run', 'print the nights and the commits each would test; record nothing')
       .option('--shard <i/N>', 'record only every N-th night starting with the i-th (a workflow matrix job); judging waits for the merged history')
       .option('--no-judge', 'record only: skip detection over the range')
+      .option('--no-record', 'judge only the nights the history holds (after merging shards); record none')
       .option('--issues', 'after judging, open issues for what is still open at the last night (default: none)')
       .option('--cutoff <HH:MM>', 'UTC time of day a night\'s commits must precede', defaultCutoffTime)
-      .addHelpText('after', '\nExit codes: 0 every night recorded (or skipped), 1 a night\'s runs failed, 2 bad input, 3 target/git trouble,\n4 history trouble, 5 cluster trouble, 6 GitHub trouble (--issues), 130 interrupted (the next start goes on).')
+      .addHelpText('after', '\nExit codes: 0 every night recorded (or skipped), 1 a night\'s runs failed or a night is missing (--no-record), 2 bad input, 3 target/git trouble,\n4 history trouble, 5 cluster trouble, 6 GitHub trouble (--issues), 130 interrupted (the next start goes on).')
       .action(async (flags: BackfillFlags) => {
         if (flags.night !== undefined) throw new NightbenchError('usage', 'backfill takes --from/--to or --nights, not --night');
         if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(flags.cutoff)) throw new NightbenchError('usage', `--cutoff must be a UTC time such as 02:17, got "${flags.cutoff}"`);
@@ -67,9 +69,9 @@ export const backfillCommand: CliCommand = {
             return;
           }
           // A shard records only: the merged history is judged once, by an unsharded backfill of the same nights.
-          const outcome = await runBackfill(ports, plan, { judge: flags.judge && !shard, issues: flags.issues ?? false });
+          const outcome = await runBackfill(ports, plan, { record: flags.record, judge: flags.judge && !shard, issues: flags.issues ?? false });
           printResult(flags.json, outcome, describeOutcome(outcome));
-          setExitCode(outcome.interrupted ? 130 : outcome.failed.length > 0 ? 1 : (publishError?.exitCode ?? 0));
+          setExitCode(outcome.interrupted ? 130 : outcome.failed.length > 0 || outcome.remaining.length > 0 ? 1 : (publishError?.exitCode ?? 0));
         } finally {
           signals.dispose();
           store.close();
