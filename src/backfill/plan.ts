@@ -6,9 +6,6 @@
  */
 import { NightbenchError } from '../errors.js';
 
-/** The nights asked for: a range (`--from`/`--to`, every `every`-th night) or a list (`--nights FILE`). */
-export type NightSelection = { from: string; to: string; every: number } | { nights: readonly string[] };
-
 export interface BackfillPlan {
   /** Every night of the selection (this shard's share), oldest first: what detection replays. */
   nights: string[];
@@ -60,9 +57,9 @@ export function shardNights(nights: readonly string[], shard: { index: number; c
   return nights.filter((_, position) => position % shard.count === shard.index - 1);
 }
 
-export function planBackfill(selection: NightSelection, options: { recorded: ReadonlySet<string>; redo: boolean; shard?: { index: number; count: number } }): BackfillPlan {
-  const all = 'nights' in selection ? [...selection.nights] : nightsOfRange(selection.from, selection.to, selection.every);
-  const nights = options.shard ? shardNights(all, options.shard) : all;
+/** `all`: the nights asked for, oldest first (a range, {@link nightsOfRange}, or a list, {@link parseNightsFile}). */
+export function planBackfill(all: readonly string[], options: { recorded: ReadonlySet<string>; redo: boolean; shard?: { index: number; count: number } }): BackfillPlan {
+  const nights = options.shard ? shardNights(all, options.shard) : [...all];
   const skipped = options.redo ? [] : nights.filter((night) => options.recorded.has(night));
   const done = new Set(skipped);
   return { nights, toRecord: nights.filter((night) => !done.has(night)), skipped };

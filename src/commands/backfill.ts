@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { backfillPorts, defaultCutoffTime } from '../backfill/ports.js';
-import { parseNight, parseNightsFile, planBackfill, type NightSelection } from '../backfill/plan.js';
+import { nightsOfRange, parseNightsFile, planBackfill } from '../backfill/plan.js';
 import { describeSeconds, runBackfill, type BackfillOutcome } from '../backfill/run-backfill.js';
 import { NightbenchError } from '../errors.js';
 import { shortSha } from '../format/index.js';
@@ -55,8 +55,8 @@ export const backfillCommand: CliCommand = {
         try {
           const { config } = context.loaded;
           const suites = config.suites.map((name) => loadSuite(name, { baseDir: context.loaded.baseDir, python: config.python }).file.name);
-          const range = 'nights' in selection ? { from: selection.nights[0]!, to: selection.nights.at(-1)! } : selection;
-          const plan = planBackfill(selection, { recorded: new Set(store.nightsRecorded(suites, range.from, range.to)), redo: flags.redo ?? false, shard });
+          const recorded = store.nightsRecorded(suites, selection.nights[0]!, selection.nights.at(-1)!);
+          const plan = planBackfill(selection.nights, { recorded: new Set(recorded), redo: flags.redo ?? false, shard });
           let publishError: NightbenchError | undefined;
           const ports = backfillPorts(context.loaded, store, context.log, {
             cutoffTime: flags.cutoff, shard: flags.shard, signal: signals.signal, onPublishFailure: (error) => (publishError = error as NightbenchError),
@@ -80,7 +80,7 @@ export const backfillCommand: CliCommand = {
   },
 };
 
-function nightSelection(flags: BackfillFlags, resolve: (file: string) => string): NightSelection {
+function nightSelection(flags: BackfillFlags, resolve: (file: string) => string): { nights: string[] } {
   if (flags.nights !== undefined) {
     if (flags.from !== undefined || flags.to !== undefined) throw new NightbenchError('usage', '--nights FILE replaces --from/--to: give one or the other');
     const file = resolve(flags.nights);
@@ -93,8 +93,8 @@ function nightSelection(flags: BackfillFlags, resolve: (file: string) => string)
     return { nights: parseNightsFile(text, flags.nights) };
   }
   if (flags.from === undefined) throw new NightbenchError('usage', 'backfill needs --from YYYY-MM-DD (and --to), or --nights FILE');
-  const from = parseNight(flags.from, '--from');
-  return { from, to: flags.to === undefined ? from : parseNight(flags.to, '--to'), every: flags.every };
+  // The whole range is checked here, before the history is opened.
+  return { nights: nightsOfRange(flags.from, flags.to ?? flags.from, flags.every) };
 }
 
 function describeOutcome(outcome: BackfillOutcome): string {

@@ -33,13 +33,13 @@ describe('the nights of a backfill', () => {
   });
 
   it('skips the nights already recorded, unless told to redo them', () => {
-    const selection = { from: '2022-12-01', to: '2022-12-04', every: 1 };
+    const selection = nightsOfRange('2022-12-01', '2022-12-04', 1);
     const recorded = new Set(['2022-12-02', '2022-12-03', '2022-11-30']);
     expect(planBackfill(selection, { recorded, redo: false })).toEqual({
       nights: ['2022-12-01', '2022-12-02', '2022-12-03', '2022-12-04'], toRecord: ['2022-12-01', '2022-12-04'], skipped: ['2022-12-02', '2022-12-03'],
     });
     expect(planBackfill(selection, { recorded, redo: true }).toRecord).toHaveLength(4);
-    expect(planBackfill({ nights: ['2022-12-03', '2022-12-09'] }, { recorded, redo: false })).toEqual({ nights: ['2022-12-03', '2022-12-09'], toRecord: ['2022-12-09'], skipped: ['2022-12-03'] });
+    expect(planBackfill(['2022-12-03', '2022-12-09'], { recorded, redo: false })).toEqual({ nights: ['2022-12-03', '2022-12-09'], toRecord: ['2022-12-09'], skipped: ['2022-12-03'] });
   });
 
   it('estimates the time left from the nights this start recorded', () => {

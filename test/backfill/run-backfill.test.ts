@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planBackfill } from '../../src/backfill/plan.js';
+import { nightsOfRange, planBackfill } from '../../src/backfill/plan.js';
 import { runBackfill, type BackfillPorts } from '../../src/backfill/run-backfill.js';
 import type { RunReport } from '../../src/runner/execute.js';
 
@@ -28,7 +28,7 @@ function fakePorts(options: { stopAfter?: number; failing?: string[]; opens?: Re
   return { ports, calls, messages };
 }
 
-const range = { from: '2022-12-01', to: '2022-12-04', every: 1 };
+const range = nightsOfRange('2022-12-01', '2022-12-04', 1);
 
 describe('a backfill run', () => {
   it('records the nights oldest first, then judges every night of the range in order, and marks what judging opened', async () => {

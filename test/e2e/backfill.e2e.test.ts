@@ -5,7 +5,7 @@
  * `nightbench detect` replayed night by night on the same history.
  */
 import Database from 'better-sqlite3';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,10 @@ describe('a backfill of twelve nights', () => {
 
   it('dry run: lists each night with every repository at its own last commit before the cut-off', { timeout: 120_000 }, async () => {
     writeFileSync(path.join(dir, 'nightbench.config.json'), JSON.stringify({ ...cheapTargetConfig(target), repeats: 3 }));
+    // Bad input is refused before the history is even created.
+    await nightbench(['backfill', '--from', '2022-12-05', '--to', '2022-12-01'], 2);
+    await nightbench(['backfill', '--from', '2022-12-01', '--every', '0'], 2);
+    expect(existsSync(path.join(dir, '.nightbench/history.sqlite'))).toBe(false);
     const { stdout } = await nightbench(['backfill', ...range, '--dry-run', '--json']);
     const plan = JSON.parse(stdout) as { nights: { night: string; commits: Record<string, string> }[]; skipped: string[] };
     expect(plan.nights.map((n) => n.night)).toHaveLength(12);
@@ -47,7 +51,6 @@ describe('a backfill of twelve nights', () => {
     expect(commitsOf('2022-12-09')).toEqual({ cheapa: a2, cheapb: b1 });
     const older = await nightbench(['backfill', '--from', '2022-11-29', '--dry-run'], 3);
     expect(older.stderr).toContain('cheapa has no commit before 2022-11-29T02:17:00Z');
-    await nightbench(['backfill', '--from', '2022-12-05', '--to', '2022-12-01'], 2);
   });
 
   it('killed halfway, goes on where it stopped; each night once; judged with the episodes of a night-by-night replay', { timeout: 900_000 }, async () => {
