@@ -1,4 +1,5 @@
 import { abCommand } from './ab.js';
+import { backfillCommand } from './backfill.js';
 import { bisectCommand } from './bisect.js';
 import type { CliCommand } from './command.js';
 import { dbCommand } from './db.js';
@@ -14,4 +15,4 @@ import { summaryCommand } from './summary.js';
 import { triageCommand } from './triage.js';
 
 /** Every CLI verb, in the order `--help` lists them. A new command is one file and one line here. */
-export const commands: CliCommand[] = [nightlyCommand, runCommand, detectCommand, issuesCommand, triageCommand, bisectCommand, abCommand, dbCommand, historyCommand, shardCommand, summaryCommand, reportCommand, reapCommand];
+export const commands: CliCommand[] = [nightlyCommand, backfillCommand, runCommand, detectCommand, issuesCommand, triageCommand, bisectCommand, abCommand, dbCommand, historyCommand, shardCommand, summaryCommand, reportCommand, reapCommand];

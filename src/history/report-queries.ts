@@ -54,7 +54,11 @@ export function readReportHistory(db: Db): ReportHistory {
       .all() as (Omit<CommitInfo, 'parents'> & { parents: string })[]
   ).map((c): CommitInfo => ({ ...c, parents: c.parents ? c.parents.split(' ') : [] }));
 
-  return { runs, values, failures, commits };
+  const unsupported = db
+    .prepare("SELECT u.run_id AS runId, u.workload, u.reason FROM unsupported_workloads u JOIN runs r ON r.id = u.run_id AND r.kind = 'nightly'")
+    .all() as NonNullable<ReportHistory['unsupported']>;
+
+  return { runs, values, failures, commits, unsupported };
 }
 
 /** Which (run, workload) pairs have stored samples, as "runId\0workload". */

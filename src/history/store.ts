@@ -28,6 +28,7 @@ import {
   type DeclaredDirection, type EpisodeFilter,
 } from './regression-queries.js';
 import type { Episode, EpisodeChange } from '../detect/episodes.js';
+import { insertAbsentMetrics, insertUnsupportedWorkload, markFoundInBackfill, nightsRecorded, unsupportedNightlyWorkloads, type UnsupportedWorkload } from './backfill-queries.js';
 import { markWorkIncomplete, runningWorkOfHost, type TrackedWork } from './abandoned-queries.js';
 import { insertRunProcess, settleProcess, settleRunProcesses, unsettledProcessesOfEndedRuns } from './process-queries.js';
 import { readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './report-queries.js';
@@ -104,6 +105,7 @@ export class HistoryStore {
         const insert = this.statement('INSERT INTO results (run_id, workload, repeat, metric, value, unit) VALUES (?, ?, ?, ?, ?, ?)');
         for (const m of record.metrics) insert.run(record.runId, record.workload, record.repeat, m.metric, m.value, m.unit);
       }
+      if (record.absent?.length) insertAbsentMetrics(this.db, record.absent.map((a) => ({ runId: record.runId, workload: record.workload, ...a })));
       const sample = this.statement('INSERT INTO samples (run_id, workload, repeat, process, host, t, rss, cpu) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
       for (const s of record.samples) {
         sample.run(record.runId, record.workload, record.repeat, s.process, s.host, JSON.stringify(s.t), JSON.stringify(s.rss), JSON.stringify(s.cpu));
@@ -248,6 +250,26 @@ export class HistoryStore {
   /** A maintainer accepted the new level of these episodes; returns how many rows changed. */
   markEpisodesAccepted(episodeIds: readonly number[]): number {
     return markEpisodesAccepted(this.db, episodeIds);
+  }
+
+  // Backfills and past versions of the target (backfill-queries.ts).
+
+  /** Nights of from..to on which every one of `suites` has a nightly run that ran to its end. */
+  nightsRecorded(suites: readonly string[], from: string, to: string): string[] {
+    return nightsRecorded(this.db, suites, from, to);
+  }
+
+  markFoundInBackfill(episodeIds: readonly number[]): number {
+    return markFoundInBackfill(this.db, episodeIds);
+  }
+
+  /** A workload the target's version cannot run: not a failed repeat, no value. */
+  recordUnsupported(record: UnsupportedWorkload): void {
+    this.write(() => insertUnsupportedWorkload(this.db, record));
+  }
+
+  unsupportedNightlyWorkloads(suite?: string) {
+    return unsupportedNightlyWorkloads(this.db, suite);
   }
 
   /** A confirmation rerun did not reproduce these episodes; returns how many rows changed. */

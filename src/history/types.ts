@@ -89,6 +89,8 @@ export interface RepeatRecord {
   samples: ProcessSamples[];
   /** A warm-up repeat: stored in its own table, never a measurement, numbered by the store over the run (its `repeat` is not kept). */
   warmup?: boolean;
+  /** Metrics the target's version cannot report, with why: stored once per run, never a value. */
+  absent?: { metric: string; reason: string }[];
 }
 
 export interface RunOutcome {

@@ -10,6 +10,7 @@ import { nightlyLevels } from '../detect/index.js';
 import { relativeSpread } from '../stats/index.js';
 import type { SegmentationOptions } from '../stats/segmentation.js';
 import type { CommitInfo } from '../history/types.js';
+import { availabilityNotes } from './availability.js';
 import { siteSeriesKey, type DetectionIndex } from './detection.js';
 import { decimalExponent, fromUnits, toUnits } from './format.js';
 import { relativeHref, sitePaths, variantOf } from './paths.js';
@@ -128,6 +129,14 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
 
   const workloads = [...pages.values()].sort((a, b) => a.suite.localeCompare(b.suite) || a.workload.localeCompare(b.workload));
   for (const page of workloads) page.failures.sort((a, b) => b.night.localeCompare(a.night) || a.repeat - b.repeat);
+  if (history.unsupported?.length) {
+    const measuredPairs = new Set(history.values.map((v) => `${v.runId}\u0000${v.workload}`));
+    const notes = availabilityNotes(history.runs, history.unsupported, (runId, workload) => measuredPairs.has(`${runId}\u0000${workload}`));
+    for (const page of workloads) {
+      const note = notes.get(`${page.suite}\u0000${page.workload}`);
+      if (note) page.availability = note;
+    }
+  }
   return {
     index: {
       generatedAt: options.generatedAt,

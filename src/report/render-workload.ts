@@ -18,6 +18,7 @@ export function renderWorkloadPage(page: WorkloadPage, generatedAt: string, bise
   const body = html`
 <p class="crumbs"><a href="${relativeHref(path, sitePaths.index)}">Index</a> › ${page.suite}</p>
 <h1>${page.workload}</h1>
+${page.availability ? html`<p class="availability">${page.availability}</p>` : ''}
 <form class="controls" id="controls">
   <label>Cluster · environment <select name="variant">${page.variants.map((v) => html`<option value="${v.variant.id}">${v.variant.label}</option>`)}</select></label>
   <span class="range" role="group" aria-label="date range">

@@ -49,6 +49,13 @@ export interface RepeatFailure {
   failureCause: string | null;
 }
 
+/** A workload a nightly run's version of the target could not run at all (db/migrations/010). */
+export interface UnsupportedWorkload {
+  runId: string;
+  workload: string;
+  reason: string;
+}
+
 /** Everything the pages show, read from the history once. */
 export interface ReportHistory {
   /** Nightly runs, oldest first. */
@@ -56,6 +63,7 @@ export interface ReportHistory {
   values: MeasuredValue[];
   failures: RepeatFailure[];
   commits: CommitInfo[];
+  unsupported?: UnsupportedWorkload[];
 }
 
 /** A cluster shape plus environment: series of different variants are never mixed. */
@@ -175,6 +183,8 @@ export interface WorkloadPage {
   slug: string;
   variants: VariantSeries[];
   failures: FailureNote[];
+  /** "not available before <commits> (<night>)" when earlier versions of the target could not run it. */
+  availability?: string;
 }
 
 export interface CommitRow {

@@ -165,7 +165,7 @@ export function finishSuiteRun(store: HistoryStore, runId: string, summaries: Ru
 function mergeSummaries(summaries: RunSummary[]): RunSummary {
   const repeats = { ok: 0, failed: 0, timeout: 0, disturbed: 0 };
   for (const s of summaries) for (const status of Object.keys(repeats) as RepeatStatus[]) repeats[status] += s.repeats[status];
-  return { repeats, clusters: summaries.flatMap((s) => s.clusters) };
+  return { repeats, clusters: summaries.flatMap((s) => s.clusters), unsupported: summaries.flatMap((s) => s.unsupported ?? []) };
 }
 
 /**
@@ -208,7 +208,8 @@ function withinBudget(config: LoadedConfig['config'], began: number): boolean {
 function runStatus(summary: RunSummary | undefined, error: string | undefined): RunStatus {
   if (!summary || error) return 'failed';
   const { ok, disturbed, failed, timeout } = summary.repeats;
-  if (ok + disturbed === 0) return 'failed';
+  // A night whose workloads this version of the target cannot run at all is complete, not failed.
+  if (ok + disturbed === 0) return failed + timeout === 0 && (summary.unsupported?.length ?? 0) > 0 ? 'complete' : 'failed';
   return failed + timeout > 0 ? 'partial' : 'complete';
 }
 

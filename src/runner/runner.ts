@@ -17,6 +17,8 @@ export interface RepeatSink {
   recordRepeat(record: RepeatRecord): void;
   /** The process groups the run's clusters start, so a later start can end them if this run dies. */
   recordProcess?(process: RunProcess): void;
+  /** A workload the target's version cannot run: recorded instead of its repeats. */
+  recordUnsupported?(record: { runId: string; workload: string; workloadVersion: string; reason: string }): void;
 }
 
 export interface RunPlan {
@@ -47,6 +49,8 @@ export interface RunPlan {
 
 export interface RunSummary {
   repeats: Record<RepeatStatus, number>;
+  /** Workloads the target's version cannot run (none run, none failed). */
+  unsupported?: string[];
   /** What the clusters (and the leased hosts they ran on) said about themselves: start-up time, cost. */
   clusters: ReturnType<Cluster['info']>[];
 }
@@ -91,9 +95,16 @@ async function runWorkloads(plan: RunPlan, hosts: ClusterHosts, deps: { provider
   };
   const suiteName = plan.suite.file.name;
   const onLaunch = deps.sink.recordProcess ? processRecorder(deps.sink as ProcessLedger, plan.runId, deps.log) : undefined;
+  const absenceSaid = new Set<string>();
   for (const [index, workload] of plan.workloads.entries()) {
     if (deps.signal?.aborted) break;
     const label = `[${suiteName}] ${index + 1}/${plan.workloads.length} ${workload.name}`;
+    if (workload.unsupported) {
+      deps.sink.recordUnsupported?.({ runId: plan.runId, workload: workload.name, workloadVersion: workload.version, reason: workload.unsupported });
+      (summary.unsupported ??= []).push(workload.name);
+      deps.log.info(`${label}: unsupported by this version of the target (${workload.unsupported}); not run`);
+      continue;
+    }
     const workdir = path.join(plan.workdir, plan.runId, workload.name);
     mkdirSync(workdir, { recursive: true });
     let cluster: Cluster | undefined;
@@ -139,6 +150,11 @@ async function runWorkloads(plan: RunPlan, hosts: ClusterHosts, deps: { provider
         }
         const result = await runRepeat(cluster, plan, workload, repeat, workdir, deps.signal);
         record({ ...base, ...result });
+        for (const { metric, reason } of result.absent ?? []) {
+          if (absenceSaid.has(metric)) continue;
+          absenceSaid.add(metric);
+          deps.log.info(`${label}: ${metric} absent: ${reason}`);
+        }
         deps.log.info(`${label} repeat ${repeat}/${last}: ${result.status}${result.wall ? ` in ${result.wall.toFixed(1)}s` : ''}${result.error ? `: ${lastLines(result.error)}` : ''}${result.disturbance ? ` (${result.disturbance})` : ''}`);
         if (result.status !== 'ok') {
           // A failed or disturbed repeat may leave a broken cluster: start the next one clean.
@@ -205,6 +221,7 @@ interface RepeatResult {
   metrics: MetricValue[];
   samples: RepeatRecord['samples'];
   wall?: number;
+  absent?: RepeatRecord['absent'];
 }
 
 async function runRepeat(cluster: Cluster, plan: RunPlan, workload: Workload, repeat: number, workdir: string, signal?: AbortSignal, fileTag = String(repeat)): Promise<RepeatResult> {
@@ -263,5 +280,6 @@ async function runRepeat(cluster: Cluster, plan: RunPlan, workload: Workload, re
     metrics,
     samples: sampled.processes,
     wall,
+    absent: Object.entries(reported.absent).map(([metric, reason]) => ({ metric, reason })),
   };
 }

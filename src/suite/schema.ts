@@ -30,6 +30,8 @@ export const workloadListingSchema = z.strictObject({
         version: z.string().default(''),
         tags: z.array(z.string()).default([]),
         metrics: z.array(z.object({ name: z.string().min(1), unit: z.string().min(1), direction: metricDirection.default('lower') })).default([]),
+        /** Why the target's version cannot run this workload at all (an import it lacks): recorded as unsupported, not run. */
+        unsupported: z.string().min(1).optional(),
       }),
     )
     .min(1),
@@ -38,6 +40,8 @@ export const workloadListingSchema = z.strictObject({
 /** What a workload writes to NIGHTBENCH_METRICS_FILE. */
 export const workloadMetricsSchema = z.object({
   metrics: z.record(z.string(), z.object({ value: z.number().finite(), unit: z.string().min(1) })).default({}),
+  /** Metrics the target's version cannot report, with why: absent for the run, never a failure. */
+  absent: z.record(z.string(), z.string().min(1)).default({}),
   disturbances: z.array(z.string()).default([]),
   info: z.record(z.string(), z.unknown()).default({}),
 });

@@ -31,13 +31,13 @@ export interface CheckoutPins {
 }
 
 /**
- * Brings each repository's own clone up to date (a fetch moves only what is new), and checks out
- * the commit under test of each: the one `pins` names, else its last commit before the night's
- * cut-off, else its branch tip. Only `commit` without a cut-off pairs the other repositories
+ * Brings each repository's own clone up to date (a fetch moves only what is new) and picks the
+ * commit under test of each, checking nothing out (a backfill's dry run lists these): the one
+ * `pins` names, else its last commit before the night's cut-off, else its branch tip. Only `commit` without a cut-off pairs the other repositories
  * with the primary's commit date (a bisect given one SHA, an A/B environment's `ref`).
  */
-export async function checkoutGitTarget(target: GitTarget, options: CheckoutPins & { workdir: string; baseDir: string; log: Log }): Promise<Checkout[]> {
-  const checkouts: Checkout[] = [];
+export async function selectTargetCommits(target: GitTarget, options: CheckoutPins & { workdir: string; baseDir: string; log: Log }): Promise<Checkout[]> {
+  const selected: Checkout[] = [];
   let primaryDate: string | undefined;
   for (const [index, repository] of target.repositories.entries()) {
     const dir = checkoutDir(options.workdir, repository.name);
@@ -57,12 +57,20 @@ export async function checkoutGitTarget(target: GitTarget, options: CheckoutPins
     }
     const exact = options.commits?.[repository.name] ?? (index === 0 ? options.commit : undefined);
     const sha = exact ? await resolveExactCommit(dir, exact) : await resolveBranchCommit(dir, repository.name, remoteRef, { cutoff: options.cutoff, pairedWith: options.commit ? primaryDate : undefined });
-    await git(['checkout', '--quiet', '--force', '--detach', sha], dir);
-    await git(['clean', '-ffdxq'], dir);
     const commit = await readCommit(dir, repository.name, sha);
     if (index === 0) primaryDate = commit.committedAt;
-    options.log.info(`${repository.name} at ${sha.slice(0, 10)} ${commit.subject}`);
-    checkouts.push({ repo: repository.name, dir, commit });
+    selected.push({ repo: repository.name, dir, commit });
+  }
+  return selected;
+}
+
+/** {@link selectTargetCommits}, then each repository's clone checked out clean at its commit. */
+export async function checkoutGitTarget(target: GitTarget, options: CheckoutPins & { workdir: string; baseDir: string; log: Log }): Promise<Checkout[]> {
+  const checkouts = await selectTargetCommits(target, options);
+  for (const { dir, repo, commit } of checkouts) {
+    await git(['checkout', '--quiet', '--force', '--detach', commit.sha], dir);
+    await git(['clean', '-ffdxq'], dir);
+    options.log.info(`${repo} at ${commit.sha.slice(0, 10)} ${commit.subject}`);
   }
   return checkouts;
 }

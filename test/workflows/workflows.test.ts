@@ -116,6 +116,22 @@ describe('workflow files', () => {
     expect(nightly.jobs.history!.if).toMatch(/^always\(\)/);
   });
 
+  it('backfill: by hand with a range, the nights split over a matrix, merged and judged once, never beside a nightly', () => {
+    const backfill = workflows['backfill.yml']!;
+    expect(Object.keys(backfill.on)).toEqual(['workflow_dispatch']);
+    expect(Object.keys((backfill.on.workflow_dispatch as { inputs: object }).inputs)).toEqual(expect.arrayContaining(['from', 'to', 'every', 'shards', 'provider']));
+    expect(backfill.jobs.shard!.strategy).toEqual({ 'fail-fast': false, matrix: '${{ fromJSON(needs.plan.outputs.matrix) }}' });
+    const shardScripts = (backfill.jobs.shard!.steps ?? []).map((step) => step.run ?? '').join('\n');
+    expect(shardScripts).toMatch(/nightbench\.js backfill .*--shard "\$SHARD"|--shard "\$SHARD"[\s\S]*nightbench\.js backfill/);
+    const history = backfill.jobs.history! as Job & { concurrency?: { group: string; 'cancel-in-progress'?: boolean } };
+    expect(history.if).toMatch(/^always\(\)/);
+    expect(history.concurrency).toEqual({ group: workflows['nightly.yml']!.concurrency!.group, 'cancel-in-progress': false });
+    // The final job merges as the nightly does, then judges without recording.
+    const historyScripts = (history.steps ?? []).map((step) => step.run ?? '').join('\n');
+    expect(historyScripts).toContain('db merge --db "$NIGHTBENCH_HISTORY" "${files[@]}"');
+    expect(historyScripts).toContain('--no-record');
+  });
+
   it('bisect: by hand with an issue and a mode, called by the nightly for the issues it opened, one per issue at a time', () => {
     const bisect = workflows['bisect.yml']!;
     const dispatch = (bisect.on.workflow_dispatch as { inputs: Record<string, { required?: boolean; options?: string[] }> }).inputs;

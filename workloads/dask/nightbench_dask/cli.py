@@ -134,6 +134,7 @@ def run_workload(name: str) -> int:
         measurements.metrics,
         measurements.disturbances,
         {**_run_info(workload, env, sizing), "data": data, **measurements.info},
+        measurements.absent,
     )
     return 0
 

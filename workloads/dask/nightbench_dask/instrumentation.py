@@ -19,9 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import takewhile
+from pathlib import Path
 from time import perf_counter, time
 from typing import Any
 
+import distributed
 from dask.utils import key_split
 from distributed import Client
 from distributed.diagnostics.plugin import SchedulerPlugin
@@ -145,17 +147,35 @@ class WorkerProbe:
             # If the log wrapped around, older transfers of this run are lost.
             "transfer_log_wrapped": self.last_transfer_before is not None
             and len(transfers) == len(log),
-            "spill": {
+            "spill": None
+            if spill_after is None or self.spill_before is None
+            else {
                 name: value - self.spill_before.get(name, 0)
                 for name, value in spill_after.items()
             },
         }
 
 
-def _spill_counters(worker) -> dict[str, float]:
-    """The SpillBuffer's cumulative counters (bytes/counts/seconds since start)."""
+def spill_counters_missing() -> str | None:
+    """Why this distributed cannot report spilled bytes, or None when it can.
+
+    ``SpillBuffer.get_metrics`` exists since distributed 2022.12.1 (2022-12-15): a
+    backfill of older nights measures everything else and says so once per run.
+    """
+    if hasattr(SpillBuffer, "get_metrics"):
+        return None
+    # A checkout on PYTHONPATH reports the installed package's __version__: name its folder.
+    where = Path(distributed.__file__).parent
+    return f"distributed {distributed.__version__} in {where} has no SpillBuffer.get_metrics"
+
+
+def _spill_counters(worker) -> dict[str, float] | None:
+    """The SpillBuffer's cumulative counters (bytes/counts/seconds since start); None
+    when this version of distributed cannot report them."""
     if not isinstance(worker.data, SpillBuffer):
         return {}
+    if spill_counters_missing() is not None:
+        return None
     return {k: v for k, v in worker.data.get_metrics().items() if k.endswith("_total")}
 
 
@@ -178,6 +198,8 @@ class RunMeasurements:
     metrics: dict[str, float]
     disturbances: list[str]
     info: dict[str, Any] = field(default_factory=dict)
+    #: Metrics this version of the target cannot report, with why: absent, never 0.
+    absent: dict[str, str] = field(default_factory=dict)
 
 
 class RunRecorder:
@@ -249,7 +271,8 @@ def summarize(
         disturbances.append("the scheduler lost the run observer (scheduler restarted?)")
         observed = {"tasks": 0, "seconds_by_action": {}}
     seconds = observed["seconds_by_action"]
-    spill = _sum_counters(report["spill"] for report in reports.values())
+    spill_known = all(report["spill"] is not None for report in reports.values())
+    spill = _sum_counters(report["spill"] for report in reports.values() if report["spill"] is not None)
     metrics = {
         "transfer_bytes": sum(r["transfer_bytes"] for r in reports.values()),
         "spilled_bytes": spill.get("disk_write_bytes_total", 0),
@@ -266,6 +289,10 @@ def summarize(
         "serialization_seconds": seconds.get("serialize", 0.0)
         + seconds.get("deserialize", 0.0),
     }
+    absent = {}
+    if not spill_known:
+        absent["spilled_bytes"] = spill_counters_missing() or "a worker could not read its spill counters"
+        del metrics["spilled_bytes"]
     metrics = {k: round(v, 6) if isinstance(v, float) else v for k, v in metrics.items()}
     info = {
         "startstops_seconds": {k: round(v, 6) for k, v in sorted(seconds.items())},
@@ -285,7 +312,7 @@ def summarize(
         info["workers_without_measurements"] = missing
     if any(r["transfer_log_wrapped"] for r in reports.values()):
         info["transfer_log_wrapped"] = True
-    return RunMeasurements(metrics=metrics, disturbances=disturbances, info=info)
+    return RunMeasurements(metrics=metrics, disturbances=disturbances, info=info, absent=absent)
 
 
 def cluster_peak(series_by_worker: Iterable[Sequence[tuple[float, int]]]) -> int:

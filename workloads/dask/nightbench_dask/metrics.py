@@ -46,12 +46,17 @@ def write_metrics_file(
     metrics: Mapping[str, float],
     disturbances: Sequence[str],
     info: Mapping[str, Any],
+    absent: Mapping[str, str] | None = None,
 ) -> None:
-    """Write the run's results atomically, so the runner never reads half a file."""
+    """Write the run's results atomically, so the runner never reads half a file.
+
+    ``absent`` names the metrics the target's version cannot report, with why.
+    """
     document = {
         "metrics": {
             name: {"value": value, "unit": UNITS[name]} for name, value in metrics.items()
         },
+        "absent": dict(absent or {}),
         "disturbances": list(disturbances),
         "info": info,
     }

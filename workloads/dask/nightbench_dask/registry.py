@@ -49,6 +49,8 @@ class Workload:
     tags: tuple[str, ...]
     version: str
     run: Callable[[WorkloadContext], dict[str, Any]]
+    #: Why the target's version cannot run this workload at all (an import it lacks).
+    unsupported: str | None = None
 
     def listing(self) -> dict[str, Any]:
         """This workload's entry in ``list`` output, without the metrics."""
@@ -57,6 +59,7 @@ class Workload:
             "description": self.description,
             "version": self.version,
             "tags": list(self.tags),
+            **({"unsupported": self.unsupported} if self.unsupported else {}),
         }
 
 
@@ -67,7 +70,14 @@ def load_workloads() -> dict[str, Workload]:
     for module_info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
         if module_info.name.startswith("_"):
             continue
-        module = importlib.import_module(f"{WORKLOADS_PACKAGE}.{module_info.name}")
+        source = Path(package.__path__[0]) / f"{module_info.name}.py"
+        try:
+            module = importlib.import_module(f"{WORKLOADS_PACKAGE}.{module_info.name}")
+        except ImportError as error:
+            # A past version of the target lacks what the workload imports: the workload
+            # is listed as unsupported (not a failure), so the runner skips it.
+            found[module_info.name] = unsupported_workload(module_info.name, source, error)
+            continue
         found[module_info.name] = Workload(
             name=module_info.name,
             description=module.DESCRIPTION,
@@ -76,6 +86,16 @@ def load_workloads() -> dict[str, Workload]:
             run=module.run,
         )
     return found
+
+
+def unsupported_workload(name: str, source: Path, error: ImportError) -> Workload:
+    """A workload whose module cannot be imported with this version of the target."""
+    reason = f"{type(error).__name__}: {error}"
+
+    def cannot_run(ctx: WorkloadContext) -> dict[str, Any]:
+        raise RuntimeError(f"{name} cannot run with this version of the target: {reason}")
+
+    return Workload(name=name, description="", tags=(), version=source_hash(source), run=cannot_run, unsupported=reason)
 
 
 def source_hash(path: Path) -> str:

@@ -6,13 +6,28 @@ Run with: /usr/bin/python3 -m unittest discover -s workloads/dask/tests
 import math
 import sys
 import unittest
+from contextlib import contextmanager
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nightbench_dask.environment import ConfigurationError, SuiteEnvironment  # noqa: E402
+import distributed  # noqa: E402
+from distributed.spill import SpillBuffer  # noqa: E402
 from nightbench_dask.instrumentation import cluster_peak, find_disturbances, summarize  # noqa: E402
 from nightbench_dask.registry import load_workloads  # noqa: E402
+
+
+@contextmanager
+def without_attribute(owner, name):
+    """A past version of the target: ``owner.name`` removed for the block."""
+    saved = getattr(owner, name)
+    delattr(owner, name)
+    try:
+        yield
+    finally:
+        setattr(owner, name, saved)
 from nightbench_dask.sizing import (  # noqa: E402
     GIB,
     MIN_CHUNKS_PER_THREAD,
@@ -166,6 +181,22 @@ class SummarizeTest(unittest.TestCase):
         self.assertAlmostEqual(result.metrics["disk_seconds"], 0.3)
         self.assertAlmostEqual(result.metrics["serialization_seconds"], 0.05)
         self.assertEqual(list(result.info["transfer_bytes_by_prefix"]), ["getitem", "sum"])
+        self.assertEqual(result.absent, {})
+
+    def test_spilled_bytes_absent_when_distributed_cannot_report_them(self):
+        workers = {"tcp://a:1": WORKER}
+        observed = {"tasks": 1, "seconds_by_action": {"compute": 1.0}, "worker_events": []}
+        probe = {"id": "Worker-1", "samples": [(0.0, 1, 2)], "transfer_bytes": 0,
+                 "transfer_bytes_by_prefix": {}, "transfer_count": 0,
+                 "transfer_log_wrapped": False, "spill": None}
+        with without_attribute(SpillBuffer, "get_metrics"):
+            result = summarize(observed, {"tcp://a:1": probe}, workers, workers, 1)
+        self.assertNotIn("spilled_bytes", result.metrics)
+        self.assertEqual(result.metrics["tasks"], 1)
+        self.assertEqual(
+            result.absent,
+            {"spilled_bytes": f"distributed {distributed.__version__} in {Path(distributed.__file__).parent} has no SpillBuffer.get_metrics"},
+        )
 
 
 class RegistryTest(unittest.TestCase):
@@ -175,6 +206,19 @@ class RegistryTest(unittest.TestCase):
         for workload in workloads.values():
             self.assertTrue(workload.description and workload.tags, workload.name)
             self.assertEqual(len(workload.version), 16)
+            self.assertIsNone(workload.unsupported, workload.name)
+
+    def test_a_workload_whose_import_is_missing_is_listed_unsupported(self):
+        with mock.patch.dict(sys.modules), without_attribute(distributed, "as_completed"):
+            sys.modules.pop("nightbench_dask.workloads.futures", None)
+            workloads = load_workloads()
+        futures = workloads["futures"]
+        self.assertIn("as_completed", futures.unsupported)
+        self.assertEqual(futures.listing()["unsupported"], futures.unsupported)
+        self.assertEqual(len(futures.version), 16)
+        self.assertIsNone(workloads["shuffle"].unsupported)
+        with self.assertRaisesRegex(RuntimeError, "cannot run with this version"):
+            futures.run(None)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,73 @@
+/**
+ * The SQL of backfills and past versions (db/migrations/010): which nights are already recorded,
+ * the episodes found by replaying them, workloads a version cannot run and metrics it cannot report.
+ * HistoryStore exposes these as methods.
+ *
+ * @module
+ */
+import type { Db } from './database.js';
+import { guardSqlite as guard } from './database.js';
+
+/** Run statuses of a night that ran to its end: a redo would only measure it again. */
+const finishedStatuses = ['complete', 'partial', 'failed'] as const;
+
+/**
+ * Nights of `from`..`to` on which every one of `suites` has a nightly run that ran to its end.
+ * An interrupted night (incomplete, or still running) is not among them, so it is recorded again.
+ */
+export function nightsRecorded(db: Db, suites: readonly string[], from: string, to: string): string[] {
+  if (suites.length === 0) return [];
+  return guard(db, () =>
+    db
+      .prepare(
+        `SELECT night FROM runs
+         WHERE kind = 'nightly' AND night BETWEEN ? AND ? AND status IN (${finishedStatuses.map(() => '?').join(',')})
+           AND suite IN (${suites.map(() => '?').join(',')})
+         GROUP BY night HAVING count(DISTINCT suite) = ? ORDER BY night`,
+      )
+      .pluck()
+      .all(from, to, ...finishedStatuses, ...suites, suites.length) as string[],
+  );
+}
+
+export function markFoundInBackfill(db: Db, episodeIds: readonly number[]): number {
+  if (episodeIds.length === 0) return 0;
+  return guard(db, () => db.prepare(`UPDATE regressions SET found_in_backfill = 1 WHERE id IN (${episodeIds.map(() => '?').join(',')})`).run(...episodeIds).changes);
+}
+
+export interface UnsupportedWorkload {
+  runId: string;
+  workload: string;
+  workloadVersion: string;
+  reason: string;
+}
+
+export function insertUnsupportedWorkload(db: Db, record: UnsupportedWorkload): void {
+  db.prepare('INSERT OR IGNORE INTO unsupported_workloads (run_id, workload, workload_version, reason) VALUES (?, ?, ?, ?)').run(record.runId, record.workload, record.workloadVersion, record.reason);
+}
+
+export interface AbsentMetric {
+  runId: string;
+  workload: string;
+  metric: string;
+  reason: string;
+}
+
+/** Kept once per run: every repeat reports the same absence, the first one's reason stays. */
+export function insertAbsentMetrics(db: Db, absent: readonly AbsentMetric[]): void {
+  const insert = db.prepare('INSERT OR IGNORE INTO absent_metrics (run_id, workload, metric, reason) VALUES (?, ?, ?, ?)');
+  for (const a of absent) insert.run(a.runId, a.workload, a.metric, a.reason);
+}
+
+/** Every workload a nightly run could not run, with its night and the commits of that run, oldest first. */
+export function unsupportedNightlyWorkloads(db: Db, suite?: string): (UnsupportedWorkload & { suite: string; night: string })[] {
+  return guard(db, () =>
+    db
+      .prepare(
+        `SELECT u.run_id AS runId, u.workload, u.workload_version AS workloadVersion, u.reason, r.suite, r.night
+         FROM unsupported_workloads u JOIN runs r ON r.id = u.run_id
+         WHERE r.kind = 'nightly' ${suite ? 'AND r.suite = ?' : ''} ORDER BY r.night, r.started_at`,
+      )
+      .all(...(suite ? [suite] : [])) as (UnsupportedWorkload & { suite: string; night: string })[],
+  );
+}
