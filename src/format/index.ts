@@ -53,5 +53,10 @@ export function formatHours(hours: number): string {
   return `${(hours / 24).toFixed(1)} days`;
 }
 
+/** A fraction as a percentage with up to two decimals and no trailing zeros: "10%", "12.5%". */
+export function formatPercent(fraction: number): string {
+  return `${Number((fraction * 100).toFixed(2))}%`;
+}
+
 /** A share as a whole percentage: "83%". */
 export const formatShare = (share: number) => `${Math.round(share * 100)}%`;
