@@ -124,6 +124,36 @@ export function detectableWithin(detectable: Detectable, nights: number): number
   return candidates.length > 0 ? Math.min(...candidates) : undefined;
 }
 
+/** A series' sensitivity as pages and summaries show it: rounded up to whole percents (what is promised is caught). */
+export interface SensitivitySummary {
+  /** The smallest change caught on its first night; absent when one night alone cannot catch any (too few repeats). */
+  oneNight?: number;
+  /** The smallest change caught within `nights` nights. */
+  withinNights: number;
+  nights: number;
+  repeats: number;
+  threshold: number;
+  /** Repeats a night that would catch the threshold within `nights` nights, when these do not. */
+  repeatsForThreshold?: number;
+  /** No number of repeats catches the threshold within `nights` nights. */
+  thresholdOutOfReach?: boolean;
+  /** "this test sees a 12% change in 3 nights (...)", with the repeats it would need for its threshold. */
+  text: string;
+}
+
+export function summarizeSensitivity(detectable: Detectable): SensitivitySummary {
+  return {
+    ...(detectable.firstNight === undefined ? {} : { oneNight: roundUp(detectable.firstNight) }),
+    withinNights: roundUp(detectableWithin(detectable, detectable.nights)!),
+    nights: detectable.nights,
+    repeats: detectable.repeats,
+    threshold: detectable.basis.threshold,
+    ...(detectable.repeatsForThreshold === undefined ? {} : { repeatsForThreshold: detectable.repeatsForThreshold }),
+    ...(detectable.thresholdOutOfReach ? { thresholdOutOfReach: true } : {}),
+    text: describeSensitivity(detectable),
+  };
+}
+
 /** "this test sees a 12% change in 3 nights (45% on its first night)", plus what it needs when it cannot see its threshold. */
 export function describeSensitivity(detectable: Detectable): string {
   const within = detectableWithin(detectable, detectable.nights)!;

@@ -6,7 +6,7 @@
  * @module
  */
 import { median } from 'simple-statistics';
-import { nightlyLevels } from '../detect/index.js';
+import { nightlyLevels, summarizeSensitivity } from '../detect/index.js';
 import { relativeSpread } from '../stats/index.js';
 import type { SegmentationOptions } from '../stats/segmentation.js';
 import type { CommitInfo } from '../history/types.js';
@@ -169,6 +169,7 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], opti
     statusNote: judgement.note,
     changeSinceEpisode: judgement.changeSinceEpisode,
     issue: judgement.issueNumber === undefined ? undefined : { number: judgement.issueNumber, url: options.issueUrl(judgement.issueNumber) },
+    sensitivity: judgement.detectable === undefined ? undefined : summarizeSensitivity(judgement.detectable),
   };
 }
 

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Comparability } from '../history/types.js';
-import { describeDetectable, type Episode, type SeriesVerdict, type VerdictKind } from '../detect/index.js';
+import { describeDetectable, type Detectable, type Episode, type SeriesVerdict, type VerdictKind } from '../detect/index.js';
 import { formatChange } from '../format/index.js';
 import { variantOf } from './paths.js';
 import type { Marker, SeriesStatus } from './types.js';
@@ -24,6 +24,8 @@ export interface SeriesJudgement {
   issueNumber?: number;
   /** For an active episode: the latest median against the level before the regression. */
   changeSinceEpisode?: number;
+  /** What the series catches at its settings, from the latest night's verdict (absent when it was not judged). */
+  detectable?: Detectable;
 }
 
 const verdictStatus: Record<VerdictKind, SeriesStatus> = {
@@ -72,14 +74,15 @@ export function indexDetection(facts: DetectionFacts): DetectionIndex {
   return {
     judge(key) {
       const active = (episodes.get(key) ?? []).filter(isActive).sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night))[0];
+      const verdict = verdicts.get(key);
+      const detectable = verdict?.detectable === undefined ? {} : { detectable: verdict.detectable };
       if (active) {
         const change = active.latestMedian / active.baselineMedian - 1;
-        return { status: 'regressed', note: `regressed since ${active.firstBad.night}: ${formatChange(change)} against the level before it`, issueNumber: active.issueNumber, changeSinceEpisode: change };
+        return { status: 'regressed', note: `regressed since ${active.firstBad.night}: ${formatChange(change)} against the level before it`, issueNumber: active.issueNumber, changeSinceEpisode: change, ...detectable };
       }
-      const verdict = verdicts.get(key);
       if (verdict === undefined) return { status: 'insufficient', note: 'detection has not judged the latest night' };
       const reach = verdict.detectable ? `; at its settings: ${describeDetectable(verdict.detectable)}` : '';
-      return { status: verdictStatus[verdict.kind], note: `${verdict.kind}: ${verdict.reason}${reach}` };
+      return { status: verdictStatus[verdict.kind], note: `${verdict.kind}: ${verdict.reason}${reach}`, ...detectable };
     },
     markers(key, issueUrl) {
       return (episodes.get(key) ?? []).flatMap((episode): Marker[] => {
@@ -92,3 +95,4 @@ export function indexDetection(facts: DetectionFacts): DetectionIndex {
     },
   };
 }
+

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { formatValue } from '../format/index.js';
+import { formatPercent, formatValue } from '../format/index.js';
 import { relativeHref, sitePaths } from './paths.js';
 import { commitLine, html, layout } from './render.js';
 import type { DrilldownPage, WorkloadPage } from './types.js';
@@ -32,6 +32,7 @@ export function renderWorkloadPage(page: WorkloadPage, generatedAt: string, bise
   <div id="charts" class="charts"></div>
   <aside id="details" class="details" aria-live="polite"><p class="muted">Hover a point to see its night, commit and value.</p></aside>
 </div>
+${sensitivitySection(page)}
 <h2>Run drill-downs</h2>
 ${links.length === 0 ? html`<p class="muted">No run of this workload has stored samples.</p>` : html`<table class="runs"><thead><tr><th>Night</th><th>Cluster · environment</th><th>Run</th></tr></thead><tbody>
 ${links.map((l) => html`<tr><td><a href="${l.href}">${l.night}</a></td><td>${l.variant}</td><td><code>${l.runId}</code></td></tr>
@@ -48,6 +49,21 @@ ${page.failures.slice(0, 50).map((f) => html`<tr><td>${f.night}</td><td>${f.vari
     path, title: `${page.workload} (${page.suite})`, section: 'workload', generatedAt, body,
     scripts: [sitePaths.workloadData(page.suite, page.workload), sitePaths.commitData(page.suite), sitePaths.asset('workload.js')],
   });
+}
+
+/**
+ * What each series of the workload catches at its measured noise and repeats (its minimum
+ * detectable effect), so a maintainer knows what a quiet chart means.
+ */
+function sensitivitySection(page: WorkloadPage) {
+  const rows = page.variants.flatMap((v) => v.metrics.flatMap((m) => (m.sensitivity ? [{ variant: v.variant.label, metric: m.metric, ...m.sensitivity }] : [])));
+  if (rows.length === 0) return html`<h2>Sensitivity</h2>
+<p class="muted">No series of this workload was judged on the latest night.</p>`;
+  return html`<h2>Sensitivity</h2>
+<p class="muted">The smallest change each series catches at its noise and repeats on the latest night, in 80% of the nights it happens (never below its threshold).</p>
+<table class="sensitivity"><thead><tr><th>Cluster · environment</th><th>Metric</th><th class="num">Repeats</th><th class="num">First night</th><th class="num">Within ${rows[0]!.nights} nights</th><th>In words</th></tr></thead><tbody>
+${rows.map((r) => html`<tr><td>${r.variant}</td><td>${r.metric}</td><td class="num">${r.repeats}</td><td class="num">${r.oneNight === undefined ? '-' : formatPercent(r.oneNight)}</td><td class="num">${formatPercent(r.withinNights)}</td><td>${r.text}</td></tr>
+`)}</tbody></table>`;
 }
 
 export function renderDrilldownPage(page: DrilldownPage, generatedAt: string): string {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { SensitivitySummary } from '../detect/sensitivity.js';
 import type { CommitInfo, Comparability, RepeatStatus } from '../history/types.js';
 
 /** The index's status words: detection's verdict on the latest night, or an open episode. */
@@ -141,6 +142,8 @@ export interface MetricSeries {
   changeSinceEpisode?: number;
   /** The GitHub issue of the open episode, if it has one. */
   issue?: { number: number; url?: string };
+  /** What the series catches at its settings (src/detect/sensitivity.ts), when the latest night was judged. */
+  sensitivity?: SensitivitySummary;
 }
 
 export interface DrilldownLink {
