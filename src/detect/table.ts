@@ -75,7 +75,8 @@ function episodeLines(report: DetectionReport): string[] {
   return lines;
 }
 
-function alignColumns(table: string[][]): string[] {
+/** Columns padded to their widest cell; the last one is left ragged. */
+export function alignColumns(table: string[][]): string[] {
   const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
   return table.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
 }
