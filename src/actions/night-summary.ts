@@ -5,6 +5,7 @@
  */
 import { lastLines } from '../errors.js';
 import { formatChange, formatHours, formatPercent, formatShare, formatValue } from '../format/index.js';
+import type { MachineNight } from '../detect/machine-night.js';
 import type { SensitivitySummary } from '../detect/sensitivity.js';
 import type { RunStatus } from '../history/types.js';
 import type { DetectionQuality, QualityRow } from '../triage/quality.js';
@@ -59,6 +60,8 @@ export interface NightSummaryInput {
   quality?: DetectionQuality;
   /** What each judged series catches at its settings (absent without detection). */
   sensitivity?: SummarySensitivity[];
+  /** Whether the machine, not the code, moved the night (absent without detection). */
+  machine?: MachineNight;
 }
 
 /** One judged series' sensitivity on the night. */
@@ -103,6 +106,9 @@ export function renderNightSummary(input: NightSummaryInput): string {
       ...(cost !== undefined ? [`cost $${cost.toFixed(2)}`] : []),
     ].join(' · '),
   );
+  if (input.machine?.machine) {
+    lines.push('', `**machine night**: ${escape(input.machine.reason)}. The machine, not the code, moved tonight's numbers: regressions that open tonight wait for the next night (or a confirming rerun) before they are filed.`);
+  }
   if (input.reportUrl) lines.push('', `[History pages](${input.reportUrl})`);
 
   lines.push('', '### Runs', '', '| suite | shard | cluster | status | ok | failed | timed out | disturbed | minutes | cost |', '|---|---|---|---|--:|--:|--:|--:|--:|--:|');
@@ -157,6 +163,7 @@ export function nightOutputs(input: NightSummaryInput): Record<string, string> {
     failures: String(input.failures.length),
     'missing-shards': missingShards(input).join(','),
     'cost-usd': cost === undefined ? '' : cost.toFixed(2),
+    machine: input.machine?.machine ? 'true' : 'false',
   };
 }
 

@@ -125,7 +125,10 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
   }
 
   const workloads = [...pages.values()].sort((a, b) => a.suite.localeCompare(b.suite) || a.workload.localeCompare(b.workload));
-  for (const page of workloads) page.failures.sort((a, b) => b.night.localeCompare(a.night) || a.repeat - b.repeat);
+  for (const page of workloads) {
+    page.failures.sort((a, b) => b.night.localeCompare(a.night) || a.repeat - b.repeat);
+    page.machineNights = (options.detection.machineNights ?? []).filter((m) => page.variants.some((v) => v.nights.includes(m.night)));
+  }
   return {
     index: {
       generatedAt: options.generatedAt,
@@ -133,6 +136,7 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
       suites: unique(rows.map((r) => r.suite)),
       metrics: unique(rows.map((r) => r.metric).filter(Boolean)),
       clusterShapes: unique(rows.map((r) => r.variant.clusterShape)),
+      machineNights: options.detection.machineNights ?? [],
     },
     workloads,
     commitTables,

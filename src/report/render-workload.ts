@@ -33,6 +33,11 @@ export function renderWorkloadPage(page: WorkloadPage, generatedAt: string, bise
   <aside id="details" class="details" aria-live="polite"><p class="muted">Hover a point to see its night, commit and value.</p></aside>
 </div>
 ${sensitivitySection(page)}
+${(page.machineNights ?? []).length === 0 ? '' : html`<h2>Machine nights</h2>
+<p class="muted">Nights the machine, not the code, moved (a canary or most series shifted together): changes on them are not the commits'.</p>
+<table class="machine-nights"><thead><tr><th>Night</th><th>Why</th></tr></thead><tbody>
+${page.machineNights!.map((m) => html`<tr><td>${m.night}</td><td>${m.reason}</td></tr>
+`)}</tbody></table>`}
 <h2>Run drill-downs</h2>
 ${links.length === 0 ? html`<p class="muted">No run of this workload has stored samples.</p>` : html`<table class="runs"><thead><tr><th>Night</th><th>Cluster · environment</th><th>Run</th></tr></thead><tbody>
 ${links.map((l) => html`<tr><td><a href="${l.href}">${l.night}</a></td><td>${l.variant}</td><td><code>${l.runId}</code></td></tr>

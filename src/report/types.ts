@@ -96,6 +96,14 @@ export interface IndexPage {
   suites: string[];
   metrics: string[];
   clusterShapes: string[];
+  /** Nights the machine, not the code, moved, newest first (absent or empty: none). */
+  machineNights?: MachineNightNote[];
+}
+
+/** A night detection marked "machine" (src/detect/machine-night.ts), and why. */
+export interface MachineNightNote {
+  night: string;
+  reason: string;
 }
 
 /** A regression (an episode's first bad night) or a recovery on a chart. */
@@ -175,6 +183,8 @@ export interface WorkloadPage {
   slug: string;
   variants: VariantSeries[];
   failures: FailureNote[];
+  /** The machine nights among the workload's nights, newest first. */
+  machineNights?: MachineNightNote[];
 }
 
 export interface CommitRow {

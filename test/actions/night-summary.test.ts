@@ -86,7 +86,15 @@ describe('annotations and outputs', () => {
   });
 
   it('gives later jobs the counts', () => {
-    expect(nightOutputs(night)).toEqual({ night: '2026-12-01', runs: '2', regressions: '1', improvements: '1', failures: '1', 'missing-shards': '2/3', 'cost-usd': '0.75' });
+    expect(nightOutputs(night)).toEqual({ night: '2026-12-01', runs: '2', regressions: '1', improvements: '1', failures: '1', 'missing-shards': '2/3', 'cost-usd': '0.75', machine: 'false' });
+  });
+
+  it('says when the machine, not the code, moved the night, and tells later jobs', () => {
+    const machine = { night: '2026-12-01', suite: '', machine: true, signs: ['canary' as const], direction: 'slower' as const, canaryChange: 0.6, judgedSeries: 10, movedSeries: 9, reason: 'canary compute_seconds +60.0%; 9 of 10 timed series moved slower together' };
+    const markdown = renderNightSummary({ ...night, machine });
+    expect(markdown).toContain('**machine night**: canary compute_seconds +60.0%; 9 of 10 timed series moved slower together. The machine, not the code, moved');
+    expect(nightOutputs({ ...night, machine }).machine).toBe('true');
+    expect(renderNightSummary({ ...night, machine: { ...machine, machine: false } })).not.toContain('machine night');
   });
 
   it('finds no missing shard when the night was not split', () => {

@@ -76,6 +76,18 @@ describe('the workload page', () => {
   });
 });
 
+describe('machine nights on the pages', () => {
+  it('are named on the index and on the workload page, with why', () => {
+    const machineNights = [{ night: '2026-02-09', reason: 'canary compute_seconds +62.0%; 7 of 8 timed series moved slower together' }];
+    const index = renderIndex({ generatedAt: '2026-02-10T06:00:00.000Z', rows: [], suites: [], metrics: [], clusterShapes: [], machineNights });
+    expect(index).toContain('<strong>machine</strong> nights');
+    expect(index).toContain('<span title="canary compute_seconds +62.0%; 7 of 8 timed series moved slower together">2026-02-09</span>');
+    const page: WorkloadPage = { suite: 'dask', workload: 'shuffle', slug: 'shuffle', variants: [], failures: [], machineNights };
+    expect(renderWorkloadPage(page, '2026-02-10T06:00:00.000Z')).toContain('<tr><td>2026-02-09</td><td>canary compute_seconds +62.0%; 7 of 8 timed series moved slower together</td></tr>');
+    expect(renderIndex({ generatedAt: '2026-02-10T06:00:00.000Z', rows: [], suites: [], metrics: [], clusterShapes: [] })).not.toContain('machine</strong>');
+  });
+});
+
 describe('number formats', () => {
   it.each([[551_380_000, 4], [30.123, -3], [0.0123, -6], [0, 0]])('gives %d five significant digits with exponent %d', (value, exponent) => {
     expect(decimalExponent([value, value / 2])).toBe(exponent);
