@@ -32,6 +32,10 @@
  * the rest at `nice -n 19`, with the kernel's autogroup off (`echo 0 >
  * /proc/sys/kernel/sched_autogroup_enabled`, as root): with it on, each session is scheduled as one
  * group and nice counts only inside it. That took a night from 140-330 s back to 40-60 s.
+ *
+ * `--loaded-night NIGHT` (repeatable) records that night with two busy loops running (the machine
+ * check's measurement, README "The machine or the code"); `--workload array_reduction,canary`
+ * records the canary with it.
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
@@ -62,6 +66,8 @@ interface Options {
   stopAfter?: Date;
   /** Seconds the planted commit sleeps in each generated random chunk. */
   plantedSleep: number;
+  /** Nights recorded with the machine loaded on purpose (two busy loops), for the machine-night check. */
+  loadedNight: string[];
 }
 
 type Variant = 'real' | 'planted';
@@ -99,6 +105,7 @@ function parseOptions(argv: string[]): Options {
     .option('--workers <n>', 'local workers', numberOption(true), 2)
     .option('--memory <size>', 'memory per worker', '1GiB')
     .option('--no-planted', 'record only real.sqlite')
+    .option('--loaded-night <YYYY-MM-DD>', 'record this night (both variants) with the machine loaded on purpose by two busy loops (repeatable): what src/detect/machine-night.ts must tell from the code', (v: string, prev: string[] | undefined) => [...(prev ?? []), nightOption(v)])
     .option('--recent-first <YYYY-MM-DD>', 'when time is short: record the nights from this one on first, then the earlier ones backwards (each into OUT/early/NIGHT.sqlite, merged into both databases)', nightOption)
     .option('--stop-after <time>', 'start no night after this time (ISO 8601, e.g. 2026-12-03T08:40Z); rerun to continue', (v: string) => {
       const time = new Date(v);
@@ -114,7 +121,7 @@ function parseOptions(argv: string[]): Options {
   }
   if (options.firstNight > options.lastNight) program.error(`--first-night ${options.firstNight} is after --last-night ${options.lastNight}`);
   for (const repo of [options.daskRepo, options.distributedRepo]) if (!existsSync(repo)) program.error(`no repository at ${repo}`);
-  return { ...options, out: path.resolve(options.out), workload: options.workload ?? ['array_reduction', 'shuffle'] };
+  return { ...options, out: path.resolve(options.out), workload: options.workload ?? ['array_reduction', 'shuffle'], loadedNight: options.loadedNight ?? [] };
 }
 
 function nightsBetween(first: string, last: string): string[] {
@@ -360,6 +367,21 @@ async function recordEarlyNight(options: Options, config: string, night: string,
   return ok;
 }
 
+/**
+ * Two busy loops (`yes > /dev/null`) for the length of `body`: a machine loaded by something else,
+ * as a shared host or CI runner is. Started and ended by their own pids.
+ */
+async function withBusyLoops<T>(options: Options, night: string, body: () => Promise<T>): Promise<T> {
+  const loops = [0, 1].map(() => spawn('yes', [], { stdio: ['ignore', 'ignore', 'ignore'] }));
+  progress(options, `${night}: machine loaded on purpose by busy loops ${loops.map((l) => l.pid).join(', ')}`);
+  try {
+    return await body();
+  } finally {
+    for (const loop of loops) if (loop.pid !== undefined) process.kill(loop.pid, 'SIGTERM');
+    progress(options, `${night}: busy loops ended`);
+  }
+}
+
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   mkdirSync(options.out, { recursive: true });
@@ -378,8 +400,12 @@ async function main(): Promise<number> {
   for (const night of recent ? nights.filter((n) => n >= recent) : nights) {
     const planted = plantedRepo && plantedConfig && plantedNights.includes(night) ? { repo: plantedRepo, config: plantedConfig } : undefined;
     if (planted) await ensurePlantedDatabase(options);
-    allGood = (await recordNight(options, 'real', realConfig, options.daskRepo, night)) && allGood;
-    if (planted) allGood = (await recordNight(options, 'planted', planted.config, planted.repo, night)) && allGood;
+    const record = async () => {
+      let good = await recordNight(options, 'real', realConfig, options.daskRepo, night);
+      if (planted) good = (await recordNight(options, 'planted', planted.config, planted.repo, night)) && good;
+      return good;
+    };
+    allGood = (await (options.loadedNight.includes(night) ? withBusyLoops(options, night, record) : record())) && allGood;
   }
   // Backwards from the recent ones, so the recorded nights stay one unbroken span whenever it stops.
   for (const night of recent ? nights.filter((n) => n < recent).reverse() : []) {

@@ -4,7 +4,9 @@
  * Pure: the data comes in, Markdown and lists come out; `job-summary.ts` writes them.
  */
 import { lastLines } from '../errors.js';
-import { formatChange, formatHours, formatShare, formatValue } from '../format/index.js';
+import { formatChange, formatHours, formatPercent, formatShare, formatValue } from '../format/index.js';
+import type { MachineNight } from '../detect/machine-night.js';
+import type { SensitivitySummary } from '../detect/sensitivity.js';
 import type { RepeatFailure, RunStatus } from '../history/types.js';
 import type { DetectionQuality, QualityRow } from '../triage/quality.js';
 
@@ -58,6 +60,17 @@ export interface NightSummaryInput {
   reportUrl?: string;
   /** Verdicts and precision of the regression issues so far; the section is left out before the first issue. */
   quality?: DetectionQuality;
+  /** What each judged series catches at its settings (absent without detection). */
+  sensitivity?: SummarySensitivity[];
+  /** Whether the machine, not the code, moved the night (absent without detection). */
+  machine?: MachineNight;
+}
+
+/** One judged series' sensitivity on the night. */
+export interface SummarySensitivity extends SensitivitySummary {
+  suite: string;
+  workload: string;
+  metric: string;
 }
 
 export interface Annotation {
@@ -95,6 +108,9 @@ export function renderNightSummary(input: NightSummaryInput): string {
       ...(cost !== undefined ? [`cost $${cost.toFixed(2)}`] : []),
     ].join(' · '),
   );
+  if (input.machine?.machine) {
+    lines.push('', `**machine night**: ${escape(input.machine.reason)}. The machine, not the code, moved tonight's numbers: regressions that open tonight wait for the next night (or a confirming rerun) before they are filed.`);
+  }
   if (input.reportUrl) lines.push('', `[History pages](${input.reportUrl})`);
 
   lines.push('', '### Runs', '', '| suite | shard | cluster | status | ok | failed | timed out | disturbed | minutes | cost |', '|---|---|---|---|--:|--:|--:|--:|--:|--:|');
@@ -116,6 +132,7 @@ export function renderNightSummary(input: NightSummaryInput): string {
     lines.push('', '### Failures', '', '| workload | repeat | status | whose | error |', '|---|--:|---|---|---|');
     for (const f of input.failures) lines.push(row([`${f.suite}/${f.workload}`, f.repeat, f.status, f.failure ? `${f.failure.class}: ${f.failure.cause}` : '', lastLine(f.error)]));
   }
+  if (input.sensitivity && input.sensitivity.length > 0) lines.push(...renderSensitivitySection(input.sensitivity));
   if (input.quality && input.quality.all.opened > 0) lines.push(...renderQualitySection(input.quality));
   return `${lines.join('\n')}\n`;
 }
@@ -148,7 +165,26 @@ export function nightOutputs(input: NightSummaryInput): Record<string, string> {
     failures: String(input.failures.length),
     'missing-shards': missingShards(input).join(','),
     'cost-usd': cost === undefined ? '' : cost.toFixed(2),
+    machine: input.machine?.machine ? 'true' : 'false',
   };
+}
+
+/** Series listed in the Sensitivity section, least sensitive first; the workload pages show them all. */
+const listedSensitivity = 30;
+
+/**
+ * The Sensitivity section: how many series see their threshold, then the least sensitive ones,
+ * each with what it sees and what it would need, so silence on them reads for what it is.
+ */
+function renderSensitivitySection(series: readonly SummarySensitivity[]): string[] {
+  const blind = series.filter((s) => s.withinNights > s.threshold);
+  const nights = series[0]!.nights;
+  const lines = ['', '### Sensitivity', '', `${series.length - blind.length} of ${series.length} judged series see their threshold within ${nights} nights.`];
+  const listed = [...series].sort((a, b) => b.withinNights / b.threshold - a.withinNights / a.threshold).slice(0, listedSensitivity);
+  lines.push('', `| workload | metric | repeats | first night | within ${nights} nights | in words |`, '|---|---|--:|--:|--:|---|');
+  for (const s of listed) lines.push(row([`${s.suite}/${s.workload}`, s.metric, s.repeats, s.oneNight === undefined ? '—' : formatPercent(s.oneNight), formatPercent(s.withinNights), s.text]));
+  if (series.length > listed.length) lines.push('', `(${series.length - listed.length} more sensitive series not listed; each workload page lists its own)`);
+  return lines;
 }
 
 /** Months shown in the summary; the page shows them all. */

@@ -1,8 +1,9 @@
 import { validate } from '../validation.js';
-import { assessNight, detectionSchema, resolveSeriesPolicy } from '../detect/index.js';
+import { assessNight, detectionSchema, resolveSeriesPolicy, summarizeSensitivity } from '../detect/index.js';
+import type { MachineNight } from '../detect/machine-night.js';
 import type { HistoryStore } from '../history/store.js';
 import { detectionQuality } from '../triage/quality.js';
-import type { NightSummaryInput, SummaryChange } from './night-summary.js';
+import type { NightSummaryInput, SummaryChange, SummarySensitivity } from './night-summary.js';
 
 export interface CollectOptions {
   /** Default: the latest nightly night in the history. */
@@ -23,6 +24,8 @@ export function collectNightSummary(store: HistoryStore, options: CollectOptions
 
   let changes: SummaryChange[] = [];
   let stable = 0;
+  let sensitivity: SummarySensitivity[] | undefined;
+  let machine: MachineNight | undefined;
   const policy = validate(detectionSchema, options.detection ?? {}, 'detection');
   // The time only sorts open issues by age, which the summary does not show.
   const quality = detectionQuality(store.episodes(), store.triageEvents(), {
@@ -37,6 +40,8 @@ export function collectNightSummary(store: HistoryStore, options: CollectOptions
         ? [{ suite: v.identity.suite, workload: v.identity.workload, metric: v.identity.metric, kind: v.kind, change: v.change, newMedian: v.newMedian, baselineMedian: v.baselineMedian, unit: v.unit ?? undefined, reason: v.reason }]
         : [],
     );
+    machine = report.machine;
+    sensitivity = report.verdicts.flatMap((v) => (v.detectable ? [{ suite: v.identity.suite, workload: v.identity.workload, metric: v.identity.metric, ...summarizeSensitivity(v.detectable) }] : []));
   }
-  return { night, runs, failures, changes, stable, expectedShards: options.expectedShards, reportUrl: options.reportUrl, quality };
+  return { night, runs, failures, changes, stable, expectedShards: options.expectedShards, reportUrl: options.reportUrl, quality, sensitivity, machine };
 }

@@ -13,6 +13,7 @@ import { runCommand } from './run.js';
 import { shardCommand } from './shard.js';
 import { summaryCommand } from './summary.js';
 import { triageCommand } from './triage.js';
+import { tuneCommand } from './tune.js';
 
 /** Every CLI verb, in the order `--help` lists them. A new command is one file and one line here. */
-export const commands: CliCommand[] = [nightlyCommand, backfillCommand, runCommand, detectCommand, issuesCommand, triageCommand, bisectCommand, abCommand, dbCommand, historyCommand, shardCommand, summaryCommand, reportCommand, reapCommand];
+export const commands: CliCommand[] = [nightlyCommand, backfillCommand, runCommand, detectCommand, issuesCommand, triageCommand, bisectCommand, abCommand, dbCommand, historyCommand, shardCommand, summaryCommand, tuneCommand, reportCommand, reapCommand];

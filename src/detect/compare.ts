@@ -153,7 +153,7 @@ export function changeNoiseOf(noise: number, baselineNights: number): number {
  * for one or two values (their median is their mean), else the large-sample sqrt(pi / 2n),
  * which is slightly pessimistic for 3-5 values (0.72 against the exact 0.67 at n = 3).
  */
-function medianNoiseFactor(n: number): number {
+export function medianNoiseFactor(n: number): number {
   return n <= 2 ? 1 / Math.sqrt(n) : Math.sqrt(Math.PI / (2 * n));
 }
 

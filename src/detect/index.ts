@@ -10,5 +10,6 @@ export { groupSeries, seriesKey, type NightPoint, type PointStatus, type Series,
 export { compareNight, type Comparison, type ComparisonStats } from './compare.js';
 export { levelSegmentation, nightlyLevels } from './levels.js';
 export { describeDetectable, judge, type Detectable, type NightRef, type SeriesVerdict, type VerdictKind } from './judge.js';
+export { describeSensitivity, detectableWithin, minimumDetectable, repeatsNeeded, summarizeSensitivity, type SensitivityBasis, type SensitivitySummary } from './sensitivity.js';
 export { falseAlarmMemoryDays, falseAlarmNoiseFloors, type FalseAlarmStep } from './false-alarms.js';
 export { episodeFingerprint, planEpisodes, type Episode, type EpisodeChange, type EpisodeKind, type EpisodeState } from './episodes.js';

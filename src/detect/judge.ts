@@ -4,11 +4,14 @@
  * @module
  */
 import { median, sampleStandardDeviation } from 'simple-statistics';
-import { formatChange, formatP } from '../format/index.js';
+import { formatChange, formatP, formatPercent } from '../format/index.js';
 import { changeNoiseOf, type Comparison } from './compare.js';
 import { clipNoiseUnits, strongestShift } from './evidence.js';
 import { resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
+import { detectableOf, type Detectable } from './sensitivity.js';
 import type { NightPoint, Series, SeriesIdentity } from './series.js';
+
+export { describeDetectable, type Detectable } from './sensitivity.js';
 
 /**
  * - `regression` / `improvement`: a change of at least the threshold that either one night proves
@@ -30,19 +33,6 @@ export interface NightRef {
   runId: string;
   /** repo -> sha */
   commits: Record<string, string>;
-}
-
-/** The smallest changes a series catches at its settings (relative, e.g. 0.18 for 18%). */
-export interface Detectable {
-  /** Ok repeats tonight. */
-  repeats: number;
-  /** Relative noise of a nightly median (raised to the series' false-alarm floor, if any). */
-  noise: number;
-  /** Caught on its first night by the fast path; absent when the night has too few repeats for it. */
-  firstNight?: number;
-  /** Caught within `nights` nights by the persistence path. */
-  persistent: number;
-  nights: number;
 }
 
 /** The verdict of one series on one night, with the figures that led to it. */
@@ -156,13 +146,10 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const tonightBeyond = shift !== undefined && Math.sign(levels.at(-1)! - shift.baselineLevel) === Math.sign(shift.z) && Math.abs(levels.at(-1)! - shift.baselineLevel) >= persistNoise;
   const persistent = comparison.lookback.length >= minNoiseNights && shift !== undefined && Math.abs(shift.z) >= policy.persistZ && Math.abs(Math.expm1(shift.shift)) >= threshold && tonightBeyond;
 
-  const detectable: Detectable = {
-    repeats,
-    noise,
-    firstNight: fastAllowed ? Math.max(threshold, Math.expm1(policy.noiseMultiple * changeNoise)) : undefined,
-    persistent: Math.max(threshold, Math.expm1(policy.persistZ * persistNoise * Math.sqrt(1 / policy.persistNights + Math.PI / (2 * since.length)))),
-    nights: policy.persistNights,
-  };
+  const detectable = detectableOf(
+    { repeats, noise, persistNoise, repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold },
+    policy,
+  );
   const judged: SeriesVerdict = {
     ...base, baselineMedian: stats.baselineMedian, change, pValue: stats.pValue, noise, noiseMultiple: multiple, shiftZ: shift?.z, detectable,
   };
@@ -207,22 +194,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   return { ...judged, kind: 'stable', reason: `${fastFigures}: ${missed.filter((why) => why !== undefined).join(', ')}; ${persistence}` };
 }
 
-/** "3 repeats, 11% nightly noise: changes of 18% or more within 3 nights (45% on their first night)". */
-export function describeDetectable(detectable: Detectable): string {
-  const first = detectable.firstNight === undefined ? ', none on their first night alone' : ` (${formatPercent(roundUp(detectable.firstNight))} on their first night)`;
-  return `${detectable.repeats} repeat${detectable.repeats === 1 ? '' : 's'}, ${formatPercent(roundUp(detectable.noise))} nightly noise: changes of ${formatPercent(roundUp(detectable.persistent))} or more within ${detectable.nights} nights${first}`;
-}
-
-/** Rounded up to a whole percent, so that what is promised is caught. */
-function roundUp(fraction: number): number {
-  return Math.ceil(fraction * 100 - 1e-9) / 100;
-}
-
 /** The night, run and commits of a point, without its values. */
 export function nightRef(point: NightPoint): NightRef {
   return { night: point.night, runId: point.runId, commits: point.commits };
-}
-
-function formatPercent(fraction: number): string {
-  return `${Number((fraction * 100).toFixed(2))}%`;
 }

@@ -11,6 +11,7 @@ import { compareNight, nightsBefore } from './compare.js';
 import { falseAlarmNoiseFloors, type FalseAlarmStep } from './false-alarms.js';
 import { activeStates, planEpisodes, type Episode, type EpisodeChange, type NewEpisode } from './episodes.js';
 import { judge, type SeriesVerdict, type VerdictKind } from './judge.js';
+import { keepMachineEpisodes, machineNight, provisionalMachineNights, withoutMachineNights, type MachineNight } from './machine-night.js';
 import type { DetectionPolicy, Direction } from './policy.js';
 
 /** The direction the suite declares for a metric of a workload, if any. */
@@ -51,6 +52,8 @@ export interface DetectionReport {
   activeEpisodes: ActiveEpisode[];
   /** Episodes of the lookback that a confirmation rerun did not reproduce (github.confirm): kept, not filed. */
   unconfirmedEpisodes: Episode[];
+  /** Whether the machine, not the code, moved the night (`machine-night.ts`); absent without a night. */
+  machine?: MachineNight;
 }
 
 const verdictKinds: readonly VerdictKind[] = ['regression', 'improvement', 'stable', 'failed', 'disturbed', 'missing', 'insufficient-baseline'];
@@ -64,6 +67,7 @@ export function detectRegressions(store: HistoryStore, policy: DetectionPolicy, 
   const planned = assessNight(store, policy, options);
   if (options.dryRun || planned.night === undefined) return planned;
   const openedIds = store.applyEpisodeChanges(planned.changes);
+  if (planned.machine) store.recordMachineNight(planned.machine);
   return { ...planned, dryRun: false, openedIds, activeEpisodes: store.episodes({ suite: options.suite, states: activeStates }) };
 }
 
@@ -75,9 +79,11 @@ export function assessNight(store: HistoryStore, policy: DetectionPolicy, option
   const night = options.now !== undefined ? nightOf(options.now) : store.latestNightlyNight(options.suite);
   if (night === undefined) return planNight([], [], policy, { suite: options.suite });
   // A workload an incomplete run cut short is no point of its series: it is never judged.
-  const rows = store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: nightsBefore(night, lookbackOf(policy)), wholePointsOnly: true });
+  const since = nightsBefore(night, lookbackOf(policy));
+  const rows = store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true });
   return planNight(rows, store.episodes({ suite: options.suite }), policy, {
     night, suite: options.suite, declared: declaredDirections(store.metricDirections()), falseAlarms: store.falseAlarmEpisodes(),
+    machineNights: new Set(store.machineNights({ sinceNight: since, machineOnly: true }).map((m) => m.night)),
   });
 }
 
@@ -89,17 +95,18 @@ export function planNight(
   rows: readonly ResultRow[],
   episodes: readonly Episode[],
   policy: DetectionPolicy,
-  options: { night?: string; suite?: string; declared?: DeclaredDirections; falseAlarms?: readonly FalseAlarmStep[] },
+  options: { night?: string; suite?: string; declared?: DeclaredDirections; falseAlarms?: readonly FalseAlarmStep[]; machineNights?: ReadonlySet<string> },
 ): DetectionReport {
   const counts = Object.fromEntries(verdictKinds.map((kind) => [kind, 0])) as Record<VerdictKind, number>;
   const { night, suite } = options;
   if (night === undefined) return { suite, dryRun: true, verdicts: [], counts, changes: [], openedIds: [], activeEpisodes: [], unconfirmedEpisodes: [] };
-  const verdicts = judgeRows(rows, episodes, policy, night, options.declared, options.falseAlarms);
+  const verdicts = judgeRows(rows, episodes, policy, night, options.declared, options.falseAlarms, options.machineNights);
   for (const verdict of verdicts) counts[verdict.kind]++;
-  const changes = planEpisodes(verdicts, episodes, policy);
+  const changes = keepMachineEpisodes(planEpisodes(verdicts, episodes, policy), episodes, options.machineNights ?? new Set());
   const since = nightsBefore(night, lookbackOf(policy));
   const unconfirmedEpisodes = episodes.filter((e) => e.state === 'unconfirmed' && e.firstBad.night >= since && e.firstBad.night <= night);
-  return { night, suite, dryRun: true, verdicts, counts, changes, openedIds: [], activeEpisodes: activeAfter(episodes, changes), unconfirmedEpisodes };
+  const machine = machineNight(night, suite, verdicts, policy);
+  return { night, suite, dryRun: true, verdicts, counts, changes, openedIds: [], activeEpisodes: activeAfter(episodes, changes), unconfirmedEpisodes, machine };
 }
 
 /** The suites' declared directions as a lookup; `none` leaves the default. */
@@ -119,8 +126,9 @@ export function judgeRows(
   night: string,
   declared?: DeclaredDirections,
   falseAlarms?: readonly FalseAlarmStep[],
+  machineNights?: ReadonlySet<string>,
 ): SeriesVerdict[] {
-  return judgeNight(groupSeries(rows, { from: nightsBefore(night, lookbackOf(policy)), to: night }), episodes, policy, night, declared, falseAlarms);
+  return judgeNight(groupSeries(rows, { from: nightsBefore(night, lookbackOf(policy)), to: night }), episodes, policy, night, declared, falseAlarms, machineNights);
 }
 
 /**
@@ -128,6 +136,9 @@ export function judgeRows(
  * from its latest episode's first bad night on (re-baselined after a level shift, or after the
  * level a maintainer accepted), or from the night it recovered. `declared` gives the direction
  * the suite declares for a metric; a series' recent `falseAlarms` floor its noise (`false-alarms.ts`).
+ * An unfiled episode that began on one of the `machineNights` is provisional until a later night
+ * shows it still shifted: it re-baselines nothing and its night is no baseline of its series
+ * (`machine-night.ts`).
  */
 export function judgeNight(
   series: readonly Series[],
@@ -136,13 +147,16 @@ export function judgeNight(
   night: string,
   declared: DeclaredDirections = () => undefined,
   falseAlarms: readonly FalseAlarmStep[] = [],
+  machineNights: ReadonlySet<string> = new Set(),
 ): SeriesVerdict[] {
   const noiseFloors = falseAlarmNoiseFloors(falseAlarms, policy, night);
+  const provisionalNights = provisionalMachineNights(episodes, machineNights);
   const levelFrom = new Map<string, string>();
   for (const episode of episodes) {
     // An episode opened by this very night (judged again by the summary or the pages) is what the
     // night found, not a level to compare it with: its first bad night may be set back before it.
     if (episode.state === 'open' && episode.lastNight >= night) continue;
+    if (provisionalNights.get(episode.seriesKey)?.has(episode.firstBad.night)) continue;
     // A recovered regression (the fix) re-baselines from its recovery, so the fix is not taken
     // for an improvement. A recovered improvement does not: its loss is a slowdown against the
     // improved level, and is judged as one.
@@ -152,7 +166,7 @@ export function judgeNight(
     if (seen === undefined || from > seen) levelFrom.set(episode.seriesKey, from);
   }
   const verdicts: SeriesVerdict[] = [];
-  for (const one of series) {
+  for (const one of withoutMachineNights(series, provisionalNights, night)) {
     const comparison = compareNight(one, { night, windowDays: policy.windowDays, lookbackDays: policy.lookbackDays, baselineStart: levelFrom.get(one.key) });
     if (comparison.latest !== undefined) verdicts.push(judge(one, comparison, policy, declared(one.identity.suite, one.identity.workload, one.identity.metric), noiseFloors.get(one.key)));
   }

@@ -3,9 +3,10 @@
  *
  * @module
  */
-import { formatChange, formatP, formatValue } from '../format/index.js';
+import { formatChange, formatP, formatPercent, formatValue } from '../format/index.js';
 import type { VerdictKind } from './judge.js';
 import type { DetectionReport } from './run.js';
+import { detectableWithin, roundUp } from './sensitivity.js';
 import type { SeriesIdentity } from './series.js';
 
 /** Most urgent first: what needs a look, then what could not be judged, then the quiet rest. */
@@ -34,8 +35,8 @@ export function renderReport(report: DetectionReport, options: { all?: boolean }
     verdict.change === undefined ? '-' : formatChange(verdict.change),
     verdict.pValue === undefined ? '-' : formatP(verdict.pValue),
     verdict.noise === undefined ? '-' : `${(verdict.noise * 100).toFixed(1)}%`,
-    // The smallest change the series catches at its settings, within the persistence path's nights.
-    verdict.detectable === undefined ? '-' : `${Math.ceil(verdict.detectable.persistent * 100)}% in ${verdict.detectable.nights} nights`,
+    // The smallest change the series catches at its settings within the persistence path's nights (sensitivity.ts).
+    verdict.detectable === undefined ? '-' : `${formatPercent(roundUp(detectableWithin(verdict.detectable, verdict.detectable.nights)!))} in ${verdict.detectable.nights} nights`,
     verdict.kind === 'stable'
       ? verdict.kind
       : verdict.kind === 'regression' || verdict.kind === 'improvement'
@@ -74,7 +75,8 @@ function episodeLines(report: DetectionReport): string[] {
   return lines;
 }
 
-function alignColumns(table: string[][]): string[] {
+/** Columns padded to their widest cell; the last one is left ragged. */
+export function alignColumns(table: string[][]): string[] {
   const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
   return table.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
 }

@@ -46,11 +46,23 @@ export function formatRatioInterval(interval: { ratio: number; low: number; high
 /** A commit's short name: seven characters, as git and GitHub print it. */
 export const shortSha = (sha: string) => sha.slice(0, 7);
 
+/** A duration in seconds, in the unit that reads best: "42 s", "12.5 min", "3.2 h". */
+export function formatSeconds(seconds: number): string {
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${(seconds / 60).toFixed(1)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
 /** A duration in hours, in the unit that reads best: "45 min", "5.0 h", "3.2 days". */
 export function formatHours(hours: number): string {
   if (hours < 1) return `${Math.round(hours * 60)} min`;
   if (hours < 48) return `${hours.toFixed(1)} h`;
   return `${(hours / 24).toFixed(1)} days`;
+}
+
+/** A fraction as a percentage with up to two decimals and no trailing zeros: "10%", "12.5%". */
+export function formatPercent(fraction: number): string {
+  return `${Number((fraction * 100).toFixed(2))}%`;
 }
 
 /** A share as a whole percentage: "83%". */

@@ -15,6 +15,8 @@ import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { applyIssueActions, type ActionOutcome } from './apply.js';
 import { confirmOpenings, type ConfirmPort } from './confirm.js';
+import { holdOpenings } from './machine-hold.js';
+import { isCanary } from '../detect/machine-night.js';
 import { createGitHubClient, type GitHubClient } from './client.js';
 import { isGitHubFailure } from './errors.js';
 import { fileTracker } from './file-tracker.js';
@@ -73,7 +75,8 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   let tracker: IssueTracker = client && config.github.repository ? gitHubTracker(client, config.github.repository, config.github.labels) : files;
   if (night === undefined) return { tracker: tracker.description, filesDir, actions: [], failed: 0 };
 
-  const reported = reportedEpisodes(store, report, night);
+  // The canary tells the machine's speed: its own episodes are never filed.
+  const reported = reportedEpisodes(store, report, night).filter((e) => !isCanary(e.identity));
   const wanted = reported.filter((e) => e.kind === 'regression' || config.github.improvements === 'issue');
   const detectable = detectableBySeries(report.verdicts);
   const groups = groupEpisodes(wanted, repositoryOrder(loaded), detectable);
@@ -92,7 +95,11 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
     tracker = files;
     existing = await files.find(fingerprints);
   }
-  const planned = [...planIssues(groups, existing, night), ...planImprovementNotes(notes, existing)];
+  const machineNights = new Set(store.machineNights({ machineOnly: true }).map((m) => m.night));
+  if (report.machine?.machine) machineNights.add(night);
+  const planned = holdOpenings([...planIssues(groups, existing, night), ...planImprovementNotes(notes, existing)], {
+    night, machine: report.machine, machineNights, episodes: reported, rerunConfirms: config.github.confirm === 'rerun' && options.confirm !== undefined,
+  });
   for (const action of planned) {
     if (action.kind === 'skip' && action.reason === noRegressionIssue) {
       const [series] = action.group.series;

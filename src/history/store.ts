@@ -30,6 +30,8 @@ import {
 import type { Episode, EpisodeChange } from '../detect/episodes.js';
 import { insertAbsentMetrics, insertUnsupportedWorkload, markFoundInBackfill, nightsRecorded, unsupportedNightlyWorkloads, type UnsupportedWorkload } from './backfill-queries.js';
 import { markWorkIncomplete, runningWorkOfHost, type TrackedWork } from './abandoned-queries.js';
+import { machineNights, recordMachineNight } from './machine-queries.js';
+import type { MachineNight } from '../detect/machine-night.js';
 import { insertRunProcess, settleProcess, settleRunProcesses, unsettledProcessesOfEndedRuns } from './process-queries.js';
 import { readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './report-queries.js';
 import { nightSummaryFailures, nightSummaryRuns } from './summary-queries.js';
@@ -376,6 +378,16 @@ export class HistoryStore {
 
   falseAlarmEpisodes(): FalseAlarm[] {
     return falseAlarmEpisodes(this.db);
+  }
+
+  // Nights the machine, not the code, moved (machine-queries.ts).
+
+  recordMachineNight(finding: MachineNight): void {
+    this.write(() => recordMachineNight(this.db, finding));
+  }
+
+  machineNights(filter: { sinceNight?: string; machineOnly?: boolean } = {}): MachineNight[] {
+    return machineNights(this.db, filter);
   }
 
   // Work a runner that died left behind (abandoned-queries.ts, process-queries.ts).

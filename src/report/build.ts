@@ -194,5 +194,6 @@ class SiteWriter {
  * the stored episodes give every regression and recovery so far.
  */
 function readDetection(store: HistoryStore, policy: DetectionPolicy): DetectionFacts {
-  return { verdicts: assessNight(store, policy).verdicts, episodes: store.episodes() };
+  const tonight = assessNight(store, policy);
+  return { verdicts: tonight.verdicts, episodes: store.episodes(), machineNights: [...store.machineNights({ machineOnly: true }), ...(tonight.machine ? [tonight.machine] : [])] };
 }

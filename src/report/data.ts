@@ -6,7 +6,7 @@
  * @module
  */
 import { median } from 'simple-statistics';
-import { nightlyLevels } from '../detect/index.js';
+import { nightlyLevels, summarizeSensitivity } from '../detect/index.js';
 import { relativeSpread } from '../stats/index.js';
 import type { SegmentationOptions } from '../stats/segmentation.js';
 import type { CommitInfo } from '../history/types.js';
@@ -128,7 +128,10 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
   }
 
   const workloads = [...pages.values()].sort((a, b) => a.suite.localeCompare(b.suite) || a.workload.localeCompare(b.workload));
-  for (const page of workloads) page.failures.sort((a, b) => b.night.localeCompare(a.night) || a.repeat - b.repeat);
+  for (const page of workloads) {
+    page.failures.sort((a, b) => b.night.localeCompare(a.night) || a.repeat - b.repeat);
+    page.machineNights = (options.detection.machineNights ?? []).filter((m) => page.variants.some((v) => v.nights.includes(m.night)));
+  }
   if (history.unsupported?.length) {
     const measuredPairs = new Set(history.values.map((v) => `${v.runId}\u0000${v.workload}`));
     const notes = availabilityNotes(history.runs, history.unsupported, (runId, workload) => measuredPairs.has(`${runId}\u0000${workload}`));
@@ -144,6 +147,7 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
       suites: unique(rows.map((r) => r.suite)),
       metrics: unique(rows.map((r) => r.metric).filter(Boolean)),
       clusterShapes: unique(rows.map((r) => r.variant.clusterShape)),
+      machineNights: options.detection.machineNights ?? [],
     },
     workloads,
     commitTables,
@@ -180,6 +184,7 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], opti
     statusNote: judgement.note,
     changeSinceEpisode: judgement.changeSinceEpisode,
     issue: judgement.issueNumber === undefined ? undefined : { number: judgement.issueNumber, url: options.issueUrl(judgement.issueNumber) },
+    sensitivity: judgement.detectable === undefined ? undefined : summarizeSensitivity(judgement.detectable),
   };
 }
 

@@ -6,15 +6,18 @@
  * @module
  */
 import type { Comparability } from '../history/types.js';
-import { describeDetectable, type Episode, type SeriesVerdict, type VerdictKind } from '../detect/index.js';
+import { describeDetectable, type Detectable, type Episode, type SeriesVerdict, type VerdictKind } from '../detect/index.js';
 import { formatChange } from '../format/index.js';
 import { variantOf } from './paths.js';
-import type { Marker, SeriesStatus } from './types.js';
+import type { MachineNight } from '../detect/machine-night.js';
+import type { MachineNightNote, Marker, SeriesStatus } from './types.js';
 
-/** Detection's results as the site needs them: tonight's verdicts (a dry run) and every stored episode. */
+/** Detection's results as the site needs them: tonight's verdicts (a dry run), every stored episode, the machine nights. */
 export interface DetectionFacts {
   verdicts: readonly SeriesVerdict[];
   episodes: readonly Episode[];
+  /** Stored findings and tonight's (a night may have one per suite); absent: none. */
+  machineNights?: readonly MachineNight[];
 }
 
 /** Status, note and issue of one series on the index. */
@@ -24,6 +27,8 @@ export interface SeriesJudgement {
   issueNumber?: number;
   /** For an active episode: the latest median against the level before the regression. */
   changeSinceEpisode?: number;
+  /** What the series catches at its settings, from the latest night's verdict (absent when it was not judged). */
+  detectable?: Detectable;
 }
 
 const verdictStatus: Record<VerdictKind, SeriesStatus> = {
@@ -53,6 +58,8 @@ const stateNote: Partial<Record<Episode['state'], string>> = { accepted: ' (acce
 
 /** Judgements and markers looked up by series key. */
 export interface DetectionIndex {
+  /** The nights marked "machine", newest first, one note each (absent: none). */
+  machineNights?: MachineNightNote[];
   judge(key: string): SeriesJudgement;
   markers(key: string, issueUrl: (issue: number) => string | undefined): Marker[];
 }
@@ -70,16 +77,18 @@ export function indexDetection(facts: DetectionFacts): DetectionIndex {
     episodes.set(key, [...(episodes.get(key) ?? []), episode]);
   }
   return {
+    machineNights: machineNightNotes(facts.machineNights ?? []),
     judge(key) {
       const active = (episodes.get(key) ?? []).filter(isActive).sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night))[0];
+      const verdict = verdicts.get(key);
+      const detectable = verdict?.detectable === undefined ? {} : { detectable: verdict.detectable };
       if (active) {
         const change = active.latestMedian / active.baselineMedian - 1;
-        return { status: 'regressed', note: `regressed since ${active.firstBad.night}: ${formatChange(change)} against the level before it`, issueNumber: active.issueNumber, changeSinceEpisode: change };
+        return { status: 'regressed', note: `regressed since ${active.firstBad.night}: ${formatChange(change)} against the level before it`, issueNumber: active.issueNumber, changeSinceEpisode: change, ...detectable };
       }
-      const verdict = verdicts.get(key);
       if (verdict === undefined) return { status: 'insufficient', note: 'detection has not judged the latest night' };
       const reach = verdict.detectable ? `; at its settings: ${describeDetectable(verdict.detectable)}` : '';
-      return { status: verdictStatus[verdict.kind], note: `${verdict.kind}: ${verdict.reason}${reach}` };
+      return { status: verdictStatus[verdict.kind], note: `${verdict.kind}: ${verdict.reason}${reach}`, ...detectable };
     },
     markers(key, issueUrl) {
       return (episodes.get(key) ?? []).flatMap((episode): Marker[] => {
@@ -91,4 +100,17 @@ export function indexDetection(facts: DetectionFacts): DetectionIndex {
       });
     },
   };
+}
+
+
+/** One note per machine night (its suites' reasons joined), newest first. */
+function machineNightNotes(found: readonly MachineNight[]): MachineNightNote[] {
+  const reasons = new Map<string, string[]>();
+  for (const finding of found) {
+    if (!finding.machine) continue;
+    const list = reasons.get(finding.night) ?? [];
+    if (!list.includes(finding.reason)) list.push(finding.reason);
+    reasons.set(finding.night, list);
+  }
+  return [...reasons].sort(([a], [b]) => b.localeCompare(a)).map(([night, list]) => ({ night, reason: list.join('; ') }));
 }

@@ -12,6 +12,15 @@ import { statusLabels, type IndexPage, type IndexRow, type SeriesStatus } from '
 
 const statuses = Object.keys(statusLabels) as SeriesStatus[];
 
+/** Machine nights shown to whoever reads a change: the machine, not the code, moved them. */
+const listedMachineNights = 5;
+
+function machineNightsNote(page: IndexPage) {
+  const nights = page.machineNights ?? [];
+  if (nights.length === 0) return html``;
+  return html`<p class="machine-nights"><strong>machine</strong> nights (the machine, not the code, moved them; their regressions waited a night before being filed): ${nights.slice(0, listedMachineNights).map((m, i) => html`${i > 0 ? ', ' : ''}<span title="${m.reason}">${m.night}</span>`)}${nights.length > listedMachineNights ? ` and ${nights.length - listedMachineNights} earlier` : ''}</p>`;
+}
+
 export function renderIndex(page: IndexPage): string {
   const counts = new Map<SeriesStatus, number>();
   for (const row of page.rows) counts.set(row.status, (counts.get(row.status) ?? 0) + 1);
@@ -21,6 +30,7 @@ export function renderIndex(page: IndexPage): string {
 <p class="summary">${page.rows.length} series from ${new Set(page.rows.map((r) => `${r.suite}\u0000${r.workload}`)).size} workloads${statuses.map((s) =>
     counts.get(s) ? html` · <button type="button" class="chip status-${s}" data-filter-status="${s}">${counts.get(s)!} ${statusLabels[s]}</button>` : html``,
   )}</p>
+${machineNightsNote(page)}
 <form class="filters" id="filters" role="search">
   <label>Search <input type="search" name="q" placeholder="workload name"></label>
   <label>Suite <select name="suite"><option value="">all</option>${options(page.suites)}</select></label>

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { formatValue } from '../format/index.js';
+import { formatPercent, formatValue } from '../format/index.js';
 import { relativeHref, sitePaths } from './paths.js';
 import { commitLine, html, layout } from './render.js';
 import type { DrilldownPage, WorkloadPage } from './types.js';
@@ -33,6 +33,12 @@ ${page.availability ? html`<p class="availability">${page.availability}</p>` : '
   <div id="charts" class="charts"></div>
   <aside id="details" class="details" aria-live="polite"><p class="muted">Hover a point to see its night, commit and value.</p></aside>
 </div>
+${sensitivitySection(page)}
+${(page.machineNights ?? []).length === 0 ? '' : html`<h2>Machine nights</h2>
+<p class="muted">Nights the machine, not the code, moved (a canary or most series shifted together): changes on them are not the commits'.</p>
+<table class="machine-nights"><thead><tr><th>Night</th><th>Why</th></tr></thead><tbody>
+${page.machineNights!.map((m) => html`<tr><td>${m.night}</td><td>${m.reason}</td></tr>
+`)}</tbody></table>`}
 <h2>Run drill-downs</h2>
 ${links.length === 0 ? html`<p class="muted">No run of this workload has stored samples.</p>` : html`<table class="runs"><thead><tr><th>Night</th><th>Cluster · environment</th><th>Run</th></tr></thead><tbody>
 ${links.map((l) => html`<tr><td><a href="${l.href}">${l.night}</a></td><td>${l.variant}</td><td><code>${l.runId}</code></td></tr>
@@ -49,6 +55,21 @@ ${page.failures.slice(0, 50).map((f) => html`<tr><td>${f.night}</td><td>${f.vari
     path, title: `${page.workload} (${page.suite})`, section: 'workload', generatedAt, body,
     scripts: [sitePaths.workloadData(page.suite, page.workload), sitePaths.commitData(page.suite), sitePaths.asset('workload.js')],
   });
+}
+
+/**
+ * What each series of the workload catches at its measured noise and repeats (its minimum
+ * detectable effect), so a maintainer knows what a quiet chart means.
+ */
+function sensitivitySection(page: WorkloadPage) {
+  const rows = page.variants.flatMap((v) => v.metrics.flatMap((m) => (m.sensitivity ? [{ variant: v.variant.label, metric: m.metric, ...m.sensitivity }] : [])));
+  if (rows.length === 0) return html`<h2>Sensitivity</h2>
+<p class="muted">No series of this workload was judged on the latest night.</p>`;
+  return html`<h2>Sensitivity</h2>
+<p class="muted">The smallest change each series catches at its noise and repeats on the latest night, in 80% of the nights it happens (never below its threshold).</p>
+<table class="sensitivity"><thead><tr><th>Cluster · environment</th><th>Metric</th><th class="num">Repeats</th><th class="num">First night</th><th class="num">Within ${rows[0]!.nights} nights</th><th>In words</th></tr></thead><tbody>
+${rows.map((r) => html`<tr><td>${r.variant}</td><td>${r.metric}</td><td class="num">${r.repeats}</td><td class="num">${r.oneNight === undefined ? '-' : formatPercent(r.oneNight)}</td><td class="num">${formatPercent(r.withinNights)}</td><td>${r.text}</td></tr>
+`)}</tbody></table>`;
 }
 
 export function renderDrilldownPage(page: DrilldownPage, generatedAt: string): string {

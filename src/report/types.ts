@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { SensitivitySummary } from '../detect/sensitivity.js';
 import type { CommitInfo, Comparability, FailureClass, RepeatStatus } from '../history/types.js';
 
 /** The index's status words: detection's verdict on the latest night, or an open episode. */
@@ -106,6 +107,14 @@ export interface IndexPage {
   suites: string[];
   metrics: string[];
   clusterShapes: string[];
+  /** Nights the machine, not the code, moved, newest first (absent or empty: none). */
+  machineNights?: MachineNightNote[];
+}
+
+/** A night detection marked "machine" (src/detect/machine-night.ts), and why. */
+export interface MachineNightNote {
+  night: string;
+  reason: string;
 }
 
 /** A regression (an episode's first bad night) or a recovery on a chart. */
@@ -152,6 +161,8 @@ export interface MetricSeries {
   changeSinceEpisode?: number;
   /** The GitHub issue of the open episode, if it has one. */
   issue?: { number: number; url?: string };
+  /** What the series catches at its settings (src/detect/sensitivity.ts), when the latest night was judged. */
+  sensitivity?: SensitivitySummary;
 }
 
 export interface DrilldownLink {
@@ -185,6 +196,8 @@ export interface WorkloadPage {
   failures: FailureNote[];
   /** "not available before <commits> (<night>)" when earlier versions of the target could not run it. */
   availability?: string;
+  /** The machine nights among the workload's nights, newest first. */
+  machineNights?: MachineNightNote[];
 }
 
 export interface CommitRow {

@@ -20,6 +20,16 @@ const night: NightSummaryInput = {
 };
 
 describe('renderNightSummary', () => {
+  it('says how many series see their threshold and lists the least sensitive first, with what they would need', () => {
+    const sees = { suite: 'dask', workload: 'sum', metric: 'wall_time', withinNights: 0.1, oneNight: 0.12, nights: 3, repeats: 3, threshold: 0.1, text: 'this test sees a 10% change in 3 nights (12% on its first night)' };
+    const blind = { suite: 'dask', workload: 'shuffle', metric: 'wall_time', withinNights: 0.24, nights: 3, repeats: 1, threshold: 0.1, repeatsForThreshold: 6, text: 'this test sees a 24% change in 3 nights, none on its first night alone; to see 10% in 3 nights it needs 6 repeats a night' };
+    const markdown = renderNightSummary({ ...night, sensitivity: [sees, blind] });
+    expect(markdown).toContain(['### Sensitivity', '', '1 of 2 judged series see their threshold within 3 nights.', '', '| workload | metric | repeats | first night | within 3 nights | in words |', '|---|---|--:|--:|--:|---|',
+      '| dask/shuffle | wall_time | 1 | — | 24% | this test sees a 24% change in 3 nights, none on its first night alone; to see 10% in 3 nights it needs 6 repeats a night |',
+      '| dask/sum | wall_time | 3 | 12% | 10% | this test sees a 10% change in 3 nights (12% on its first night) |'].join('\n'));
+    expect(renderNightSummary(night)).not.toContain('### Sensitivity');
+  });
+
   it('shows the runs per shard, the missing shard, the changes, the failures and the cost', () => {
     expect(renderNightSummary(night)).toBe(
       [
@@ -78,7 +88,15 @@ describe('annotations and outputs', () => {
   });
 
   it('gives later jobs the counts', () => {
-    expect(nightOutputs(night)).toEqual({ night: '2026-12-01', runs: '2', regressions: '1', improvements: '1', failures: '1', 'missing-shards': '2/3', 'cost-usd': '0.75' });
+    expect(nightOutputs(night)).toEqual({ night: '2026-12-01', runs: '2', regressions: '1', improvements: '1', failures: '1', 'missing-shards': '2/3', 'cost-usd': '0.75', machine: 'false' });
+  });
+
+  it('says when the machine, not the code, moved the night, and tells later jobs', () => {
+    const machine = { night: '2026-12-01', suite: '', machine: true, signs: ['canary' as const], direction: 'slower' as const, canaryChange: 0.6, judgedSeries: 10, movedSeries: 9, reason: 'canary compute_seconds +60.0%; 9 of 10 timed series moved slower together' };
+    const markdown = renderNightSummary({ ...night, machine });
+    expect(markdown).toContain('**machine night**: canary compute_seconds +60.0%; 9 of 10 timed series moved slower together. The machine, not the code, moved');
+    expect(nightOutputs({ ...night, machine }).machine).toBe('true');
+    expect(renderNightSummary({ ...night, machine: { ...machine, machine: false } })).not.toContain('machine night');
   });
 
   it('finds no missing shard when the night was not split', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Episode, SeriesVerdict, VerdictKind } from '../../src/detect/index.js';
+import { defaultDetectionPolicy } from '../../src/detect/policy.js';
+import { detectableOf, summarizeSensitivity } from '../../src/detect/sensitivity.js';
 import { indexDetection, siteSeriesKey } from '../../src/report/detection.js';
 import { variantOf } from '../../src/report/paths.js';
 
@@ -54,5 +56,17 @@ describe('indexDetection', () => {
       { night: '2026-02-08', kind: 'regression', label: 'regression +20.0%', issueUrl: undefined },
     ]);
     expect(index.markers(siteSeriesKey('dask', 'shuffle', 'cpu_time', variantOf(identity).id), () => undefined)).toEqual([]);
+  });
+});
+
+describe('summarizeSensitivity', () => {
+  it('gives the workload page what a judged series catches, rounded up, and what it needs for its threshold', () => {
+    const detectable = detectableOf({ repeats: 3, noise: 0.045, persistNoise: 0.045, repeatSpread: 0.05, baselineNights: 7, sinceNights: 30, threshold: 0.1 }, defaultDetectionPolicy);
+    const index = indexDetection({ verdicts: [{ ...verdict('stable'), detectable }], episodes: [episode({ state: 'still-regressed' })] });
+    // Shown for a regressed series too: what a quiet stretch would have meant.
+    expect(index.judge(key).detectable).toBe(detectable);
+    const shown = summarizeSensitivity(detectable);
+    expect(shown).toMatchObject({ nights: 3, repeats: 3, threshold: 0.1, oneNight: 0.27, withinNights: 0.15, repeatsForThreshold: 14 });
+    expect(shown.text).toBe('this test sees a 15% change in 3 nights (27% on its first night); to see 10% in 3 nights it needs 14 repeats a night');
   });
 });

@@ -63,6 +63,31 @@ describe('pages', () => {
   });
 });
 
+describe('the workload page', () => {
+  it('shows what each judged series catches at its settings, and says so when none was judged', () => {
+    const metric = { metric: 'wall_time', unit: 's', threshold: 0.1, exponent: -3, repeats: [], median: [], baseline: [], markers: [], levels: [], status: 'stable' as const };
+    const sensitivity = { oneNight: 0.27, withinNights: 0.15, nights: 3, repeats: 3, threshold: 0.1, text: 'this test sees a 15% change in 3 nights (27% on its first night)' };
+    const page: WorkloadPage = { suite: 'dask', workload: 'shuffle', slug: 'shuffle', variants: [{ variant, nights: [], runs: [], metrics: [{ ...metric, sensitivity }], drilldowns: [] }], failures: [] };
+    const text = renderWorkloadPage(page, '2026-02-10T06:00:00.000Z');
+    expect(text).toContain('<th class="num">Within 3 nights</th>');
+    expect(text).toContain('<td>wall_time</td><td class="num">3</td><td class="num">27%</td><td class="num">15%</td><td>this test sees a 15% change in 3 nights (27% on its first night)</td>');
+    const unjudged = renderWorkloadPage({ ...page, variants: [{ ...page.variants[0]!, metrics: [metric] }] }, '2026-02-10T06:00:00.000Z');
+    expect(unjudged).toContain('No series of this workload was judged on the latest night.');
+  });
+});
+
+describe('machine nights on the pages', () => {
+  it('are named on the index and on the workload page, with why', () => {
+    const machineNights = [{ night: '2026-02-09', reason: 'canary compute_seconds +62.0%; 7 of 8 timed series moved slower together' }];
+    const index = renderIndex({ generatedAt: '2026-02-10T06:00:00.000Z', rows: [], suites: [], metrics: [], clusterShapes: [], machineNights });
+    expect(index).toContain('<strong>machine</strong> nights');
+    expect(index).toContain('<span title="canary compute_seconds +62.0%; 7 of 8 timed series moved slower together">2026-02-09</span>');
+    const page: WorkloadPage = { suite: 'dask', workload: 'shuffle', slug: 'shuffle', variants: [], failures: [], machineNights };
+    expect(renderWorkloadPage(page, '2026-02-10T06:00:00.000Z')).toContain('<tr><td>2026-02-09</td><td>canary compute_seconds +62.0%; 7 of 8 timed series moved slower together</td></tr>');
+    expect(renderIndex({ generatedAt: '2026-02-10T06:00:00.000Z', rows: [], suites: [], metrics: [], clusterShapes: [] })).not.toContain('machine</strong>');
+  });
+});
+
 describe('number formats', () => {
   it.each([[551_380_000, 4], [30.123, -3], [0.0123, -6], [0, 0]])('gives %d five significant digits with exponent %d', (value, exponent) => {
     expect(decimalExponent([value, value / 2])).toBe(exponent);

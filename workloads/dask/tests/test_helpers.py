@@ -223,3 +223,16 @@ class RegistryTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CanaryTest(unittest.TestCase):
+    def test_does_the_same_work_every_time_without_dask(self):
+        from nightbench_dask.workloads import canary
+
+        first = canary.cpu_and_memory_loop(7)
+        second = canary.cpu_and_memory_loop(7)
+        self.assertEqual(first[:2], second[:2])
+        self.assertGreater(first[2], 0)
+        # Its work is fixed: no sizing, no scale, no Dask call inside the loop.
+        self.assertNotIn("dask", canary.cpu_and_memory_loop.__code__.co_names)
+        self.assertIn("canary", load_workloads())

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { defaultDetectionPolicy as policy } from '../../src/detect/policy.js';
+import {
+  describeSensitivity, detectableOf, detectableWithin, maxTunedRepeats, minimumDetectable, noiseAt, repeatsNeeded, type SensitivityBasis,
+} from '../../src/detect/sensitivity.js';
+import { runNights, seriesRows } from './helpers.js';
+
+/** 3 repeats at 5% CV each and no night-to-night noise of its own: the median's noise is 3.6%. */
+const repeatNoisy: SensitivityBasis = { repeats: 3, noise: 0.05 * Math.sqrt(Math.PI / 6), persistNoise: 0.05 * Math.sqrt(Math.PI / 6), repeatSpread: 0.05, baselineNights: 7, sinceNights: 30, threshold: 0.1 };
+
+describe('sensitivity', () => {
+  it('keeps the measured noise at the measured repeats and averages only the repeat part away with more', () => {
+    expect(noiseAt(repeatNoisy, 3).noise).toBeCloseTo(repeatNoisy.noise, 12);
+    expect(noiseAt(repeatNoisy, 12).noise).toBeCloseTo(repeatNoisy.noise / 2, 12);
+    // 4% night-to-night on top of the repeats: that part stays whatever the repeats.
+    const nightly = { ...repeatNoisy, noise: Math.hypot(0.04, repeatNoisy.noise), persistNoise: Math.hypot(0.04, repeatNoisy.noise) };
+    expect(noiseAt(nightly, 1000).noise).toBeGreaterThan(0.04);
+    expect(noiseAt(nightly, 1000).noise).toBeLessThan(0.041);
+  });
+
+  it('is the change that passes a gate 80% of the time: the gate plus 0.84 standard errors, fast path in 1 night, persistence in 3', () => {
+    const first = Math.expm1((policy.noiseMultiple + 0.8416) * repeatNoisy.noise * Math.sqrt(1 + 1 / 7));
+    const persistent = Math.expm1((policy.persistZ + 0.8416) * repeatNoisy.persistNoise * Math.sqrt(1 / 3 + Math.PI / 60));
+    expect(minimumDetectable(repeatNoisy, policy, 1)).toBeCloseTo(first, 4);
+    expect(minimumDetectable(repeatNoisy, policy, 3)).toBeCloseTo(Math.min(first, persistent), 4);
+    // One repeat a night: no fast path, so nothing at all on the first night.
+    expect(minimumDetectable(repeatNoisy, policy, 1, 1)).toBe(Number.POSITIVE_INFINITY);
+    expect(minimumDetectable(repeatNoisy, policy, 5)).toBeLessThan(minimumDetectable(repeatNoisy, policy, 3));
+  });
+
+  it('names the fewest repeats that reach a target, and none when the night-to-night noise alone is too large', () => {
+    const needed = repeatsNeeded(repeatNoisy, policy, 0.1, 1)!;
+    expect(minimumDetectable(repeatNoisy, policy, 1, needed)).toBeLessThanOrEqual(0.1);
+    expect(minimumDetectable(repeatNoisy, policy, 1, needed - 1)).toBeGreaterThan(0.1);
+    const nightly: SensitivityBasis = { ...repeatNoisy, noise: 0.08, persistNoise: 0.08 };
+    expect(repeatsNeeded(nightly, policy, 0.1, 3)).toBeUndefined();
+    expect(repeatsNeeded(nightly, policy, 0.6, 3)).toBe(1);
+    expect(maxTunedRepeats).toBeGreaterThan(needed);
+  });
+
+  it('says what a test sees and, below its threshold, how many repeats it would need', () => {
+    const sees = detectableOf({ ...repeatNoisy, noise: 0.02, persistNoise: 0.02, repeatSpread: 0.02 }, policy);
+    expect(sees.repeatsForThreshold).toBeUndefined();
+    expect(describeSensitivity(sees)).toBe('this test sees a 10% change in 3 nights (11% on its first night)');
+    expect(describeSensitivity(detectableOf(repeatNoisy, policy))).toBe('this test sees a 12% change in 3 nights (21% on its first night); to see 10% in 3 nights it needs 4 repeats a night');
+    const noisy: SensitivityBasis = { ...repeatNoisy, repeats: 1, noise: 0.08, persistNoise: 0.08, repeatSpread: 0.08 };
+    const needs = detectableOf(noisy, policy);
+    expect(needs.repeatsForThreshold).toBeGreaterThan(1);
+    expect(describeSensitivity(needs)).toMatch(/^this test sees a \d+% change in 3 nights, none on its first night alone; to see 10% in 3 nights it needs \d+ repeats a night$/);
+    const stuck = detectableOf({ ...noisy, repeatSpread: 0.01 }, policy);
+    expect(stuck.thresholdOutOfReach).toBe(true);
+    expect(describeSensitivity(stuck)).toContain('no number of repeats makes it see 10% in 3 nights (its night-to-night noise alone is too large)');
+    expect(detectableWithin(needs, 1)).toBeUndefined();
+  });
+
+  it('is what the judge reports for a series, and detection catches most steps a quarter above it within 3 nights', () => {
+    // Judged alone: the sensitivity promised by night 30 at 3 repeats and CV 8%.
+    const verdict = runNights(seriesRows({ seed: 21, nights: 31, repeats: 3, cv: 0.08 }), policy, 30, 30).verdicts[0]![0]!;
+    const promised = detectableWithin(verdict.detectable!, 3)!;
+    expect(promised).toBeCloseTo(Math.max(0.1, minimumDetectable(verdict.detectable!.basis, policy, 3)), 12);
+    expect(promised).toBeGreaterThan(0.1);
+    // Planted at 1.25 times the promise into 20 series like it. Detection's other conditions cost
+    // it power against the gates alone: at the promise itself it caught 19-28 of 40 (CV 5-10%,
+    // 3 and 5 repeats), at 1.25 times 36-38 of 40.
+    let caught = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      const rows = seriesRows({ seed: 200 + seed, nights: 33, repeats: 3, cv: 0.08, steps: [{ from: 30, factor: 1 + 1.25 * promised }] });
+      if (runNights(rows, policy, 30, 32).opened > 0) caught++;
+    }
+    expect(caught).toBeGreaterThanOrEqual(15);
+  });
+});

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { Episode } from '../../src/detect/episodes.js';
+import type { MachineNight } from '../../src/detect/machine-night.js';
+import { holdOpenings } from '../../src/github/machine-hold.js';
+import type { IssueAction } from '../../src/github/plan.js';
+import { group, series, tracked } from './builders.js';
+
+const machine: MachineNight = { night: '2026-12-03', suite: '', machine: true, signs: ['common-mode'], direction: 'slower', judgedSeries: 8, movedSeries: 7, reason: '7 of 8 timed series moved slower together' };
+const opening = (state: 'open' | 'still-regressed' = 'open'): IssueAction => ({ kind: 'open', group: group([series('shuffle', state)]) });
+/** The stored episode behind `series('shuffle')` (id 7), `nightsBack` nights back within noise. */
+const episode = (nightsBack: number) => ({ id: 7, nightsBack, state: 'still-regressed' }) as Episode;
+
+describe('holdOpenings', () => {
+  it('holds every opening of a machine night, and only openings', () => {
+    const comment: IssueAction = { kind: 'comment', group: group([series('join', 'still-regressed')]), issue: tracked(group([series('join')])) };
+    const held = holdOpenings([opening(), comment], { night: '2026-12-03', machine, machineNights: new Set(['2026-12-03']), episodes: [], rerunConfirms: false });
+    expect(held[0]).toMatchObject({ kind: 'skip', reason: 'waiting: 2026-12-03 was a machine night (7 of 8 timed series moved slower together); filed if still regressed on the next night' });
+    expect(held[1]).toBe(comment);
+  });
+
+  it('leaves a machine night\'s openings to the confirming rerun when there is one', () => {
+    expect(holdOpenings([opening()], { night: '2026-12-03', machine, machineNights: new Set(['2026-12-03']), episodes: [], rerunConfirms: true })[0]!.kind).toBe('open');
+  });
+
+  it('on the next night files a shift that outlasted the machine night, and keeps waiting on one back within noise', () => {
+    const next = { night: '2026-12-04', machine: { ...machine, night: '2026-12-04', machine: false }, machineNights: new Set(['2026-12-03']), rerunConfirms: false };
+    expect(holdOpenings([opening('still-regressed')], { ...next, episodes: [episode(0)] })[0]!.kind).toBe('open');
+    expect(holdOpenings([opening('still-regressed')], { ...next, episodes: [episode(1)] })[0]).toMatchObject({ kind: 'skip', reason: 'waiting: began on machine night 2026-12-03 and is back within noise of its old level tonight' });
+    // Only what outlasted the load is filed: a series back tonight leaves the group.
+    const mixed: IssueAction = { kind: 'open', group: group([series('shuffle', 'still-regressed'), series('sum', 'still-regressed')]) };
+    const filed = holdOpenings([mixed], { ...next, episodes: [episode(1), { id: 3, nightsBack: 0, state: 'still-regressed' } as Episode] })[0]!;
+    expect(filed.kind === 'open' && filed.group.series.map((s) => s.workload)).toEqual(['sum']);
+    // Nor does a later comment list them, or claim their episodes for its issue.
+    const comment: IssueAction = { kind: 'comment', group: mixed.group, issue: tracked(mixed.group) };
+    const commented = holdOpenings([comment], { ...next, night: '2026-12-05', episodes: [{ ...episode(2), state: 'recovered' }, { id: 3, nightsBack: 0, state: 'still-regressed', issueNumber: 7 } as Episode] })[0]!;
+    expect(commented).toMatchObject({ kind: 'comment', issue: { number: 7 } });
+    expect(commented.group.series.map((s) => s.workload)).toEqual(['sum']);
+    // A group that did not begin on a machine night is filed as before, back or not.
+    expect(holdOpenings([opening('still-regressed')], { ...next, machineNights: new Set(), episodes: [episode(1)] })[0]!.kind).toBe('open');
+  });
+});
