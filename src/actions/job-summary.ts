@@ -1,4 +1,3 @@
-import * as core from '@actions/core';
 import type { Annotation } from './night-summary.js';
 
 export interface JobSummary {
@@ -15,6 +14,8 @@ export interface JobSummary {
 export async function writeJobSummary(summary: JobSummary): Promise<boolean> {
   // @actions/core reads the same variables from process.env.
   if (!process.env.GITHUB_STEP_SUMMARY) return false;
+  // Loaded here, not at the top: only a workflow step needs it, and it costs every CLI start.
+  const core = await import('@actions/core');
   await core.summary.addRaw(summary.markdown, true).write();
   for (const a of summary.annotations) core[a.level](a.message, { title: a.title });
   if (process.env.GITHUB_OUTPUT) for (const [name, value] of Object.entries(summary.outputs)) core.setOutput(name, value);

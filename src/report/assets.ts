@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +19,8 @@ const entries: Record<string, string> = {
 
 /** Asset name -> content, ready to write under assets/. */
 export async function buildAssets(): Promise<Map<string, string>> {
+  // Loaded here, not at the top: only `report` bundles, and esbuild costs every CLI start.
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: Object.fromEntries(Object.entries(entries).map(([asset, source]) => [asset.replace(/\.js$/, ''), siteDir(source)])),
     bundle: true,

@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/cli.js';
+
+/**
+ * What `npm pack` ships runs as compiled JavaScript: built in a throw-away copy of the package (so
+ * the checkout's own dist/ is never rewritten under the other tests), packed, unpacked where no
+ * TypeScript source exists, and run.
+ */
+describe('the compiled CLI', () => {
+  const work = mkdtempSync(path.join(tmpdir(), 'nb-build-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  const copy = path.join(work, 'copy');
+  for (const entry of ['package.json', 'README.md', 'bin', 'src', 'db', 'workloads']) cpSync(path.join(repoRoot, entry), path.join(copy, entry), { recursive: true });
+  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(copy, 'node_modules'));
+  execFileSync(process.execPath, ['bin/build.js'], { cwd: copy });
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: copy, encoding: 'utf8' })) as [{ filename: string; files: { path: string }[] }];
+  const shipped = packed[0].files.map((file) => file.path);
+  const installed = path.join(work, 'package');
+  execFileSync('tar', ['-xzf', path.join(work, packed[0].filename), '-C', work]);
+  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(installed, 'node_modules'));
+  const run = (...args: string[]) => execFileSync(process.execPath, [path.join(installed, 'bin/nightbench.js'), ...args], { cwd: work, encoding: 'utf8' });
+
+  it('ships the build, the migrations and the workloads, and no TypeScript to compile', () => {
+    expect(shipped).toContain('dist/cli.js');
+    expect(shipped).toContain('bin/nightbench.js');
+    expect(shipped.some((file) => file.startsWith('db/migrations/'))).toBe(true);
+    expect(shipped.some((file) => file.startsWith('workloads/dask/'))).toBe(true);
+    expect(shipped.filter((file) => file.startsWith('src/') || file.startsWith('test/'))).toEqual([]);
+    expect(existsSync(path.join(installed, 'src'))).toBe(false);
+  });
+
+  it('runs from dist/: help, a migrated history, and pages whose scripts it bundles', () => {
+    expect(run('--help')).toContain('nightly');
+    const db = path.join(work, 'history.sqlite');
+    run('db', 'migrate', '--db', db);
+    run('report', '--db', db, '--out', path.join(work, 'site'));
+    expect(readdirSync(path.join(work, 'site', 'assets'))).toEqual(expect.arrayContaining(['index.js', 'site.css']));
+  });
+});
