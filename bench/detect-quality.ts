@@ -5,8 +5,10 @@
  *      precision and recall as the data's README defines them.
  *   2. Dask: night by night over planted.sqlite (when does array_reduction wall_time open an
  *      episode, and which first bad night does it name) and real.sqlite (regression episodes).
- *   3. Synthetic: false alarms per 100 unchanged series x 60 nights at CV 5%, and the share of
- *      steps found within 1 and 3 nights, at 1 and 3 repeats.
+ *   3. Synthetic (bench/detect-power.ts): false alarms per 100 unchanged series x 60 nights (noise
+ *      at CV 5% and 10%, drift, bimodal), and a power grid of steps 5-50% at CV 3, 5, 10% with 1
+ *      and 3 repeats: found within 1-28 nights, median nights to detection, the seed rule and the
+ *      two-sample limit beside it, the culprit night inside the suspect range.
  *   npx tsx bench/detect-quality.ts [--realise DIR] [--dask DIR] [--json]
  */
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -17,7 +19,10 @@ import { detectRegressions } from '../src/detect/run.js';
 import { openHistory } from '../src/history/open.js';
 import { changePoints } from '../src/stats/segmentation.js';
 import { nightAt, runNights, valueRows } from '../test/detect/helpers.js';
-import { stepCases, stepNight, stepRows, stepTrials, unchangedNights, unchangedRows, unchangedSeries } from './synthetic-suite.js';
+import { falseAlarms, powerGrid, printSynthetic, type Synthetic } from './detect-power.js';
+import { seedRuleChanges } from './seed-rule.js';
+import { stepCases, stepNight, stepRows, stepTrials } from './synthetic-suite.js';
+import { decodeFixture, loadHistoryFixture } from '../test/helpers/history-fixture.js';
 
 const argument = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -65,25 +70,6 @@ function nightbenchChanges(values: readonly number[], at: DetectionPolicy = poli
   const run = runNights(valueRows(values.map((v) => [v])), at, 0, values.length - 1);
   const index = new Map(values.map((_, i) => [nightAt(i), i]));
   return run.episodes.map((e) => index.get(e.firstBad.night)!);
-}
-
-/**
- * The seed system's rule, streamed: a point starts a change when it and the next 2 are all beyond
- * mean +/- 3 sd of the 10 points before it (on the same side); the 10 points before a later
- * change must come after the last one found.
- */
-function seedRuleChanges(values: readonly number[]): number[] {
-  const found: number[] = [];
-  for (let i = 10; i + 2 < values.length; i++) {
-    if (found.length > 0 && i - found.at(-1)! < 10) continue;
-    const before = values.slice(i - 10, i);
-    const mean = before.reduce((a, b) => a + b, 0) / before.length;
-    const sd = Math.sqrt(before.reduce((a, b) => a + (b - mean) ** 2, 0) / (before.length - 1));
-    const side = (v: number) => (v > mean + 3 * sd ? 1 : v < mean - 3 * sd ? -1 : 0);
-    const s = side(values[i]!);
-    if (s !== 0 && side(values[i + 1]!) === s && side(values[i + 2]!) === s) found.push(i);
-  }
-  return found;
 }
 
 /** Offline binary segmentation of the whole series (log values), at the module's default penalty. */
@@ -142,12 +128,13 @@ interface DaskOutcome {
 }
 
 /** Runs `detect` night by night over a copy of `file` and returns every episode opened, with its night. */
-function replayHistory(file: string): { opened: { night: string; label: string; workload: string; metric: string; kind: string; firstBad: string; lastGood: string; range: string }[] } {
+function replayHistory(file: string, fixture?: string): { opened: { night: string; label: string; workload: string; metric: string; kind: string; firstBad: string; lastGood: string; range: string }[] } {
   const dir = mkdtempSync(path.join(tmpdir(), 'nb-quality-'));
   try {
     const copy = path.join(dir, 'history.sqlite');
-    copyFileSync(file, copy);
+    if (fixture === undefined) copyFileSync(file, copy);
     const store = openHistory(copy);
+    if (fixture !== undefined) loadHistoryFixture(store, decodeFixture(readFileSync(fixture)));
     const nights = [...new Set(store.resultRows({ kind: 'nightly', metric: 'wall_time' }).map((r) => r.night))].sort();
     const opened = [];
     for (const night of nights) {
@@ -168,20 +155,23 @@ function replayHistory(file: string): { opened: { night: string; label: string; 
   }
 }
 
+/** The same recordings as committed test fixtures, used when the data directory has no SQLite files. */
+const fixtureOf = (name: string) => path.resolve(here, `../test/fixtures/dask-history/${name}.json.gz`);
+
 function dask(): DaskOutcome {
   const outcome: DaskOutcome = {};
   const planted = path.join(daskDir, 'planted.sqlite');
   const real = path.join(daskDir, 'real.sqlite');
-  if (existsSync(planted)) {
-    const { opened } = replayHistory(planted);
+  if (existsSync(planted) || existsSync(fixtureOf('planted'))) {
+    const { opened } = replayHistory(planted, existsSync(planted) ? undefined : fixtureOf('planted'));
     const hit = opened.find((o) => o.workload === 'array_reduction' && o.metric === 'wall_time' && o.kind === 'regression');
     outcome.planted = {
       openedNight: hit?.night, firstBad: hit?.firstBad, lastGood: hit?.lastGood, range: hit?.range,
       otherRegressions: opened.filter((o) => o !== hit && o.kind === 'regression').map((o) => `${o.night}: ${o.label}`),
     };
   } else outcome.planted = `no planted.sqlite in ${daskDir}`;
-  if (existsSync(real)) {
-    const { opened } = replayHistory(real);
+  if (existsSync(real) || existsSync(fixtureOf('real'))) {
+    const { opened } = replayHistory(real, existsSync(real) ? undefined : fixtureOf('real'));
     outcome.real = {
       regressions: opened.filter((o) => o.kind === 'regression').map((o) => `${o.night}: ${o.label}`),
       improvements: opened.filter((o) => o.kind === 'improvement').map((o) => `${o.night}: ${o.label}`),
@@ -191,18 +181,7 @@ function dask(): DaskOutcome {
 }
 
 // ---------------------------------------------------------------- 3. Synthetic
-interface Synthetic {
-  falseAlarmsPer100: Record<string, number>;
-  power: Record<string, { within1: number; within3: number }>;
-}
-
 function synthetic(): Synthetic {
-  const falseAlarmsPer100: Record<string, number> = {};
-  for (const repeats of [1, 3]) {
-    let opened = 0;
-    for (let seed = 1; seed <= unchangedSeries; seed++) opened += runNights(unchangedRows(seed, repeats), policy, 0, unchangedNights - 1).opened;
-    falseAlarmsPer100[`CV 5%, ${repeats} repeat${repeats === 1 ? '' : 's'}`] = (opened * 100) / unchangedSeries;
-  }
   const power: Synthetic['power'] = {};
   const trials = stepTrials;
   for (const { factor, cv } of stepCases) {
@@ -219,7 +198,7 @@ function synthetic(): Synthetic {
       power[`+${Math.round((factor - 1) * 100)}% at CV ${cv * 100}%, ${repeats} repeat${repeats === 1 ? '' : 's'}`] = { within1: within1 / trials, within3: within3 / trials };
     }
   }
-  return { falseAlarmsPer100, power };
+  return { falseAlarmsPer100: falseAlarms(policy), power, grid: powerGrid(policy) };
 }
 
 // ---------------------------------------------------------------- report
@@ -236,7 +215,6 @@ const results = {
 if (asJson) {
   process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 } else {
-  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   log('1. REALISE (11 Firefox series, one value per night, margin 5)');
   if (typeof results.realise === 'string') log(`   ${results.realise}`);
   else {
@@ -257,11 +235,7 @@ if (asJson) {
     log(`   real: ${real.improvements.length} improvement episodes${real.improvements.length ? `: ${real.improvements.join('; ')}` : ''}`);
   }
   log('3. Synthetic');
-  const synth = results.synthetic;
-  if (typeof synth === 'string') log(`   ${synth}`);
-  else {
-    for (const [name, n] of Object.entries(synth.falseAlarmsPer100)) log(`   false alarms per 100 unchanged series x 60 nights, ${name}: ${n.toFixed(1)}`);
-    for (const [name, p] of Object.entries(synth.power)) log(`   ${name}: ${pct(p.within1)} within 1 night, ${pct(p.within3)} within 3 nights`);
-  }
+  if (typeof results.synthetic === 'string') log(`   ${results.synthetic}`);
+  else printSynthetic(log, results.synthetic);
   log(`(${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }

@@ -44,6 +44,8 @@ export interface ComparisonStats {
   nightSpread: number;
   /** Pooled within-night standard deviation of the lookback's log values (about the repeats' CV). */
   repeatSpread: number;
+  /** What `repeatSpread` implies for the noise of tonight's median: the least its night-to-night noise can be. */
+  repeatNoise: number;
   /**
    * Standard deviation of `ln(ratio)` under no change: `noise * sqrt(1 + 1/baselineNights)`,
    * tonight's median counting once and the baseline's as the average of its nights.
@@ -137,10 +139,11 @@ function statistics(values: number[], newMedian: number, baseline: NightPoint[],
   const baselineMedian = median(pooled);
   const nightSpread = differenceNoise(lookback.map((point) => Math.log(median(point.values))));
   const repeatSpread = degreesOfFreedom > 0 ? Math.sqrt(squares / degreesOfFreedom) : 0;
-  const noise = Math.max(nightSpread, repeatSpread * medianNoiseFactor(values.length));
+  const repeatNoise = repeatSpread * medianNoiseFactor(values.length);
+  const noise = Math.max(nightSpread, repeatNoise);
   const ratio = newMedian / baselineMedian;
   const { p } = mannWhitneyU(values, pooled, { alternative: newMedian >= baselineMedian ? 'greater' : 'less' });
-  return { baselineMedian, newMedian, ratio, pValue: p, noise, nightSpread, repeatSpread, changeNoise: changeNoiseOf(noise, baseline.length) };
+  return { baselineMedian, newMedian, ratio, pValue: p, noise, nightSpread, repeatSpread, repeatNoise, changeNoise: changeNoiseOf(noise, baseline.length) };
 }
 
 /** Standard deviation of `ln(ratio)` under no change, for a nightly median's relative `noise` against a baseline of `baselineNights`. */

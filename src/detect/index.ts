@@ -8,7 +8,7 @@ export { assessNight, detectRegressions, judgeNight, judgeRows, planNight, type 
 export { detectionSchema, defaultDetectionPolicy, resolveSeriesPolicy, type DetectionPolicy, type Direction, type SeriesPolicy } from './policy.js';
 export { groupSeries, seriesKey, type NightPoint, type PointStatus, type Series, type SeriesIdentity } from './series.js';
 export { compareNight, type Comparison, type ComparisonStats } from './compare.js';
-export { levelSegmentation, nightlyLevels } from './levels.js';
+export { judgeLevelChanges, levelSegmentation, nightlyLevels, type LevelChange, type LevelDecision } from './levels.js';
 export { describeDetectable, judge, type Detectable, type NightRef, type SeriesVerdict, type VerdictKind } from './judge.js';
 export { describeSensitivity, detectableWithin, minimumDetectable, repeatsNeeded, summarizeSensitivity, type SensitivityBasis, type SensitivitySummary } from './sensitivity.js';
 export { falseAlarmMemoryDays, falseAlarmNoiseFloors, type FalseAlarmStep } from './false-alarms.js';

@@ -7,6 +7,7 @@ import { median, sampleStandardDeviation } from 'simple-statistics';
 import { formatChange, formatP, formatPercent } from '../format/index.js';
 import { changeNoiseOf, type Comparison } from './compare.js';
 import { clipNoiseUnits, strongestShift } from './evidence.js';
+import { clearLevel, suspectNights } from './suspect-range.js';
 import { resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
 import { detectableOf, type Detectable } from './sensitivity.js';
 import type { NightPoint, Series, SeriesIdentity } from './series.js';
@@ -50,8 +51,13 @@ export interface SeriesVerdict {
   latest?: NightRef;
   /** The latest ok night before the change began (before tonight when nothing changed). */
   lastGood?: NightRef;
-  /** For a change: the night it began (tonight on the fast path, set back on the persistence path). */
+  /** For a change: the first night clearly at the new level (set back from tonight when the change began before). */
   firstBad?: NightRef;
+  /**
+   * For a change: nights between `lastGood` and `firstBad` within noise of both levels, on any of
+   * which it may have begun (0 when the first bad night follows the last good one).
+   */
+  uncertainNights?: number;
   path?: DetectionPath;
   baselineNights: number;
   /** The oldest baseline night, when there is a baseline. */
@@ -127,27 +133,35 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const fastAllowed = repeats >= policy.minRepeats;
   const change = stats.ratio - 1;
   const noise = Math.max(stats.noise, noiseFloor);
-  const changeNoise = changeNoiseOf(noise, comparison.baseline.length);
+  const levels = [...since.map((point) => Math.log(median(point.values))), Math.log(stats.newMedian)];
+  // The spread of the nights themselves since the last judged level: a bimodal benchmark's
+  // successive differences are calm within each run of one mode, and its mode flips would pass
+  // for steps against them (193 false alarms per 100 series x 60 nights at 3 repeats).
+  const baselineNoise = Math.max(noise, since.length >= minNoiseNights ? sampleStandardDeviation(levels.slice(0, -1)) : 0);
+  const changeNoise = changeNoiseOf(baselineNoise, comparison.baseline.length);
   const multiple = changeNoise > 0 ? Math.abs(Math.log(stats.ratio)) / changeNoise : Number.POSITIVE_INFINITY;
   const large = Math.abs(change) >= threshold;
   const significant = stats.pValue <= policy.alpha;
   const beyondNoise = multiple >= policy.noiseMultiple;
+  const noiseKnown = comparison.lookback.length >= minNoiseNights;
   const fast = fastAllowed && large && significant && beyondNoise;
 
-  const levels = [...since.map((point) => Math.log(median(point.values))), Math.log(stats.newMedian)];
-  // Nights that flip between two levels (a bimodal benchmark) have calm successive differences
-  // within each run of one mode: the standard deviation of the levels themselves is the honest
-  // noise there (on REALISE, F1 0.78 with it, 0.63-0.66 with the MAD of the levels or the
-  // differences alone: bench/detect-quality.ts). Outlier nights inflate it, which costs recall
-  // only on series that have them. One night (minBaselineNights 1) has no spread of its own.
-  const persistNoise = Math.max(noise, since.length >= 2 ? sampleStandardDeviation(levels.slice(0, -1)) : 0);
-  const shiftOptions = { minBaseline: policy.minBaselineNights, minNights: policy.persistNights, maxNights: policy.windowDays, clip: clipNoiseUnits };
-  const shift = strongestShift(levels, persistNoise, shiftOptions);
-  const tonightBeyond = shift !== undefined && Math.sign(levels.at(-1)! - shift.baselineLevel) === Math.sign(shift.z) && Math.abs(levels.at(-1)! - shift.baselineLevel) >= persistNoise;
-  const persistent = comparison.lookback.length >= minNoiseNights && shift !== undefined && Math.abs(shift.z) >= policy.persistZ && Math.abs(Math.expm1(shift.shift)) >= threshold && tonightBeyond;
+  // Every night since the last judged level is tested together against it (`evidence.ts`); the
+  // noise floor is what the repeats imply, raised by a maintainer's false alarms.
+  const shift = strongestShift(levels, { minBaseline: Math.max(policy.minBaselineNights, policy.windowDays), minNights: policy.persistNights, clip: clipNoiseUnits, noiseFloor: Math.max(stats.repeatNoise, noiseFloor) });
+  const nightNoise = Math.max(shift?.noise ?? noise, noiseFloor);
+  const tonight = levels.at(-1)!;
+  const shiftedLevel = shift && shift.baselineLevel + shift.shift;
+  // A shift the series already came back from is not opened: tonight must not be clearly at the old level.
+  const tonightShifted = shift !== undefined && (tonight - (shift.baselineLevel + shiftedLevel!) / 2) * shift.shift > 0;
+  // A step of the threshold measures below it about half the time: the shift counts as large
+  // unless it is more than one standard error below the threshold, so a 10% step is found within
+  // weeks instead of on a coin flip (and a 9% one sometimes is too).
+  const persistent = noiseKnown && shift !== undefined && Math.abs(shift.z) >= policy.persistZ && Math.abs(shift.shift) + shift.standardError / 2 >= Math.log1p(threshold) && tonightShifted;
 
+  // Both paths now measure against the spread of the nights since the last judged level.
   const detectable = detectableOf(
-    { repeats, noise, persistNoise, repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold },
+    { repeats, noise: baselineNoise, persistNoise: baselineNoise, repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold },
     policy,
   );
   const judged: SeriesVerdict = {
@@ -155,37 +169,37 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   };
   const floored = noise > stats.noise ? ` (${formatPercent(noise)} after a false alarm)` : '';
   const fastFigures = `${formatChange(change)} (threshold ${formatPercent(threshold)}), p = ${formatP(stats.pValue)}, ${multiple.toFixed(1)}x noise${floored}`;
-  if (persistent && shift.start < levels.length - 1) {
-    const first = since[shift.start] ?? latest;
+  /** The range of the shift from `oldLevel` to `newLevel` ending tonight, as nights (`suspect-range.ts`). */
+  const rangeOf = (oldLevel: number, newLevel: number, levelNoise: number, maxNights: number) => {
+    const range = suspectNights(levels, oldLevel, newLevel, levelNoise, maxNights);
+    const pointAt = (i: number) => (i < since.length ? since[i]! : latest);
+    const before = comparison.lookback.filter((point) => point.night < since[0]!.night).at(-1) ?? since[0]!;
+    return {
+      firstBad: nightRef(pointAt(range.firstBad)),
+      lastGood: range.lastGood >= 0 ? nightRef(pointAt(range.lastGood)) : nightRef(before),
+      uncertainNights: range.uncertainNights,
+    };
+  };
+  if (persistent) {
     const shiftChange = Math.expm1(shift.shift);
     const worse = direction === 'lower' ? shiftChange > 0 : shiftChange < 0;
+    const range = rangeOf(shift.baselineLevel, shiftedLevel!, shift.noise, levels.length);
     return {
       ...judged,
+      ...range,
       kind: worse ? 'regression' : 'improvement',
       path: 'persistent',
       change: shiftChange,
       baselineMedian: Math.exp(shift.baselineLevel),
-      firstBad: nightRef(first),
-      lastGood: shift.start > 0 ? nightRef(since[shift.start - 1]!) : base.lastGood,
-      reason: `${formatChange(shiftChange)} over the ${shift.nights} nights since ${first.night} (threshold ${formatPercent(threshold)}), ${Math.abs(shift.z).toFixed(1)} standard errors`,
+      reason: `${formatChange(shiftChange)} over the ${shift.nights} nights since ${since[shift.start]?.night ?? comparison.night} (threshold ${formatPercent(threshold)}), ${Math.abs(shift.z).toFixed(1)} standard errors`,
     };
   }
   if (fast) {
     const worse = direction === 'lower' ? change > 0 : change < 0;
     // Tonight proves the change alone, but it may have begun a night or two before, too small
-    // then to prove: the nights just before that sit nearer tonight's level than the baseline's
-    // (and beyond the noise) belong to it.
-    const old = Math.log(stats.baselineMedian);
-    const half = Math.log(stats.ratio) / 2;
-    let start = levels.length - 1;
-    while (start > 1 && levels.length - start < policy.windowDays) {
-      const distance = (levels[start - 1]! - old) * Math.sign(half);
-      if (distance < Math.abs(half) || distance < persistNoise) break;
-      start--;
-    }
-    const firstBad = start < levels.length - 1 ? since[start]! : latest;
-    const lastGood = start < levels.length - 1 && start > 0 ? nightRef(since[start - 1]!) : base.lastGood;
-    return { ...judged, kind: worse ? 'regression' : 'improvement', path: 'fast', firstBad: nightRef(firstBad), lastGood, reason: fastFigures };
+    // then to prove: the range reaches back over the nights not clearly at the old level.
+    const range = rangeOf(Math.log(stats.baselineMedian), Math.log(stats.newMedian), nightNoise, policy.windowDays);
+    return { ...judged, ...range, kind: worse ? 'regression' : 'improvement', path: 'fast', reason: fastFigures };
   }
   const missed = fastAllowed
     ? [large ? undefined : 'below threshold', significant ? undefined : `not significant at alpha ${policy.alpha}`, beyondNoise ? undefined : `within ${policy.noiseMultiple}x noise`]

@@ -40,3 +40,41 @@ export function nightlyLevels(medians: readonly (number | null)[], options: Segm
     level: relative ? Math.exp(segment.level) : segment.level,
   }));
 }
+
+/**
+ * What became of a level change (issue 31: nothing is absorbed unjudged): `episode` when detection
+ * opened one for it, `below threshold` when the step is smaller than the series' threshold (the
+ * baseline moves on without an issue), `not judged` when neither (a step older than detection's
+ * lookback, from before detection ran, or one only the whole history shows).
+ */
+export type LevelDecision = 'episode' | 'below threshold' | 'not judged';
+
+export interface LevelChange {
+  /** The new level over the one before, minus 1. */
+  size: number;
+  decision: LevelDecision;
+  /** The episode's night (its first bad night), when it was one. */
+  episodeNight?: string;
+}
+
+/**
+ * The change into each segment after the first (`undefined` for the first): its size and what
+ * was decided. An episode belongs to a change when its first bad night lies within `nearNights`
+ * nights of the segment's first night (the change point and the episode's range both carry the
+ * uncertainty of an ambiguous first night). `nights` are the nights the segments index.
+ */
+export function judgeLevelChanges(segments: readonly Segment[], nights: readonly string[], episodeNights: readonly string[], threshold: number, nearNights: number): (LevelChange | undefined)[] {
+  const indexOf = (night: string) => {
+    const at = nights.findIndex((one) => one >= night);
+    return at < 0 ? nights.length : at;
+  };
+  const episodeIndices = episodeNights.map((night) => ({ night, at: indexOf(night) }));
+  return segments.map((segment, i) => {
+    const before = segments[i - 1];
+    if (before === undefined || !(before.level !== 0)) return undefined;
+    const size = segment.level / before.level - 1;
+    const episode = episodeIndices.find(({ at }) => Math.abs(at - segment.start) <= nearNights);
+    if (episode) return { size, decision: 'episode', episodeNight: episode.night };
+    return { size, decision: Math.abs(size) < threshold ? 'below threshold' : 'not judged' };
+  });
+}

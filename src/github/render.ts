@@ -35,10 +35,10 @@ const link = (text: string, url: string | undefined) => (url ? `[${text}](${url}
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 /** "Performance regression: 3 workloads slower since abc1234 (2026-12-01)". */
-export function renderTitle(group: IssueGroup): string {
+export function renderTitle(group: IssueGroup, night?: string): string {
   const workloads = new Set(group.series.map((s) => s.workload)).size;
   const allTimes = group.series.every((s) => s.unit === 's');
-  return `Performance regression: ${plural(workloads, 'workload')} ${allTimes ? 'slower' : 'worse'}${sinceCommits(group.ranges)} (${group.firstBadNight})`;
+  return `Performance regression: ${plural(workloads, 'workload')} ${allTimes ? 'slower' : 'worse'}${sinceCommits(group.ranges)} (${group.firstBadNight}${lateness(group, night).title})`;
 }
 
 /**
@@ -52,11 +52,29 @@ export function sinceCommits(ranges: readonly SuspectRange[]): string {
   return ` since ${named.map((r) => (ranges.length > 1 ? `${r.repo} ${shortSha(r.to)}` : shortSha(r.to))).join(', ')}`;
 }
 
+/**
+ * A late find, in words (issue 31): how many nights the accumulating evidence took, and whether
+ * nights between the last good and the first bad night leave the change's first night uncertain
+ * (within noise of both levels, or not run: the range reaches back over them).
+ */
+function lateness(group: IssueGroup, night: string | undefined): { title: string; sentence: string } {
+  const days = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+  const taken = night === undefined ? 0 : days(group.firstBadNight, night);
+  const between = days(group.lastGoodNight, group.firstBadNight) - 1;
+  const sure = taken > 0 ? `it took ${plural(taken + 1, 'night')} to be sure (found on ${night})` : '';
+  const uncertain = between > 0 ? `the first night is uncertain: ${plural(between, 'night')} between the last good and the first bad night ${between === 1 ? 'was' : 'were'} within noise of both levels or not run, and the range reaches back over ${between === 1 ? 'it' : 'them'}` : '';
+  return {
+    title: taken > 0 ? `, found ${plural(taken, 'night')} later` : '',
+    sentence: [sure, uncertain].filter(Boolean).join('; ').replace(/^./, (first) => first.toUpperCase()),
+  };
+}
+
 /** The opening issue: figures, range, commits, files, blame, environment, how to reproduce. */
 export function renderIssue(group: IssueGroup, context: RenderContext): RenderedIssue {
+  const late = lateness(group, context.night);
   const sections = [
     [markers.fingerprint(group.fingerprint), markers.night(context.night)].join('\n'),
-    `nightbench found ${plural(group.series.length, 'regressed series', 'regressed series')} of suite \`${group.suite}\` on ${group.firstBadNight}, compared with the nights before it (last good night: ${group.lastGoodNight}).`,
+    `nightbench found ${plural(group.series.length, 'regressed series', 'regressed series')} of suite \`${group.suite}\` on ${group.firstBadNight}, compared with the nights before it (last good night: ${group.lastGoodNight}).${late.sentence ? ` ${late.sentence}.` : ''}`,
     renderTable(group, context.links),
     renderDetectable(group),
     renderConfirmation(group),
@@ -65,7 +83,7 @@ export function renderIssue(group: IssueGroup, context: RenderContext): Rendered
     renderReproduce(group, context.cli),
     renderMentions(group, context),
   ];
-  return { title: renderTitle(group), body: `${sections.filter(Boolean).join('\n\n')}\n` };
+  return { title: renderTitle(group, context.night), body: `${sections.filter(Boolean).join('\n\n')}\n` };
 }
 
 /** A later night on which some series are still regressed. */

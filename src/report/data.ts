@@ -6,7 +6,8 @@
  * @module
  */
 import { median } from 'simple-statistics';
-import { nightlyLevels, summarizeSensitivity } from '../detect/index.js';
+import { judgeLevelChanges, nightlyLevels, summarizeSensitivity } from '../detect/index.js';
+import { formatChange } from '../format/index.js';
 import { relativeSpread } from '../stats/index.js';
 import type { SegmentationOptions } from '../stats/segmentation.js';
 import type { CommitInfo } from '../history/types.js';
@@ -15,6 +16,7 @@ import { siteSeriesKey, type DetectionIndex } from './detection.js';
 import { decimalExponent, fromUnits, toUnits } from './format.js';
 import { relativeHref, sitePaths, variantOf } from './paths.js';
 import type {
+  LevelSegment,
   CommitRow, CommitTable, DrilldownLink, FailureNote, IndexPage, IndexRow, MetricSeries, ReportHistory, ReportRun, Variant, VariantSeries, WorkloadPage,
 } from './types.js';
 
@@ -179,13 +181,26 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], opti
     repeats: Array.from({ length: repeatCount }, (_, r) => perNight.map((values) => units(values[r]))),
     median: medians.map(units), baseline: baseline.map(units),
     markers: options.detection.markers(key, options.issueUrl),
-    levels: nightlyLevels(medians, options.segmentation).map((segment) => ({ ...segment, level: toUnits(segment.level, exponent) })),
+    levels: levelsWithChanges(medians, nightRuns, options, key, group, metric).map((segment) => ({ ...segment, level: toUnits(segment.level, exponent) })),
     status: judgement.status,
     statusNote: judgement.note,
     changeSinceEpisode: judgement.changeSinceEpisode,
     issue: judgement.issueNumber === undefined ? undefined : { number: judgement.issueNumber, url: options.issueUrl(judgement.issueNumber) },
     sensitivity: judgement.detectable === undefined ? undefined : summarizeSensitivity(judgement.detectable),
   };
+}
+
+/** The series' levels, each after the first with the step into it and what detection decided (`judgeLevelChanges`). */
+function levelsWithChanges(medians: (number | null)[], nightRuns: ReportRun[], options: SiteDataOptions, key: string, group: Group, metric: string): LevelSegment[] {
+  const segments = nightlyLevels(medians, options.segmentation);
+  const episodeNights = options.detection.markers(key, () => undefined).filter((marker) => marker.kind !== 'recovery').map((marker) => marker.night);
+  const changes = judgeLevelChanges(segments, nightRuns.map((run) => run.night), episodeNights, options.threshold(group.suite, group.workload, metric), options.windowDays);
+  return segments.map((segment, i) => {
+    const change = changes[i];
+    if (change === undefined) return segment;
+    const decision = change.decision === 'episode' ? `episode from ${change.episodeNight}` : change.decision;
+    return { ...segment, change: `${formatChange(change.size)}, ${decision}` };
+  });
 }
 
 function indexRows(group: Group, nightRuns: ReportRun[], metrics: MetricSeries[], options: SiteDataOptions): IndexRow[] {

@@ -137,6 +137,11 @@ export interface LevelSegment {
   end: number;
   /** The median of the stretch's nightly medians, in units of 10^exponent like the values. */
   level: number;
+  /**
+   * How the series came to this level (absent on the first): the step from the level before and
+   * what detection decided about it, e.g. "+12.0%, below threshold" or "+25.2%, episode from 2026-01-11".
+   */
+  change?: string;
 }
 
 export interface MetricSeries {

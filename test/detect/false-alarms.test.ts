@@ -32,12 +32,12 @@ describe('false alarms in detection', () => {
     expect(verdict.kind).toBe('stable');
     expect(opened).toBe(0);
     // |ln 1.25| / min(4, 4 / sqrt 3)
-    expect(verdict.noise).toBeCloseTo(Math.log(1.25) / (4 / Math.sqrt(3)), 10);
+    expect(verdict.noise).toBeCloseTo(Math.log(1.25) / (policy.persistZ / Math.sqrt(3)), 10);
     expect(verdict.noise!).toBeGreaterThan(measured.noise! * 2);
     expect(verdict.reason).toContain('after a false alarm');
     expect(verdict.detectable!.persistent).toBeGreaterThan(0.25);
     expect(verdict.detectable!.firstNight).toBeGreaterThan(0.25);
-    expect(describeDetectable(verdict.detectable!)).toMatch(/^3 repeats, 10% nightly noise: changes of \d+% or more within 3 nights \(\d+% on their first night\)$/);
+    expect(describeDetectable(verdict.detectable!)).toMatch(/^3 repeats, \d+% nightly noise: changes of \d+% or more within 3 nights \(\d+% on their first night\)$/);
   });
 
   it("another series' false alarm changes nothing", () => {
@@ -54,6 +54,6 @@ describe('false alarms in detection', () => {
 
   it("the floor is the series' largest recent false step, either way, and a false alarm on the night judged does not count", () => {
     const floors = falseAlarmNoiseFloors([falseAlarm({ ratio: 1.1 }), falseAlarm({ ratio: 0.7 }), falseAlarm({ firstBadNight: stepNight, ratio: 3 })], policy, stepNight);
-    expect(floors.get(series!.key)).toBeCloseTo(Math.log(1 / 0.7) / (4 / Math.sqrt(3)), 10);
+    expect(floors.get(series!.key)).toBeCloseTo(Math.log(1 / 0.7) / (policy.persistZ / Math.sqrt(3)), 10);
   });
 });

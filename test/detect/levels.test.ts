@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDetectionPolicy, levelSegmentation, nightlyLevels } from '../../src/detect/index.js';
+import { defaultDetectionPolicy, judgeLevelChanges, levelSegmentation, nightlyLevels } from '../../src/detect/index.js';
+import { nightAt } from './helpers.js';
 import { createRandom } from '../../src/stats/index.js';
 
 /** Seeded nightly medians around `level`, with relative noise `cv`. */
@@ -35,5 +36,18 @@ describe('nightlyLevels', () => {
   it('gives a series that is zero every night one level at zero, and no levels to a series with no values', () => {
     expect(nightlyLevels(repeat(0, 15), settings)).toEqual([{ start: 0, end: 15, level: 0 }]);
     expect(nightlyLevels([null, null], settings)).toEqual([]);
+  });
+});
+
+describe('judgeLevelChanges', () => {
+  const nightList = Array.from({ length: 40 }, (_, i) => nightAt(i));
+  const segments = [{ start: 0, end: 10, level: 10 }, { start: 10, end: 20, level: 10.5 }, { start: 20, end: 30, level: 13 }, { start: 30, end: 40, level: 20 }];
+
+  it('says of each change its size and whether an episode was opened for it, it was below the threshold, or neither', () => {
+    const changes = judgeLevelChanges(segments, nightList, [nightList[22]!], 0.1, 7);
+    expect(changes[0]).toBeUndefined();
+    expect(changes[1]).toEqual({ size: expect.closeTo(0.05, 10), decision: 'below threshold' });
+    expect(changes[2]).toEqual({ size: expect.closeTo(13 / 10.5 - 1, 10), decision: 'episode', episodeNight: nightList[22] });
+    expect(changes[3]).toEqual({ size: expect.closeTo(20 / 13 - 1, 10), decision: 'not judged' });
   });
 });

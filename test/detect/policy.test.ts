@@ -16,7 +16,7 @@ describe('detection policy', () => {
 
   it('defaults to a 7-day window, a 10% threshold and lower is better', () => {
     const config = validate(configSchema, {}, 'config');
-    expect(config.detection).toMatchObject({ windowDays: 7, lookbackDays: 30, threshold: 0.1, minBaselineNights: 3, alpha: 0.01, recoveryNights: 2, persistNights: 3, persistZ: 4 });
+    expect(config.detection).toMatchObject({ windowDays: 7, lookbackDays: 30, threshold: 0.1, minBaselineNights: 3, alpha: 0.01, recoveryNights: 2, persistNights: 3, persistZ: 4.3 });
     expect(resolveSeriesPolicy(config.detection, { suite: 'dask', workload: 'shuffle', metric: 'wall_time' })).toEqual({ threshold: 0.1, direction: 'lower' });
   });
 

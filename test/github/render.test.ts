@@ -72,6 +72,14 @@ describe('renderIssue', () => {
     expect(renderTitle(group([series('sum')], [{ repo: 'a', from: badSha, to: goodSha }, { repo: 'b', from: goodSha, to: badSha }]))).toBe(`Performance regression: 1 workload slower since a ${goodSha.slice(0, 7)}, b f00dfac (2026-12-03)`);
   });
 
+  it('says of a late find how many nights it took, and that its first night is uncertain when the range reaches over nights between', () => {
+    const late = { ...regressed, lastGoodNight: '2026-11-29', firstBadNight: '2026-12-01' };
+    const { title, body } = renderIssue(late, context({ night: '2026-12-03' }));
+    expect(title).toBe('Performance regression: 2 workloads worse since f00dfac (2026-12-01, found 2 nights later)');
+    expect(body).toContain('It took 3 nights to be sure (found on 2026-12-03); the first night is uncertain: 1 night between the last good and the first bad night was within noise of both levels or not run, and the range reaches back over it.');
+    expect(renderIssue(regressed, context()).body).not.toContain('to be sure');
+  });
+
   it.each([
     ['authors', 'cc @linus'],
     ['authors-and-blame', 'cc @ada @linus'],

@@ -129,5 +129,7 @@ describe('buildSiteData', () => {
     expect(wall!.levels.map(({ start, end }) => [start, end])).toEqual([[0, 12], [12, 24]]);
     expect(wall!.levels.map(({ level }) => fromUnits(level, wall!.exponent))).toEqual([expect.closeTo(10, 1), expect.closeTo(15, 1)]);
     expect(disk!.levels).toEqual([{ start: 0, end: 24, level: 0 }]);
+    // No episode was recorded for the +50% step: the page says so rather than drawing it silently.
+    expect(wall!.levels.map((segment) => segment.change)).toEqual([undefined, expect.stringMatching(/^\+\d+(\.\d+)?%, not judged$/)]);
   });
 });

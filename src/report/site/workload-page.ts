@@ -179,7 +179,7 @@ function placeLevels(u: uPlot, series: MetricSeries, nights: readonly string[]):
       const last = nights[segment.end - 1]!;
       layer.append(el('div', {
         class: 'level', 'data-first': first, 'data-last': last, 'data-level': String(segment.level),
-        title: `level ${formatValue(segment.level, series.unit)}, nights ${first}..${last}`,
+        title: `level ${formatValue(segment.level, series.unit)}, nights ${first}..${last}${segment.change ? `; from the level before: ${segment.change}` : ''}`,
       }));
     }
     u.over.append(layer);

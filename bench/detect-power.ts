@@ -1,0 +1,150 @@
+/**
+ * The synthetic half of bench/detect-quality.ts (issues 23 and 31): how soon detection finds
+ * steps of 5-50% at CV 3, 5 and 10% with 1 and 3 repeats, beside the seed rule and the limit a
+ * two-sample test allows at the same false-alarm rate; false alarms on unchanged series of every
+ * kind (noise, drift, bimodal); whether the suspect range holds the culprit night.
+ */
+import type { DetectionPolicy } from '../src/detect/policy.js';
+import { normalUpperTail } from '../src/stats/normal.js';
+import { medianOf } from '../src/stats/segmentation.js';
+import { nightAt, runNights, seriesRows } from '../test/detect/helpers.js';
+import { seedRuleChanges } from './seed-rule.js';
+import { powerCvs, powerNights, powerRows, powerSteps, powerTrials, stepNight, unchangedKindRows, unchangedKinds, unchangedNights, unchangedSeries } from './synthetic-suite.js';
+
+/** The found-within columns, in nights from the step's first night (1 = on it). */
+export const withinNights = [1, 3, 7, 14, 28] as const;
+
+export interface PowerCase {
+  step: number;
+  cv: number;
+  repeats: number;
+  /** Share found within each of {@link withinNights}. */
+  within: number[];
+  /** Median nights to detection (1 = on the step's night); Infinity when half were never found. */
+  medianNights: number;
+  /** (4 s / d)^2: nights a mean needs to stand 4 standard errors from a well-known level. */
+  limitNights: number;
+  /** The seed rule's share found within 3 nights (1 repeat: the nightly median is the value). */
+  seedWithin3: number;
+  /** Power of a two-sample z test of 3 nights against 30 at the per-night false-alarm rate of the budget. */
+  limitWithin3: number;
+  /** Of the found steps: the share whose range holds the step night, and the median range length in nights. */
+  culpritInside: number;
+  medianRangeNights: number;
+}
+
+export interface Synthetic {
+  falseAlarmsPer100: Record<string, number>;
+  /** The figures issue 23 quoted: found within 1 and 3 nights, for two steps. */
+  power: Record<string, { within1: number; within3: number }>;
+  grid: PowerCase[];
+}
+
+const pct = (x: number) => (Number.isNaN(x) ? '-' : `${(x * 100).toFixed(0)}%`);
+const nights = (x: number) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 1 : 0) : 'never');
+
+/** The synthetic tables, as Markdown lines. */
+export function printSynthetic(log: (line: string) => void, synthetic: Synthetic): void {
+  log('   false alarms (episodes either way) per 100 unchanged series x 60 nights (budget 0.5):');
+  log('   | series | per 100 |');
+  log('   |---|--:|');
+  for (const [name, n] of Object.entries(synthetic.falseAlarmsPer100)) log(`   | ${name} | ${n.toFixed(1)} |`);
+  for (const [name, p] of Object.entries(synthetic.power)) log(`   ${name}: ${pct(p.within1)} within 1 night, ${pct(p.within3)} within 3 nights`);
+  log(`   power grid, ${powerTrials} series a case, step on night ${stepNight + 1}: share found within n nights (1 = on the step's night), median nights to detection beside the (4 s / d)^2 limit,`);
+  log('   within 3 nights beside the seed rule (1 repeat) and a two-sample test of 3 nights against 30 at the budget\'s false-alarm rate; culprit night inside the range, median range length');
+  log(`   | CV | step | repeats | ${withinNights.map((n) => `<= ${n}`).join(' | ')} | median nights | (4s/d)^2 | seed rule <= 3 | limit <= 3 | culprit in range | range nights |`);
+  log(`   |---|--:|--:|${withinNights.map(() => '--:').join('|')}|--:|--:|--:|--:|--:|--:|`);
+  for (const c of synthetic.grid) {
+    log(`   | ${pct(c.cv)} | +${pct(c.step)} | ${c.repeats} | ${c.within.map(pct).join(' | ')} | ${nights(c.medianNights)} | ${nights(c.limitNights)} | ${pct(c.seedWithin3)} | ${pct(c.limitWithin3)} | ${pct(c.culpritInside)} | ${nights(c.medianRangeNights)} |`);
+  }
+  const planted = synthetic.grid.filter((c) => c.step >= 0.1 && c.step <= 0.3);
+  const found = planted.reduce((sum, c) => sum + c.within.at(-1)!, 0);
+  const inside = planted.reduce((sum, c) => sum + (Number.isNaN(c.culpritInside) ? 0 : c.culpritInside * c.within.at(-1)!), 0);
+  log(`   steps of 10-30% at CV 3-10%, 1 and 3 repeats: culprit night inside the range in ${pct(found > 0 ? inside / found : Number.NaN)} of finds (target 97%)`);
+}
+
+/** One-sided level of a single night's test that spends 0.5 false alarms per 100 series x 60 nights, both ways. */
+const perNightAlpha = 0.005 / unchangedNights / 2;
+
+export function powerGrid(policy: DetectionPolicy): PowerCase[] {
+  const cases: PowerCase[] = [];
+  for (const cv of powerCvs) {
+    for (const step of powerSteps) {
+      for (const repeats of [1, 3]) {
+        const delays: number[] = [];
+        const ranges: number[] = [];
+        let inside = 0;
+        let seedWithin3 = 0;
+        for (let seed = 1; seed <= powerTrials; seed++) {
+          const rows = powerRows(seed, repeats, step, cv);
+          const run = runNights(rows, policy, stepNight, stepNight + powerNights - 1);
+          const found = run.changes.findIndex((changes) => changes.some((c) => c.action === 'open' && c.episode.kind === 'regression'));
+          delays.push(found < 0 ? Number.POSITIVE_INFINITY : found + 1);
+          if (found >= 0) {
+            const episode = run.changes[found]!.find((c) => c.action === 'open')!;
+            if (episode.action !== 'open') continue;
+            const { lastGood, firstBad } = episode.episode;
+            if (lastGood.night < nightAt(stepNight) && firstBad.night >= nightAt(stepNight)) inside++;
+            ranges.push((Date.parse(firstBad.night) - Date.parse(lastGood.night)) / 86_400_000);
+          }
+          if (repeats === 1) {
+            const values = medians(rows);
+            const flagged = seedRuleChanges(values).find((at) => at >= stepNight - 2);
+            if (flagged !== undefined && flagged + 2 - stepNight + 1 <= 3) seedWithin3++;
+          }
+        }
+        const s = cv * medianNoise(repeats);
+        const d = Math.log(1 + step);
+        const limitZ = inverseUpperNormal(perNightAlpha);
+        cases.push({
+          step, cv, repeats,
+          within: withinNights.map((n) => delays.filter((delay) => delay <= n).length / powerTrials),
+          medianNights: medianOf(delays),
+          limitNights: ((4 * s) / d) ** 2,
+          seedWithin3: repeats === 1 ? seedWithin3 / powerTrials : Number.NaN,
+          limitWithin3: normalUpperTail(limitZ - d / (s * Math.sqrt(1 / 3 + 1 / 30))),
+          culpritInside: ranges.length > 0 ? inside / ranges.length : Number.NaN,
+          medianRangeNights: ranges.length > 0 ? medianOf(ranges) : Number.NaN,
+        });
+      }
+    }
+  }
+  return cases;
+}
+
+/** False alarms (episodes opened, either way) per 100 unchanged series x 60 nights, per kind and repeats. */
+export function falseAlarms(policy: DetectionPolicy): Record<string, number> {
+  const perKind: Record<string, number> = {};
+  for (const kind of unchangedKinds) {
+    for (const repeats of [1, 3]) {
+      let opened = 0;
+      for (let seed = 1; seed <= unchangedSeries; seed++) opened += runNights(unchangedKindRows(kind, seed, repeats), policy, 0, unchangedNights - 1).opened;
+      perKind[`${kind}, ${repeats} repeat${repeats === 1 ? '' : 's'}`] = (opened * 100) / unchangedSeries;
+    }
+  }
+  return perKind;
+}
+
+/** The nightly medians of one series' rows (one run a night). */
+function medians(rows: ReturnType<typeof seriesRows>): number[] {
+  const byNight = new Map<string, number[]>();
+  for (const row of rows) if (row.value !== null) (byNight.get(row.night) ?? byNight.set(row.night, []).get(row.night)!).push(row.value);
+  return [...byNight.keys()].sort().map((night) => medianOf(byNight.get(night)!));
+}
+
+/** Noise of the median of `n` normal values relative to one value's (exact enough for 1 and 3). */
+function medianNoise(n: number): number {
+  return n === 1 ? 1 : n === 3 ? 0.67 : Math.sqrt(Math.PI / (2 * n));
+}
+
+/** The z with P(Z >= z) = p, by bisection on {@link upperNormal}. */
+function inverseUpperNormal(p: number): number {
+  let low = 0;
+  let high = 10;
+  for (let i = 0; i < 60; i++) {
+    const mid = (low + high) / 2;
+    if (normalUpperTail(mid) > p) low = mid;
+    else high = mid;
+  }
+  return (low + high) / 2;
+}
