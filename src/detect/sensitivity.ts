@@ -10,8 +10,8 @@
  * - on its first night (the fast path) the gate is `noiseMultiple` times the noise of the change,
  *   `noise * sqrt(1 + 1/b)` for a baseline of b nights, and only with `minRepeats` repeats;
  * - within k nights (the persistence path, k at least `persistNights`) it is `persistZ` standard
- *   errors of the mean of k nights against the median of the s nights since the last shift,
- *   `persistNoise * sqrt(1/k + pi/2s)`.
+ *   errors of the mean of k nights against the mean of the s nights since the last judged level,
+ *   `persistNoise * sqrt(1/k + 1/s)`.
  * Both are floored by the series' threshold: detection reports nothing smaller. The detector's
  * other conditions (the rank test, tonight beyond the noise, the clipped mean) cost it some of
  * that power: test/detect/sensitivity.test.ts measures how much.
@@ -181,7 +181,8 @@ function firstNightDetectable(noise: number, baselineNights: number, policy: Sen
 }
 
 function persistentDetectable(persistNoise: number, sinceNights: number, nights: number, policy: SensitivityPolicy): number {
-  return Math.expm1((policy.persistZ + powerZ) * persistNoise * Math.sqrt(1 / nights + Math.PI / (2 * sinceNights)));
+  // The accumulating path compares the mean of the nights after a split with the mean of those before.
+  return Math.expm1((policy.persistZ + powerZ) * persistNoise * Math.sqrt(1 / nights + 1 / sinceNights));
 }
 
 /** Rounded up to a whole percent, so that what is promised is caught. */

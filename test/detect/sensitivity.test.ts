@@ -20,7 +20,7 @@ describe('sensitivity', () => {
 
   it('is the change that passes a gate 80% of the time: the gate plus 0.84 standard errors, fast path in 1 night, persistence in 3', () => {
     const first = Math.expm1((policy.noiseMultiple + 0.8416) * repeatNoisy.noise * Math.sqrt(1 + 1 / 7));
-    const persistent = Math.expm1((policy.persistZ + 0.8416) * repeatNoisy.persistNoise * Math.sqrt(1 / 3 + Math.PI / 60));
+    const persistent = Math.expm1((policy.persistZ + 0.8416) * repeatNoisy.persistNoise * Math.sqrt(1 / 3 + 1 / 30));
     expect(minimumDetectable(repeatNoisy, policy, 1)).toBeCloseTo(first, 4);
     expect(minimumDetectable(repeatNoisy, policy, 3)).toBeCloseTo(Math.min(first, persistent), 4);
     // One repeat a night: no fast path, so nothing at all on the first night.
@@ -42,7 +42,7 @@ describe('sensitivity', () => {
     const sees = detectableOf({ ...repeatNoisy, noise: 0.02, persistNoise: 0.02, repeatSpread: 0.02 }, policy);
     expect(sees.repeatsForThreshold).toBeUndefined();
     expect(describeSensitivity(sees)).toBe('this test sees a 10% change in 3 nights (11% on its first night)');
-    expect(describeSensitivity(detectableOf(repeatNoisy, policy))).toBe('this test sees a 12% change in 3 nights (21% on its first night); to see 10% in 3 nights it needs 4 repeats a night');
+    expect(describeSensitivity(detectableOf(repeatNoisy, policy))).toBe('this test sees a 12% change in 3 nights (21% on its first night); to see 10% in 3 nights it needs 5 repeats a night');
     const noisy: SensitivityBasis = { ...repeatNoisy, repeats: 1, noise: 0.08, persistNoise: 0.08, repeatSpread: 0.08 };
     const needs = detectableOf(noisy, policy);
     expect(needs.repeatsForThreshold).toBeGreaterThan(1);
