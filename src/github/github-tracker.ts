@@ -6,6 +6,7 @@
  */
 import type { GitHubClient } from './client.js';
 import { gitHubError } from './errors.js';
+import { nightbenchLogin, ownTexts } from './identity.js';
 import { closedByNightbench, readFingerprint, readImprovements, readNights } from './markers.js';
 import type { IssueTracker, NewIssue, TrackedIssue } from './tracker.js';
 
@@ -49,7 +50,8 @@ export function gitHubTracker(client: GitHubClient, fullName: string, labels: re
           const fingerprint = readFingerprint(issue.body);
           if (issue.pull_request || !fingerprint || !wanted.has(fingerprint)) continue;
           const comments = await client.paginate(client.rest.issues.listComments, { owner, repo, issue_number: issue.number, per_page: 100 });
-          const texts = [issue.body, ...comments.map((c) => c.body)];
+          // Markers count only in nightbench's own comments: anyone else's would stop it commenting or closing.
+          const texts = [issue.body, ...ownTexts(comments, await nightbenchLogin(client))];
           found.push({
             fingerprint,
             number: issue.number,

@@ -32,7 +32,7 @@ import { markWorkIncomplete, runningWorkOfHost, type TrackedWork } from './aband
 import { insertRunProcess, settleProcess, settleRunProcesses, unsettledProcessesOfEndedRuns } from './process-queries.js';
 import { readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './report-queries.js';
 import { nightSummaryFailures, nightSummaryRuns } from './summary-queries.js';
-import { falseAlarmEpisodes, recordedFixes, recordTriageEvent, triageEvents, type FalseAlarm, type TriageEvent } from './triage-queries.js';
+import { falseAlarmEpisodes, recordedFixes, recordTriageEvent, recordTriageStep, triageEvents, triageSteps, type FalseAlarm, type TriageEvent, type TriageStep } from './triage-queries.js';
 import type { CommitInfo, NewRun, ProcessFate, RepeatRecord, ResultRow, RunKind, RunOutcome, RunProcess, RunStatus } from './types.js';
 
 /**
@@ -344,6 +344,14 @@ export class HistoryStore {
 
   triageEvents(filter: { issueNumber?: number } = {}): TriageEvent[] {
     return triageEvents(this.db, filter);
+  }
+
+  recordTriageStep(eventKey: string, step: TriageStep, at: string): void {
+    recordTriageStep(this.db, eventKey, step, at);
+  }
+
+  triageSteps(eventKey: string): Set<TriageStep> {
+    return triageSteps(this.db, eventKey);
   }
 
   recordedFixes(): Map<number, string> {
