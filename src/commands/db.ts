@@ -29,7 +29,7 @@ export const dbCommand: CliCommand = {
         setExitCode(0);
       });
 
-    addCommonOptions(db.command('merge').description('merge shard databases into the history (idempotent: merging twice adds nothing)'))
+    addCommonOptions(db.command('merge').description('merge shard databases into the history (idempotent: merging twice adds nothing); a shard\'s writer must have ended: its runs still running are merged as incomplete'))
       .argument('<shards...>', 'shard database files to merge into --db (or the config\'s history)')
       .option('--json', 'machine-readable output')
       .action((shards: string[], options: CommonOptions) => {

@@ -43,11 +43,14 @@ export function historyFileStatus(file: string): HistoryFileStatus {
   });
 }
 
-/** Merges each shard file into `file` in turn; `onMerged` hears of each as it is done. */
+/**
+ * Merges each shard file into `file` in turn; `onMerged` hears of each as it is done. A shard's
+ * writer has ended (the shard jobs are over), so its runs still 'running' are merged incomplete.
+ */
 export function mergeShardFiles(file: string, shards: readonly string[], onMerged: (counts: MergeCounts, index: number) => void = () => undefined): MergeCounts[] {
   return withDatabase(file, {}, (db) =>
     shards.map((shard, index) => {
-      const counts = mergeDatabase(db, shard);
+      const counts = mergeDatabase(db, shard, { writerEnded: true });
       onMerged(counts, index);
       return counts;
     }),
