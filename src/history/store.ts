@@ -18,6 +18,7 @@ import { NightbenchError } from '../errors.js';
 import type { RepeatFacts } from '../report/drilldown.js';
 import type { ReportHistory } from '../report/types.js';
 import { abTestRuns, abTestsMatching, attachRunToAbTest, finishAbTest, insertAbTest, latestAbTests, type NewAbTest, type StoredAbTest } from './ab-queries.js';
+import { defaultBusyRetry, retryWhileBusy, type BusyRetryPolicy } from './busy-retry.js';
 import type { Db } from './database.js';
 import { describeSqliteError, guardSqlite } from './database.js';
 import type { NightOutcome } from '../detect/failures.js';
@@ -45,6 +46,7 @@ export class HistoryStore {
   constructor(
     private readonly db: Db,
     readonly file: string,
+    private readonly busyRetry: BusyRetryPolicy = defaultBusyRetry,
   ) {}
 
   /** Prepared once per store: the runner writes thousands of rows a night through a few statements. */
@@ -59,8 +61,13 @@ export class HistoryStore {
 
   /** Fails early, before any cluster starts, when another writer holds the database. */
   assertWritable(): void {
-    // An empty IMMEDIATE transaction takes the write lock and gives it back at once.
-    this.write(() => undefined);
+    // An empty IMMEDIATE transaction takes the write lock and gives it back at once; not retried,
+    // so a run that cannot write says so before it starts anything.
+    try {
+      this.db.transaction(() => undefined).immediate();
+    } catch (error) {
+      throw describeSqliteError(error, this.file);
+    }
   }
 
   beginRun(run: NewRun): void {
@@ -403,9 +410,10 @@ export class HistoryStore {
     this.db.close();
   }
 
+  /** One transaction; another writer's lock is waited out (busy-retry.ts), so a repeat is never lost to it. */
   private write<T>(body: () => T): T {
     try {
-      return this.db.transaction(body).immediate();
+      return retryWhileBusy(() => this.db.transaction(body).immediate(), this.busyRetry);
     } catch (error) {
       throw describeSqliteError(error, this.file);
     }
