@@ -18,6 +18,7 @@ import type { RepeatRecord } from '../history/types.js';
 import type { Log } from '../log.js';
 import { beginSuiteRun, finishSuiteRun, prepareExecution, suiteRunPlan, type PreparedExecution } from '../runner/execute.js';
 import { recoverAbandoned } from '../runner/leftovers.js';
+import { processIdentity } from '../runner/proc.js';
 import { LeasePool, type ReleasedLease } from '../runner/lease-pool.js';
 import { leaseSummary, runSuite, type RunSummary } from '../runner/runner.js';
 import { checkoutDir } from '../target/git-target.js';
@@ -91,6 +92,7 @@ export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: 
     badCommits: request.bad,
     host: hostname(),
     pid: process.pid,
+    ...processIdentity(process.pid),
   });
   const measurer = new StateMeasurer(prepared, store, id, states, request, quiet, signal);
   const port: MeasurePort = { measure: (state) => measurer.measure(state, suite, workloads), progress: (line) => log.info(line) };

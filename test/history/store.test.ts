@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { listMigrations, openDatabase, schemaVersion } from '../../src/history/database.js';
 import { mergeShardFiles } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
+import { processIdentity, recordedProcessIsAlive } from '../../src/runner/proc.js';
 import { repoRoot } from '../helpers/cli.js';
 import { sqlAll, sqlGet } from '../helpers/sql.js';
 import { commit, newRun, okRepeat } from './fixtures.js';
@@ -139,7 +140,7 @@ describe('HistoryStore', () => {
     store.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
     store.close();
     const reopened = openHistory(file);
-    expect(reopened.markAbandonedRuns()).toEqual([run.id]);
+    expect(reopened.markAbandonedRuns(recordedProcessIsAlive)).toEqual([run.id]);
     expect(sqlGet(reopened.file, 'SELECT status FROM runs')).toEqual({ status: 'incomplete' });
     expect(reopened.resultRows()).toHaveLength(2);
     reopened.close();
@@ -147,8 +148,21 @@ describe('HistoryStore', () => {
 
   it('leaves a run of a live process alone', () => {
     const store = openHistory(tempFile());
+    store.beginRun(newRun({ ...processIdentity(process.pid) }));
     store.beginRun(newRun());
-    expect(store.markAbandonedRuns()).toEqual([]);
+    expect(store.markAbandonedRuns(recordedProcessIsAlive)).toEqual([]);
+    store.close();
+  });
+
+  it('declares a run dead when its pid now belongs to another process (another boot, or a later start)', () => {
+    const store = openHistory(tempFile());
+    const me = processIdentity(process.pid)!;
+    const earlierStart = newRun({ ...me, startTicks: me.startTicks - 1 });
+    const otherBoot = newRun({ ...me, bootId: 'an-earlier-boot' });
+    store.beginRun(earlierStart);
+    store.beginRun(otherBoot);
+    store.beginRun(newRun({ ...me }));
+    expect(store.markAbandonedRuns(recordedProcessIsAlive).sort()).toEqual([earlierStart.id, otherBoot.id].sort());
     store.close();
   });
 });
