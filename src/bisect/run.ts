@@ -14,7 +14,7 @@ import type { ClusterProvider } from '../cluster/types.js';
 import { NightbenchError, lastLines } from '../errors.js';
 import { listRangeCommits } from '../git/range-commits.js';
 import type { HistoryStore } from '../history/store.js';
-import type { RepeatRecord } from '../history/types.js';
+import type { RepeatRecord, RunProcess } from '../history/types.js';
 import type { Log } from '../log.js';
 import { beginSuiteRun, finishSuiteRun, prepareExecution, suiteRunPlan, type PreparedExecution } from '../runner/execute.js';
 import { recoverAbandoned } from '../runner/leftovers.js';
@@ -165,7 +165,8 @@ class StateMeasurer {
       }
     }
     let recorded: RepeatRecord | undefined;
-    const sink = { recordRepeat: (record: RepeatRecord) => (this.store.recordRepeat(record), (recorded = record)) };
+    // The cluster's process groups are recorded too, so that a later start ends them if this bisect is killed.
+    const sink = { recordRepeat: (record: RepeatRecord) => (this.store.recordRepeat(record), (recorded = record)), recordProcess: (process: RunProcess) => this.store.recordProcess(process) };
     const started = Date.now();
     const plan = suiteRunPlan(this.prepared, suite, workloads, run.runId, { first: run.repeats + 1, count: 1 });
     run.summaries.push(await runSuite(plan, { provider: this.prepared.provider, sink, log: this.log, signal: this.signal, leases: this.leases }));
