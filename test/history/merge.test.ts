@@ -2,7 +2,7 @@
  * Merging databases keeps what the source knew: the suite's declared metric directions, and a
  * run whose writer ended mid-run ends as incomplete instead of running forever.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -59,6 +59,20 @@ describe('merging databases', () => {
     later.close();
     mergeShardFiles(file('history.sqlite'), [file('shard.sqlite')]);
     expect(runs()).toEqual([{ status: 'complete', error: null }]);
+  });
+
+  it('merges the readable shards when one is corrupt, naming the corrupt one', () => {
+    const shard = openHistory(file('good.sqlite'));
+    const run = newRun();
+    shard.beginRun(run);
+    shard.recordRepeat(okRepeat(run.id, 'sum', 1, 10));
+    shard.close();
+    writeFileSync(file('corrupt.sqlite'), 'not a database '.repeat(100));
+    const unreadable: number[] = [];
+    const merged = mergeShardFiles(file('history.sqlite'), [file('corrupt.sqlite'), file('good.sqlite')], undefined, (_error, index) => unreadable.push(index));
+    expect(unreadable).toEqual([0]);
+    expect(merged.map((m) => m.added['repeats'])).toEqual([1]);
+    expect(() => mergeShardFiles(file('history.sqlite'), [file('corrupt.sqlite')])).toThrow(/is corrupt or not a SQLite database/);
   });
 
   it('leaves a running run running when the writer may still be at work (a history save)', () => {
