@@ -14,10 +14,11 @@ import type { ClusterProvider } from '../cluster/types.js';
 import { NightbenchError, lastLines } from '../errors.js';
 import { listRangeCommits } from '../git/range-commits.js';
 import type { HistoryStore } from '../history/store.js';
-import type { RepeatRecord } from '../history/types.js';
+import type { RepeatRecord, RunProcess } from '../history/types.js';
 import type { Log } from '../log.js';
 import { beginSuiteRun, finishSuiteRun, prepareExecution, suiteRunPlan, type PreparedExecution } from '../runner/execute.js';
 import { recoverAbandoned } from '../runner/leftovers.js';
+import { processIdentity } from '../runner/proc.js';
 import { LeasePool, type ReleasedLease } from '../runner/lease-pool.js';
 import { leaseSummary, runSuite, type RunSummary } from '../runner/runner.js';
 import { checkoutDir } from '../target/git-target.js';
@@ -91,6 +92,7 @@ export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: 
     badCommits: request.bad,
     host: hostname(),
     pid: process.pid,
+    ...processIdentity(process.pid),
   });
   const measurer = new StateMeasurer(prepared, store, id, states, request, quiet, signal);
   const port: MeasurePort = { measure: (state) => measurer.measure(state, suite, workloads), progress: (line) => log.info(line) };
@@ -163,7 +165,8 @@ class StateMeasurer {
       }
     }
     let recorded: RepeatRecord | undefined;
-    const sink = { recordRepeat: (record: RepeatRecord) => (this.store.recordRepeat(record), (recorded = record)) };
+    // The cluster's process groups are recorded too, so that a later start ends them if this bisect is killed.
+    const sink = { recordRepeat: (record: RepeatRecord) => (this.store.recordRepeat(record), (recorded = record)), recordProcess: (process: RunProcess) => this.store.recordProcess(process) };
     const started = Date.now();
     const plan = suiteRunPlan(this.prepared, suite, workloads, run.runId, { first: run.repeats + 1, count: 1 });
     run.summaries.push(await runSuite(plan, { provider: this.prepared.provider, sink, log: this.log, signal: this.signal, leases: this.leases }));

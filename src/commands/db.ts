@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { firstLine, storeError } from '../errors.js';
 import { historyFileStatus, mergeShardFiles, migrateHistoryFile } from '../history/files.js';
 import { addCommonOptions, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext } from './context.js';
@@ -29,15 +30,23 @@ export const dbCommand: CliCommand = {
         setExitCode(0);
       });
 
-    addCommonOptions(db.command('merge').description('merge shard databases into the history (idempotent: merging twice adds nothing)'))
+    addCommonOptions(db.command('merge').description('merge shard databases into the history (idempotent: merging twice adds nothing); a shard\'s writer must have ended: its runs still running are merged as incomplete. An unreadable shard is skipped with a warning; none readable is exit 4'))
       .argument('<shards...>', 'shard database files to merge into --db (or the config\'s history)')
       .option('--json', 'machine-readable output')
       .action((shards: string[], options: CommonOptions) => {
         const context = commandContext(options);
-        const merged = mergeShardFiles(context.historyPath, shards.map((shard) => context.resolve(shard)), (counts, index) =>
-          context.log.info(`merged ${shards[index]}: ${Object.entries(counts.added).map(([t, n]) => `${n} ${t}`).join(', ')}`),
+        const unreadable: { shard: string; error: string }[] = [];
+        const merged = mergeShardFiles(
+          context.historyPath,
+          shards.map((shard) => context.resolve(shard)),
+          (counts, index) => context.log.info(`merged ${shards[index]}: ${Object.entries(counts.added).map(([t, n]) => `${n} ${t}`).join(', ')}`),
+          (error, index) => {
+            unreadable.push({ shard: shards[index]!, error: firstLine(error) });
+            context.log.warn(`skipped ${shards[index]}: ${firstLine(error)}; the other shards are merged`);
+          },
         );
-        printResult(options.json, { file: context.historyPath, merged }, `merged ${shards.length} shard${shards.length === 1 ? '' : 's'} into ${context.historyPath}`);
+        if (merged.length === 0) throw storeError(`no shard could be merged: ${unreadable.map((u) => `${u.shard}: ${u.error}`).join('; ')}`);
+        printResult(options.json, { file: context.historyPath, merged, unreadable }, `merged ${merged.length} of ${shards.length} shard${shards.length === 1 ? '' : 's'} into ${context.historyPath}`);
         setExitCode(0);
       });
   },

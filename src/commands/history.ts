@@ -19,6 +19,7 @@ interface StoreOptions extends CommonOptions {
   endpoint?: string;
   attempts?: number;
   retryDelay?: number;
+  allowNetworkFilesystem?: boolean;
 }
 
 function addStoreOptions(command: Command): Command {
@@ -47,6 +48,7 @@ function backendOptions(options: StoreOptions): Record<string, unknown> {
     endpoint: options.endpoint,
     attempts: options.attempts,
     retryDelayMs: options.retryDelay,
+    allowNetworkFilesystem: options.allowNetworkFilesystem,
   };
   return Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined));
 }
@@ -75,6 +77,7 @@ export const historyCommand: CliCommand = {
     addStoreOptions(history.command('save').description('merge a local history into the stored one and store it; retries when another writer moved it meanwhile'))
       .option('--from <file>', 'the local history to save (default: --db or the config\'s history path)')
       .option('--squash', 'git: keep one commit on the branch (force-pushed with a lease) instead of one per save')
+      .option('--allow-network-filesystem', 'file: save even on a network filesystem, where SQLite\'s locking does not hold (only if a single writer ever saves)')
       .option('--attempts <n>', 'tries before giving up when the stored history keeps moving (default 6)', parseIntegerOption('--attempts'))
       .option('--retry-delay <ms>', 'first wait between tries, doubled each time, with jitter (default 2000)', parseIntegerOption('--retry-delay'))
       .action(async (options: StoreOptions & { from?: string }) => {

@@ -8,6 +8,9 @@ import { z } from 'zod';
 
 const fullName = z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must be "owner/name"');
 
+/** The login a workflow's GITHUB_TOKEN writes as. */
+export const actionsBotLogin = 'github-actions[bot]';
+
 export const mentionSchema = z.enum(['authors', 'authors-and-blame', 'none']);
 
 export const githubSchema = z.strictObject({
@@ -30,6 +33,12 @@ export const githubSchema = z.strictObject({
   targetRepositories: z.record(z.string(), fullName).default({}),
   /** Where the static site (`nightbench report`) is published; issues link each workload's history page there. */
   siteUrl: z.url().optional(),
+  /**
+   * The login nightbench's issues and comments carry when the token cannot say who it is
+   * (`GET /user` is refused to a workflow's GITHUB_TOKEN and to an app's installation token):
+   * an app writes as "<app-slug>[bot]". Hidden markers are read only from this login's comments.
+   */
+  botLogin: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/, 'must be a GitHub login, e.g. "my-app[bot]"').default(actionsBotLogin),
   /** Retries of a failed request (5xx, network) with growing waits; rate limits are waited out too. */
   retries: z.number().int().min(0).max(10).default(3),
   /**

@@ -11,12 +11,13 @@ import { throttling } from '@octokit/plugin-throttling';
 import Bottleneck from 'bottleneck';
 import type { Log } from '../log.js';
 import type { GitHubConfig } from '../config/github-section.js';
+import { setFallbackLogin } from './identity.js';
 
 /** Octokit with retry and throttling; its REST methods and `paginate` are what nightbench uses. */
 export const NightbenchOctokit = Octokit.plugin(retry, throttling);
 export type GitHubClient = InstanceType<typeof NightbenchOctokit>;
 
-export type ClientSettings = Pick<GitHubConfig, 'apiUrl' | 'retries' | 'waitUnitMs' | 'writeSpacingMs' | 'notifySpacingMs'>;
+export type ClientSettings = Pick<GitHubConfig, 'apiUrl' | 'retries' | 'waitUnitMs' | 'writeSpacingMs' | 'notifySpacingMs'> & Partial<Pick<GitHubConfig, 'botLogin'>>;
 
 /**
  * A client for `settings.apiUrl` authenticated with `token`. Each client gets its own limiter
@@ -28,7 +29,7 @@ export function createGitHubClient(settings: ClientSettings, token: string, log:
     log.warn(`GitHub ${kind} on ${options.method} ${options.url}: waiting ${retryAfter}s (attempt ${retryCount + 1} of ${settings.retries})`);
     return retryCount < settings.retries;
   };
-  return new NightbenchOctokit({
+  const client = new NightbenchOctokit({
     auth: token,
     baseUrl: settings.apiUrl.replace(/\/$/, ''),
     userAgent: 'nightbench',
@@ -44,4 +45,6 @@ export function createGitHubClient(settings: ClientSettings, token: string, log:
       onSecondaryRateLimit: wantRetry('secondary rate limit'),
     },
   });
+  if (settings.botLogin) setFallbackLogin(client, settings.botLogin);
+  return client;
 }

@@ -6,6 +6,7 @@
  */
 import type { GitHubClient } from './client.js';
 import { gitHubError } from './errors.js';
+import { nightbenchLogin, ownTexts } from './identity.js';
 import { closedByNightbench, readFingerprint, readImprovements, readNights } from './markers.js';
 import type { IssueTracker, NewIssue, TrackedIssue } from './tracker.js';
 
@@ -45,11 +46,18 @@ export function gitHubTracker(client: GitHubClient, fullName: string, labels: re
         // Closed issues too: one a maintainer closed must be found so that it is not opened again.
         const listed = await client.paginate(client.rest.issues.listForRepo, { owner, repo, state: 'all', labels: labels.join(','), per_page: 100 });
         const found: TrackedIssue[] = [];
+        // Of twins opened by two writers at once, the first opened is the issue; the others were closed as its duplicates.
+        const firstOf = new Map<string, number>();
         for (const issue of listed) {
           const fingerprint = readFingerprint(issue.body);
-          if (issue.pull_request || !fingerprint || !wanted.has(fingerprint)) continue;
+          if (!issue.pull_request && fingerprint && issue.number < (firstOf.get(fingerprint) ?? Infinity)) firstOf.set(fingerprint, issue.number);
+        }
+        for (const issue of listed) {
+          const fingerprint = readFingerprint(issue.body);
+          if (issue.pull_request || !fingerprint || !wanted.has(fingerprint) || firstOf.get(fingerprint) !== issue.number) continue;
           const comments = await client.paginate(client.rest.issues.listComments, { owner, repo, issue_number: issue.number, per_page: 100 });
-          const texts = [issue.body, ...comments.map((c) => c.body)];
+          // Markers count only in nightbench's own comments: anyone else's would stop it commenting or closing.
+          const texts = [issue.body, ...ownTexts(comments, await nightbenchLogin(client))];
           found.push({
             fingerprint,
             number: issue.number,
@@ -67,7 +75,16 @@ export function gitHubTracker(client: GitHubClient, fullName: string, labels: re
     open: (issue: NewIssue) =>
       guard('opening an issue', async () => {
         const { data } = await client.rest.issues.create({ owner, repo, title: issue.title, body: issue.body, labels: issue.labels });
-        return { fingerprint: issue.fingerprint, number: data.number, ref: `${fullName}#${data.number}`, url: data.html_url, state: 'open', closedByNightbench: false, reportedNights: readNights([issue.body]), notedImprovements: [] };
+        const opened: TrackedIssue = { fingerprint: issue.fingerprint, number: data.number, ref: `${fullName}#${data.number}`, url: data.html_url, state: 'open', closedByNightbench: false, reportedNights: readNights([issue.body]), notedImprovements: [] };
+        // Two writers at once (two nightlies) may both have found no issue and opened one: the
+        // first opened stays, and a later twin is closed as its duplicate by the writer that opened it.
+        const listed = await client.paginate(client.rest.issues.listForRepo, { owner, repo, state: 'all', labels: issue.labels.join(','), per_page: 100 });
+        const first = listed.filter((i) => !i.pull_request && i.number < data.number && readFingerprint(i.body) === issue.fingerprint).sort((a, b) => a.number - b.number)[0];
+        if (!first) return opened;
+        await client.rest.issues.createComment({ owner, repo, issue_number: data.number, body: `Duplicate of #${first.number}, opened at the same time by another nightbench run; closing this one.` });
+        await client.rest.issues.update({ owner, repo, issue_number: data.number, state: 'closed', state_reason: 'not_planned' });
+        const [kept] = await gitHubTracker(client, fullName, labels).find([issue.fingerprint]);
+        return kept ?? { ...opened, number: first.number, ref: `${fullName}#${first.number}`, url: first.html_url };
       }),
 
     comment: (issue, body) =>

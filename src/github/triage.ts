@@ -1,17 +1,19 @@
 /**
  * One `/nightbench` comment carried out: parse it, check the author's permission through the
  * API (never from the text), change the episodes in the history and record the command, then
- * act on the issue (close, label, dispatch the bisect workflow) and reply. A comment already
- * answered (a workflow run again) changes nothing.
+ * act on the issue (label, dispatch the bisect workflow, close) and reply last. A comment already
+ * answered (nightbench's own reply marks it) changes nothing; one whose verdict was recorded but
+ * whose run GitHub failed midway is completed: each step on GitHub is done exactly once.
  *
  * @module
  */
 import { brokenLabel } from './broken.js';
 import type { GitHubClient } from './client.js';
 import { gitHubError } from './errors.js';
+import { nightbenchLogin, ownTexts } from './identity.js';
 import { readFingerprint } from './markers.js';
 import type { HistoryStore } from '../history/store.js';
-import type { TriageCommandName } from '../history/triage-queries.js';
+import type { TriageCommandName, TriageStep } from '../history/triage-queries.js';
 import type { Log } from '../log.js';
 import { parseTriageComment } from '../triage/command.js';
 import { answeredComments, replies, reply, triageLabels } from '../triage/replies.js';
@@ -58,6 +60,8 @@ export interface TriageOutcome {
   /** The reply posted, if any. */
   reply?: string;
   dispatched?: { workflow: string; ref: string; inputs: Record<string, string> };
+  /** The verdict was recorded by an earlier run that GitHub failed midway; this one completed the rest. */
+  resumed?: true;
 }
 
 export interface TriageDeps {
@@ -84,9 +88,12 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
   if (parsed === undefined || comment.authorIsBot) return { result: 'not-a-command', episodes: 0 };
   const issue = (await call(`reading #${issueNumber}`, () => client.rest.issues.get({ owner, repo, issue_number: issueNumber }))).data;
   if (issue.pull_request || readFingerprint(issue.body) === undefined) return { result: 'not-a-nightbench-issue', episodes: 0 };
+  const own = await call('asking who nightbench is', () => nightbenchLogin(client));
+  if (comment.author === own) return { result: 'not-a-command', episodes: 0 };
   if (comment.id !== undefined) {
     const comments = await call(`reading the comments of #${issueNumber}`, () => client.paginate(client.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 }));
-    if (answeredComments(comments.map((c) => c.body)).has(comment.id)) return { result: 'already-answered', episodes: 0 };
+    // Only nightbench's own reply answers a comment: a reply marker anyone else types is text.
+    if (answeredComments(ownTexts(comments, own)).has(comment.id)) return { result: 'already-answered', episodes: 0 };
   }
   const answer = async (result: TriageResult, text: string, extra: Partial<TriageOutcome> = {}): Promise<TriageOutcome> => {
     const body = reply(comment.id, comment.author, text);
@@ -120,9 +127,10 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
   const { command } = parsed;
   const fix = parsed.command === 'fixed-by' ? parsed.sha : undefined;
   const argument = fix ?? parsed.note;
+  const key = comment.id === undefined ? `hand:${issueNumber}:${comment.at}` : `comment:${comment.id}`;
   // The history first: recording twice changes nothing, so a run interrupted after this point can run again.
-  store.recordTriageEvent({
-    key: comment.id === undefined ? `hand:${issueNumber}:${comment.at}` : `comment:${comment.id}`,
+  const firstTime = store.recordTriageEvent({
+    key,
     issueNumber,
     episodes: episodes.map((e) => e.fingerprint),
     command,
@@ -133,25 +141,39 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
   });
   // A false alarm ends its episodes too: nothing is left to watch, and the closed issue is not reopened.
   if (command === 'accept' || command === 'false-alarm') store.markEpisodesAccepted(episodes.map((e) => e.id));
-  log.info(`${comment.author} gave ${command} on #${issueNumber} (${episodes.length} episodes)`);
+  log.info(
+    firstTime
+      ? `${comment.author} gave ${command} on #${issueNumber} (${episodes.length} episodes)`
+      : `${comment.author}'s ${command} on #${issueNumber} was recorded by an earlier run: completing what GitHub was not yet told`,
+  );
 
+  // Each step on GitHub is recorded once done, so a run again after a failure does only the rest;
+  // the reply comes last and marks the comment answered.
+  const stepsDone = store.triageSteps(key);
+  const step = async (name: TriageStep, action: string, body: () => Promise<unknown>): Promise<void> => {
+    if (stepsDone.has(name)) return;
+    await call(action, body);
+    store.recordTriageStep(key, name, new Date().toISOString());
+  };
+  const labels = issue.labels.map((l) => (typeof l === 'string' ? l : l.name));
   const label = triageLabels[command];
-  if (label) await call(`labelling #${issueNumber}`, () => client.rest.issues.addLabels({ owner, repo, issue_number: issueNumber, labels: [label] }));
-  const done = { command, episodes: episodes.length };
+  if (label && !labels.includes(label)) await step('labelled', `labelling #${issueNumber}`, () => client.rest.issues.addLabels({ owner, repo, issue_number: issueNumber, labels: [label] }));
+  const done: Partial<TriageOutcome> = { command, episodes: episodes.length, ...(firstTime ? {} : { resumed: true as const }) };
   switch (command) {
     case 'accept':
     case 'false-alarm': {
-      const outcome = await answer('done', command === 'accept' ? replies.accepted(episodes.length) : replies.falseAlarm(episodes.length), done);
-      await call(`closing #${issueNumber}`, () =>
-        client.rest.issues.update({ owner, repo, issue_number: issueNumber, state: 'closed', state_reason: command === 'accept' ? 'completed' : 'not_planned' }),
-      );
-      return outcome;
+      if (issue.state !== 'closed') {
+        await step('closed', `closing #${issueNumber}`, () =>
+          client.rest.issues.update({ owner, repo, issue_number: issueNumber, state: 'closed', state_reason: command === 'accept' ? 'completed' : 'not_planned' }),
+        );
+      }
+      return answer('done', command === 'accept' ? replies.accepted(episodes.length) : replies.falseAlarm(episodes.length), done);
     }
     case 'bisect':
     case 'rerun': {
       const ref = request.defaultBranch ?? (await call('reading the default branch', () => client.rest.repos.get({ owner, repo }))).data.default_branch;
       const inputs = { issue: String(issueNumber), mode: command };
-      await call(`starting ${bisectWorkflow}`, () => client.rest.actions.createWorkflowDispatch({ owner, repo, workflow_id: bisectWorkflow, ref, inputs }));
+      await step('dispatched', `starting ${bisectWorkflow}`, () => client.rest.actions.createWorkflowDispatch({ owner, repo, workflow_id: bisectWorkflow, ref, inputs }));
       return answer('done', replies.dispatched(command, ref), { ...done, dispatched: { workflow: bisectWorkflow, ref, inputs } });
     }
     case 'fixed-by':

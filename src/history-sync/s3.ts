@@ -28,9 +28,12 @@ export type S3Send = (command: GetObjectCommand | PutObjectCommand) => Promise<u
  * The history as one object in an S3 bucket. A save reads the object and its ETag, merges our
  * runs into it and writes it back only if the ETag is unchanged (a conditional put); when
  * another writer got there first S3 answers 412 and the save reads and merges again.
+ * S3-compatible stores may ignore If-Match and overwrite silently, so before its first put a
+ * backend checks, on a probe object beside the history, that a put with a wrong ETag is refused.
  */
 export class S3Backend implements HistoryBackend {
   readonly description: string;
+  private conditionalWritesChecked = false;
 
   constructor(
     private readonly options: S3Options,
@@ -49,9 +52,40 @@ export class S3Backend implements HistoryBackend {
 
   async save(file: string): Promise<SaveOutcome> {
     if (!existsSync(file)) throw new NightbenchError('store', `cannot save ${file} to ${this.description}: no such file`);
+    await this.checkConditionalWrites();
     const policy = { ...defaultRetryPolicy, attempts: this.options.attempts, baseDelayMs: this.options.retryDelayMs };
     const { value, attempts } = await retryWhileMoved(`saving to ${this.description}`, policy, this.deps, () => this.trySave(file));
     return { ...value, attempts };
+  }
+
+  /** Refuses to save through a backend that would let two writers overwrite each other. */
+  private async checkConditionalWrites(): Promise<void> {
+    if (this.conditionalWritesChecked) return;
+    const probe = { Bucket: this.options.bucket, Key: `${this.options.key}.conditional-write-check`, Body: new TextEncoder().encode('nightbench checks that this store honours If-Match and If-None-Match\n') };
+    try {
+      await this.deps.send(new PutObjectCommand(probe));
+    } catch (error) {
+      throw this.storeError(error);
+    }
+    for (const condition of [{ IfMatch: '"nightbench-not-the-etag"' }, { IfNoneMatch: '*' }]) {
+      const header = Object.keys(condition)[0] === 'IfMatch' ? 'If-Match' : 'If-None-Match';
+      try {
+        await this.deps.send(new PutObjectCommand({ ...probe, ...condition }));
+      } catch (error) {
+        if (httpStatus(error) === 412 || httpStatus(error) === 409) continue;
+        if (httpStatus(error) === 501 || httpStatus(error) === 400) throw this.unsafe(`it refused a put with ${header} (HTTP ${httpStatus(error)})`);
+        throw this.storeError(error);
+      }
+      throw this.unsafe(`it accepted a put whose ${header} did not hold`);
+    }
+    this.conditionalWritesChecked = true;
+  }
+
+  private unsafe(what: string): NightbenchError {
+    return new NightbenchError(
+      'store',
+      `history store (${this.description}) does not honour conditional writes: ${what}, so two writers saving at once would overwrite each other's nights. Use a store that does (AWS S3, or an S3-compatible one that supports If-Match on PUT), or --store git`,
+    );
   }
 
   private async trySave(file: string): Promise<AttemptResult<Omit<SaveOutcome, 'attempts'>>> {

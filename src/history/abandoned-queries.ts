@@ -6,13 +6,15 @@
  * @module
  */
 import type { Db } from './database.js';
+import type { ProcessOwner } from './types.js';
 
 /** The tables of work that records its host and pid while it runs. */
 export type TrackedWork = 'ab_tests' | 'bisects';
 
-/** Work of `host` still marked running, with the pid of the process that ran it. */
-export function runningWorkOfHost(db: Db, table: TrackedWork, host: string): { id: string; pid: number | null }[] {
-  return db.prepare(`SELECT id, pid FROM ${table} WHERE status = 'running' AND host = ?`).all(host) as { id: string; pid: number | null }[];
+/** Work of `host` still marked running, with the process that ran it (boot and start time only where the table records them). */
+export function runningWorkOfHost(db: Db, table: TrackedWork | 'runs', host: string): ({ id: string } & ProcessOwner)[] {
+  const identity = table === 'ab_tests' ? 'NULL AS bootId, NULL AS startTicks' : 'boot_id AS bootId, start_ticks AS startTicks';
+  return db.prepare(`SELECT id, pid, ${identity} FROM ${table} WHERE status = 'running' AND host = ?`).all(host) as ({ id: string } & ProcessOwner)[];
 }
 
 /** What was recorded stays; the work is incomplete, and says so wherever it is shown. */

@@ -19,6 +19,8 @@ export interface NewBisect {
   badCommits: Record<string, string>;
   host: string;
   pid: number;
+  bootId?: string;
+  startTicks?: number;
 }
 
 export interface BisectOutcomeRecord {
@@ -32,7 +34,7 @@ export interface BisectOutcomeRecord {
 }
 
 /** A bisect as the workload's page lists it. */
-export interface BisectRecord extends Omit<NewBisect, 'host' | 'pid'> {
+export interface BisectRecord extends Omit<NewBisect, 'host' | 'pid' | 'bootId' | 'startTicks'> {
   status: string;
   finishedAt?: string;
   outcome?: string;
@@ -43,9 +45,9 @@ export interface BisectRecord extends Omit<NewBisect, 'host' | 'pid'> {
 
 export function insertBisect(db: Db, bisect: NewBisect): void {
   db.prepare(
-    `INSERT INTO bisects (id, created_at, status, mode, judged, episode_id, issue_number, suite, workload, metric, good_commits, bad_commits, host, pid)
-     VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(bisect.id, bisect.createdAt, bisect.mode, bisect.judged, bisect.episodeId ?? null, bisect.issueNumber ?? null, bisect.suite, bisect.workload, bisect.metric, JSON.stringify(bisect.goodCommits), JSON.stringify(bisect.badCommits), bisect.host, bisect.pid);
+    `INSERT INTO bisects (id, created_at, status, mode, judged, episode_id, issue_number, suite, workload, metric, good_commits, bad_commits, host, pid, boot_id, start_ticks)
+     VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(bisect.id, bisect.createdAt, bisect.mode, bisect.judged, bisect.episodeId ?? null, bisect.issueNumber ?? null, bisect.suite, bisect.workload, bisect.metric, JSON.stringify(bisect.goodCommits), JSON.stringify(bisect.badCommits), bisect.host, bisect.pid, bisect.bootId ?? null, bisect.startTicks ?? null);
 }
 
 export function finishBisect(db: Db, id: string, outcome: BisectOutcomeRecord): void {

@@ -43,13 +43,30 @@ export function historyFileStatus(file: string): HistoryFileStatus {
   });
 }
 
-/** Merges each shard file into `file` in turn; `onMerged` hears of each as it is done. */
-export function mergeShardFiles(file: string, shards: readonly string[], onMerged: (counts: MergeCounts, index: number) => void = () => undefined): MergeCounts[] {
+/**
+ * Merges each shard file into `file` in turn; `onMerged` hears of each as it is done. A shard's
+ * writer has ended (the shard jobs are over), so its runs still 'running' are merged incomplete.
+ * With `onUnreadable`, a shard that cannot be read (corrupt, missing) is reported there and the
+ * others are still merged; without it, it fails the merge.
+ */
+export function mergeShardFiles(
+  file: string,
+  shards: readonly string[],
+  onMerged: (counts: MergeCounts, index: number) => void = () => undefined,
+  onUnreadable?: (error: Error, index: number) => void,
+): MergeCounts[] {
   return withDatabase(file, {}, (db) =>
-    shards.map((shard, index) => {
-      const counts = mergeDatabase(db, shard);
-      onMerged(counts, index);
-      return counts;
+    shards.flatMap((shard, index) => {
+      try {
+        const counts = mergeDatabase(db, shard, { writerEnded: true });
+        onMerged(counts, index);
+        return [counts];
+      } catch (error) {
+        // A corrupt shard (a job killed while uploading, a bad artifact) must not cost the others their night.
+        if (!onUnreadable || !(error instanceof Error)) throw error;
+        onUnreadable(error, index);
+        return [];
+      }
     }),
   );
 }

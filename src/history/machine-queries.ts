@@ -1,5 +1,5 @@
 /**
- * The machine nights detection found (db/migrations/010-machine-nights.sql,
+ * The machine nights detection found (db/migrations/012-machine-nights.sql,
  * src/detect/machine-night.ts): written once per judged night and suite, read by detection,
  * issues, pages and the summary.
  *

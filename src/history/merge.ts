@@ -4,9 +4,9 @@ import { openDatabase, type Db } from './database.js';
 
 /**
  * The tables that hold recorded facts, parents first: copied row for row. Triage events are
- * facts too (what a maintainer said). Detection's episodes are merged apart (`mergeEpisodes`).
+ * facts too (what a maintainer said), and so are the GitHub steps done for them. Detection's episodes are merged apart (`mergeEpisodes`).
  */
-export const mergedTables = ['commits', 'ab_tests', 'bisects', 'runs', 'run_commits', 'repeats', 'results', 'samples', 'warmup_repeats', 'triage_events', 'unsupported_workloads', 'absent_metrics'] as const;
+export const mergedTables = ['commits', 'ab_tests', 'bisects', 'runs', 'run_commits', 'repeats', 'results', 'samples', 'warmup_repeats', 'triage_events', 'triage_steps', 'unsupported_workloads', 'absent_metrics'] as const;
 
 export interface MergeCounts {
   source: string;
@@ -14,11 +14,22 @@ export interface MergeCounts {
   added: Record<string, number>;
 }
 
+export interface MergeOptions {
+  /**
+   * The source's writer has ended (a shard or bisect job whose machine is gone): a run it left
+   * 'running' never finishes, and is merged as incomplete rather than running forever.
+   */
+  writerEnded?: boolean;
+}
+
+/** The error an ended writer's unfinished run is merged with; a later merge of it finished replaces it. */
+const endedWriterError = 'its runner stopped before it finished (merged from a database whose writer had ended)';
+
 /**
  * Copies every row of `sourceFile` that `target` lacks. Rows are keyed by run UUIDs and natural
  * keys, so merging the same shard twice adds nothing. The source is brought to the same schema first.
  */
-export function mergeDatabase(target: Db, sourceFile: string): MergeCounts {
+export function mergeDatabase(target: Db, sourceFile: string, options: MergeOptions = {}): MergeCounts {
   if (!existsSync(sourceFile)) throw storeError(`cannot merge ${sourceFile}: no such file`);
   openDatabase(sourceFile).close();
   target.prepare('ATTACH DATABASE ? AS shard').run(sourceFile);
@@ -31,6 +42,14 @@ export function mergeDatabase(target: Db, sourceFile: string): MergeCounts {
           const columns = (target.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]).map((c) => c.name).join(', ');
           added[table] = target.prepare(`INSERT OR IGNORE INTO main.${table} (${columns}) SELECT ${columns} FROM shard.${table}`).run().changes;
         }
+        // The suite's declared directions travel with its runs: without them a higher-is-better
+        // metric would be judged lower-is-better. The source's declaration is the newer one.
+        added['metric_directions'] = target
+          .prepare(
+            `INSERT INTO main.metric_directions (suite, workload, metric, direction) SELECT suite, workload, metric, direction FROM shard.metric_directions WHERE true
+             ON CONFLICT (suite, workload, metric) DO UPDATE SET direction = excluded.direction WHERE direction <> excluded.direction`,
+          )
+          .run().changes;
         added['regressions'] = mergeEpisodes(target);
         // A bisect names its episode by id, and ids are each history's own: follow the fingerprint.
         target
@@ -44,9 +63,15 @@ export function mergeDatabase(target: Db, sourceFile: string): MergeCounts {
         added['runs'] = added['runs']! + target
           .prepare(
             `UPDATE main.runs SET status = s.status, finished_at = s.finished_at, error = s.error, cost_usd = s.cost_usd, cluster_info = s.cluster_info
-             FROM shard.runs s WHERE s.id = main.runs.id AND main.runs.status = 'running' AND s.status <> 'running'`,
+             FROM shard.runs s WHERE s.id = main.runs.id AND s.status NOT IN ('running', 'incomplete')
+               AND (main.runs.status = 'running' OR (main.runs.status = 'incomplete' AND main.runs.error = ?))`,
           )
-          .run().changes;
+          .run(endedWriterError).changes;
+        if (options.writerEnded) {
+          added['runs'] = added['runs']! + target
+            .prepare(`UPDATE main.runs SET status = 'incomplete', error = ? WHERE status = 'running' AND id IN (SELECT id FROM shard.runs WHERE status = 'running')`)
+            .run(endedWriterError).changes;
+        }
       })
       .immediate();
     return { source: sourceFile, added };

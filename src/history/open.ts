@@ -1,7 +1,8 @@
+import type { BusyRetryPolicy } from './busy-retry.js';
 import { openDatabase, type OpenOptions } from './database.js';
 import { HistoryStore } from './store.js';
 
-/** The history store at a path, migrated and ready. */
-export function openHistory(file: string, options: OpenOptions = {}): HistoryStore {
-  return new HistoryStore(openDatabase(file, options), file);
+/** The history store at a path, migrated and ready; `busyRetry` bounds how long a write waits out another writer. */
+export function openHistory(file: string, options: OpenOptions & { busyRetry?: BusyRetryPolicy } = {}): HistoryStore {
+  return new HistoryStore(openDatabase(file, options), file, options.busyRetry);
 }

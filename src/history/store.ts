@@ -13,11 +13,11 @@
 import type Database from 'better-sqlite3';
 import { hostname } from 'node:os';
 import type { SummaryFailure, SummaryRun } from '../actions/night-summary.js';
-import { processIsAlive } from '../cluster/processes.js';
 import { NightbenchError } from '../errors.js';
 import type { RepeatFacts } from '../report/drilldown.js';
 import type { ReportHistory } from '../report/types.js';
 import { abTestRuns, abTestsMatching, attachRunToAbTest, finishAbTest, insertAbTest, latestAbTests, type NewAbTest, type StoredAbTest } from './ab-queries.js';
+import { defaultBusyRetry, retryWhileBusy, type BusyRetryPolicy } from './busy-retry.js';
 import type { Db } from './database.js';
 import { describeSqliteError, guardSqlite } from './database.js';
 import type { NightOutcome } from '../detect/failures.js';
@@ -36,8 +36,8 @@ import { insertRunProcess, settleProcess, settleRunProcesses, unsettledProcesses
 import { readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './report-queries.js';
 import { nightSummaryFailures, nightSummaryRuns } from './summary-queries.js';
 import { cutShortCondition } from './whole-points-queries.js';
-import { falseAlarmEpisodes, recordedFixes, recordTriageEvent, triageEvents, type FalseAlarm, type TriageEvent } from './triage-queries.js';
-import type { CommitInfo, NewRun, ProcessFate, RepeatRecord, ResultRow, RunKind, RunOutcome, RunProcess, RunStatus } from './types.js';
+import { falseAlarmEpisodes, recordedFixes, recordTriageEvent, recordTriageStep, triageEvents, triageSteps, type FalseAlarm, type TriageEvent, type TriageStep } from './triage-queries.js';
+import type { CommitInfo, NewRun, ProcessFate, ProcessOwner, RepeatRecord, ResultRow, RunKind, RunOutcome, RunProcess, RunStatus } from './types.js';
 
 /**
  * Writes and reads the history. Each write is one transaction, so a crash leaves what was
@@ -49,6 +49,7 @@ export class HistoryStore {
   constructor(
     private readonly db: Db,
     readonly file: string,
+    private readonly busyRetry: BusyRetryPolicy = defaultBusyRetry,
   ) {}
 
   /** Prepared once per store: the runner writes thousands of rows a night through a few statements. */
@@ -63,8 +64,13 @@ export class HistoryStore {
 
   /** Fails early, before any cluster starts, when another writer holds the database. */
   assertWritable(): void {
-    // An empty IMMEDIATE transaction takes the write lock and gives it back at once.
-    this.write(() => undefined);
+    // An empty IMMEDIATE transaction takes the write lock and gives it back at once; not retried,
+    // so a run that cannot write says so before it starts anything.
+    try {
+      this.db.transaction(() => undefined).immediate();
+    } catch (error) {
+      throw describeSqliteError(error, this.file);
+    }
   }
 
   beginRun(run: NewRun): void {
@@ -73,16 +79,18 @@ export class HistoryStore {
         .statement(
           `INSERT INTO runs (id, kind, suite, night, started_at, status, target, environment_name, environment_fingerprint, environment,
              provider, cluster_shape, workers, threads_per_worker, memory_per_worker, instance_type, region, scale, harness_version,
-             host, pid, shard, config)
+             host, pid, boot_id, start_ticks, shard, config)
            VALUES (@id, @kind, @suite, @night, @startedAt, 'running', @target, @environmentName, @environmentFingerprint, @environment,
              @provider, @clusterShape, @workers, @threadsPerWorker, @memoryPerWorker, @instanceType, @region, @scale, @harnessVersion,
-             @host, @pid, @shard, @config)`,
+             @host, @pid, @bootId, @startTicks, @shard, @config)`,
         )
         .run({
           ...run,
           instanceType: run.instanceType ?? null,
           region: run.region ?? null,
           shard: run.shard ?? null,
+          bootId: run.bootId ?? null,
+          startTicks: run.startTicks ?? null,
           target: JSON.stringify(run.target),
           environment: JSON.stringify(run.environment),
           config: JSON.stringify(run.config),
@@ -163,12 +171,10 @@ export class HistoryStore {
   /**
    * Runs left 'running' by a process of this host that no longer exists crashed mid-run: what
    * they recorded stays, and they are marked incomplete so nobody mistakes them for whole nights.
+   * `isAlive` judges the recorded process (pid, boot, start time), never a pid alone.
    */
-  markAbandonedRuns(isAlive: (pid: number) => boolean = processIsAlive): string[] {
-    const stale = this.db
-      .prepare("SELECT id, pid FROM runs WHERE status = 'running' AND host = ?")
-      .all(hostname()) as { id: string; pid: number | null }[];
-    const abandoned = stale.filter((run) => run.pid === null || !isAlive(run.pid)).map((run) => run.id);
+  markAbandonedRuns(isAlive: (owner: ProcessOwner) => boolean): string[] {
+    const abandoned = runningWorkOfHost(this.db, 'runs', hostname()).filter((run) => !isAlive(run)).map((run) => run.id);
     if (abandoned.length > 0) {
       this.write(() => {
         const update = this.db.prepare("UPDATE runs SET status = 'incomplete', error = 'the run stopped before it finished' WHERE id = ?");
@@ -372,6 +378,14 @@ export class HistoryStore {
     return triageEvents(this.db, filter);
   }
 
+  recordTriageStep(eventKey: string, step: TriageStep, at: string): void {
+    recordTriageStep(this.db, eventKey, step, at);
+  }
+
+  triageSteps(eventKey: string): Set<TriageStep> {
+    return triageSteps(this.db, eventKey);
+  }
+
   recordedFixes(): Map<number, string> {
     return recordedFixes(this.db);
   }
@@ -393,17 +407,17 @@ export class HistoryStore {
   // Work a runner that died left behind (abandoned-queries.ts, process-queries.ts).
 
   /** A/B tests left 'running' by a process of this host that no longer exists: marked incomplete. */
-  markAbandonedAbTests(isAlive: (pid: number) => boolean = processIsAlive): string[] {
+  markAbandonedAbTests(isAlive: (owner: ProcessOwner) => boolean): string[] {
     return this.markAbandoned('ab_tests', isAlive);
   }
 
   /** Bisects left 'running' by a process of this host that no longer exists: marked incomplete. */
-  markAbandonedBisects(isAlive: (pid: number) => boolean = processIsAlive): string[] {
+  markAbandonedBisects(isAlive: (owner: ProcessOwner) => boolean): string[] {
     return this.markAbandoned('bisects', isAlive);
   }
 
-  private markAbandoned(table: TrackedWork, isAlive: (pid: number) => boolean): string[] {
-    const abandoned = runningWorkOfHost(this.db, table, hostname()).filter((work) => work.pid === null || !isAlive(work.pid)).map((work) => work.id);
+  private markAbandoned(table: TrackedWork, isAlive: (owner: ProcessOwner) => boolean): string[] {
+    const abandoned = runningWorkOfHost(this.db, table, hostname()).filter((work) => !isAlive(work)).map((work) => work.id);
     if (abandoned.length > 0) this.write(() => abandoned.forEach((id) => markWorkIncomplete(this.db, table, id)));
     return abandoned;
   }
@@ -431,9 +445,10 @@ export class HistoryStore {
     this.db.close();
   }
 
+  /** One transaction; another writer's lock is waited out (busy-retry.ts), so a repeat is never lost to it. */
   private write<T>(body: () => T): T {
     try {
-      return this.db.transaction(body).immediate();
+      return retryWhileBusy(() => this.db.transaction(body).immediate(), this.busyRetry);
     } catch (error) {
       throw describeSqliteError(error, this.file);
     }

@@ -69,6 +69,19 @@ export function triageEvents(db: Db, filter: { issueNumber?: number } = {}): Tri
   }));
 }
 
+/** What nightbench did on GitHub for a recorded command (db/migrations/013-triage-steps.sql). */
+export type TriageStep = 'labelled' | 'dispatched' | 'closed';
+
+/** Records that `step` of the command `eventKey` is done; doing it again records nothing. */
+export function recordTriageStep(db: Db, eventKey: string, step: TriageStep, at: string): void {
+  guard(db, () => db.prepare('INSERT INTO triage_steps (event_key, step, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(eventKey, step, at));
+}
+
+/** The steps of the command `eventKey` done so far. */
+export function triageSteps(db: Db, eventKey: string): Set<TriageStep> {
+  return new Set(guard(db, () => db.prepare('SELECT step FROM triage_steps WHERE event_key = ?').pluck().all(eventKey) as TriageStep[]));
+}
+
 /** Issue number -> the commit its latest `/nightbench fixed-by` named. */
 export function recordedFixes(db: Db): Map<number, string> {
   const rows = guard(db, () => db.prepare("SELECT issue_number AS issue, argument FROM triage_events WHERE command = 'fixed-by' ORDER BY at, key").all() as { issue: number; argument: string }[]);

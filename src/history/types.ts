@@ -41,8 +41,18 @@ export interface NewRun extends Comparability {
   harnessVersion: string;
   host: string;
   pid: number;
+  /** With the pid, what tells the runner apart from a later process given the same pid. */
+  bootId?: string;
+  startTicks?: number;
   shard?: string;
   config: unknown;
+}
+
+/** The process that owns a running run or bisect, as recorded: boot and start time absent in rows older than migration 011. */
+export interface ProcessOwner {
+  pid: number | null;
+  bootId: string | null;
+  startTicks: number | null;
 }
 
 export interface MetricValue {

@@ -15,6 +15,7 @@ import { harnessVersion } from '../version.js';
 import type { ClusterProvider, ClusterShape } from '../cluster/types.js';
 import { clusterShapeKey, identifyEnvironment, type EnvironmentIdentity } from './environment.js';
 import { recoverAbandoned } from './leftovers.js';
+import { processIdentity } from './proc.js';
 import { runSuite, type RunPlan, type RunSummary } from './runner.js';
 
 export interface ExecuteOptions {
@@ -102,6 +103,7 @@ export function beginSuiteRun(store: HistoryStore, prepared: PreparedExecution, 
     harnessVersion,
     host: hostname(),
     pid: process.pid,
+    ...processIdentity(process.pid),
     shard: options.shard,
     config,
   });

@@ -13,7 +13,7 @@ import { firstLine } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import type { RunProcess } from '../history/types.js';
 import type { Log } from '../log.js';
-import { processIdentity } from './proc.js';
+import { processIdentity, recordedProcessIsAlive } from './proc.js';
 
 /** Where a run records the process groups it starts. */
 export interface ProcessLedger {
@@ -42,16 +42,16 @@ export function processRecorder(ledger: ProcessLedger, runId: string, log: Log):
  * Says on stderr what it did; says nothing when there was nothing to do. Returns what it ended.
  */
 export async function recoverAbandoned(store: HistoryStore, log: Log, options: { graceMs?: number } = {}): Promise<RunProcess[]> {
-  for (const id of store.markAbandonedRuns()) log.warn(`run ${id} had stopped before it finished; marked incomplete`);
-  for (const id of store.markAbandonedAbTests()) log.warn(`A/B ${id} had stopped before it finished; marked incomplete (\`nightbench ab report ${id.slice(0, 8)}\` analyses what it recorded)`);
-  for (const id of store.markAbandonedBisects()) log.warn(`bisect ${id} had stopped before it finished; marked incomplete (its repeats stay recorded)`);
+  for (const id of store.markAbandonedRuns(recordedProcessIsAlive)) log.warn(`run ${id} had stopped before it finished; marked incomplete`);
+  for (const id of store.markAbandonedAbTests(recordedProcessIsAlive)) log.warn(`A/B ${id} had stopped before it finished; marked incomplete (\`nightbench ab report ${id.slice(0, 8)}\` analyses what it recorded)`);
+  for (const id of store.markAbandonedBisects(recordedProcessIsAlive)) log.warn(`bisect ${id} had stopped before it finished; marked incomplete (its repeats stay recorded)`);
   return endLeftoverProcesses(store, log, options.graceMs ?? 5000);
 }
 
 async function endLeftoverProcesses(store: HistoryStore, log: Log, graceMs: number): Promise<RunProcess[]> {
   const alive: RunProcess[] = [];
   for (const process of store.unsettledProcesses()) {
-    if (isStillRunning(process)) alive.push(process);
+    if (recordedProcessIsAlive(process)) alive.push(process);
     else store.settleProcess(process, 'gone');
   }
   if (alive.length === 0) return [];
@@ -66,17 +66,12 @@ async function endLeftoverProcesses(store: HistoryStore, log: Log, graceMs: numb
   // lives, so the KILL meets only what is left of the same group.
   for (const process of alive) signalGroup(process.pgid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
-  while (alive.some(isStillRunning) && Date.now() < deadline) await sleep(100);
+  while (alive.some(recordedProcessIsAlive) && Date.now() < deadline) await sleep(100);
   for (const process of alive) {
     signalGroup(process.pgid, 'SIGKILL');
     store.settleProcess(process, 'ended');
   }
   return alive;
-}
-
-function isStillRunning(process: RunProcess): boolean {
-  const now = processIdentity(process.pid);
-  return now !== undefined && now.bootId === process.bootId && now.startTicks === process.startTicks;
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {

@@ -91,3 +91,14 @@ export function processIdentity(pid: number): { bootId: string; startTicks: numb
   if (!fields || fields[0] === 'Z' || fields[0] === 'X') return undefined;
   return { bootId: bootId(), startTicks: Number(fields[19]) };
 }
+
+/**
+ * Whether the process recorded as `owner` still runs: the same pid, and where the boot and start
+ * time were recorded, the same ones too. A pid given to another process since is not it.
+ */
+export function recordedProcessIsAlive(owner: { pid: number | null; bootId: string | null; startTicks: number | null }): boolean {
+  if (owner.pid === null) return false;
+  const now = processIdentity(owner.pid);
+  if (now === undefined) return false;
+  return owner.bootId === null || owner.startTicks === null || (now.bootId === owner.bootId && now.startTicks === owner.startTicks);
+}

@@ -131,7 +131,7 @@ describe('the A/B history and its report', () => {
     fill(history, id);
     expect(history.markAbandonedAbTests(() => true)).toEqual([]);
     expect(history.abTest<AbTestRecord>(id).status).toBe('running');
-    expect(history.markAbandonedAbTests((pid) => pid !== process.pid)).toEqual([id]);
+    expect(history.markAbandonedAbTests((owner) => owner.pid !== process.pid)).toEqual([id]);
     expect(history.markAbandonedAbTests(() => false)).toEqual([]);
     const stored = history.abTest<AbTestRecord>(id);
     expect(stored.status).toBe('incomplete');

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistory } from '../../src/history/open.js';
 import { runCli } from '../helpers/cli.js';
+import { sqlAll } from '../helpers/sql.js';
 import { cheapa, cheapb, cheapIssuesConfig, createCheapTarget, type CheapTarget } from '../helpers/cheap-target.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 
@@ -150,5 +151,9 @@ describe('nightbench bisect', () => {
     const result = await nightbench(['bisect', '--good', good, '--bad', bad, '--workload', 'work', '--metric', 'work_time']);
     expect(result.stdout).toContain('**Not reproduced**');
     expect(result.stdout).not.toContain('Culprit');
+    // Every state's cluster was recorded, so a later start could end it had the bisect been killed; each stopped by the bisect itself.
+    const processes = sqlAll(path.join(dir, '.nightbench/history.sqlite'), "SELECT p.name, p.fate FROM run_processes p JOIN runs r ON r.id = p.run_id WHERE r.kind = 'bisect'") as { name: string; fate: string }[];
+    expect(processes.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(processes.map((p) => p.fate))).toEqual(new Set(['stopped']));
   });
 });

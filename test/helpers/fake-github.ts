@@ -2,8 +2,10 @@
  * A small stateful GitHub on node:http that speaks the REST shapes nightbench uses: the
  * repository (its default branch), issues (list with label/state filters and Link pagination,
  * create, get, update, add labels), comments (with author and time; one by id), collaborator
- * permissions, workflow dispatches, commits/{sha} (author login) and commits/{sha}/pulls. It
- * records every request and can be told to answer 502 or a rate limit to the next N requests.
+ * permissions, workflow dispatches, commits/{sha} (author login) and commits/{sha}/pulls, and
+ * `GET /user` (refused with 403 as for a workflow's token, unless told the token's login). It
+ * records every request and can be told to answer 502 or a rate limit to the next N requests,
+ * or to the next N requests of one method and path.
  * Tests point Octokit's baseUrl at it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -19,6 +21,8 @@ export interface FakeIssue {
   comments: FakeComment[];
   closedBy?: string;
   createdAt: string;
+  /** Who opened it: the token's bot for issues nightbench opened. */
+  login?: string;
 }
 
 export interface FakeComment {
@@ -80,9 +84,15 @@ export class FakeGitHub {
   readonly requests: RecordedRequest[] = [];
   private readonly repositories = new Map<string, FakeRepository>();
   private readonly failures: Failure[] = [];
+  private readonly targetedFailures: { method: string; path: RegExp; failure: Failure }[] = [];
   private server?: Server;
   private nextId = 1;
   baseUrl = '';
+  /**
+   * Who `GET /user` says the token is. Undefined (the default) answers 403 "Resource not
+   * accessible by integration", as GitHub does for a workflow's GITHUB_TOKEN and app tokens.
+   */
+  tokenLogin?: string;
   /** The server's clock: issues and comments are stamped with it; tests move it. */
   now = new Date('2026-12-03T06:00:00Z');
 
@@ -134,6 +144,12 @@ export class FakeGitHub {
     return this;
   }
 
+  /** The next `count` requests of `method` whose path matches `path` fail this way; others are answered. */
+  failOn(method: string, path: RegExp, count: number, failure: Failure = 'bad-gateway'): this {
+    for (let i = 0; i < count; i++) this.targetedFailures.push({ method, path, failure });
+    return this;
+  }
+
   issues(fullName: string): FakeIssue[] {
     return this.repository(fullName).issues;
   }
@@ -176,8 +192,14 @@ export class FakeGitHub {
       ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
     };
     this.requests.push(request);
-    const failure = this.failures.shift();
+    const targeted = this.targetedFailures.findIndex((f) => f.method === request.method && f.path.test(request.path));
+    const failure = targeted >= 0 ? this.targetedFailures.splice(targeted, 1)[0]!.failure : this.failures.shift();
     if (failure) return failureResponse(res, failure);
+    if (request.method === 'GET' && url.pathname === '/user') {
+      return this.tokenLogin === undefined
+        ? send(res, 403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user', status: '403' })
+        : send(res, 200, { login: this.tokenLogin, id: 1, type: this.tokenLogin.endsWith('[bot]') ? 'Bot' : 'User' });
+    }
     const repoMatch = /^\/repos\/([^/]+\/[^/]+)(\/.*)?$/.exec(url.pathname);
     const repo = repoMatch ? this.repositories.get(repoMatch[1]!) : undefined;
     if (!repoMatch || !repo) return send(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
@@ -215,7 +237,7 @@ export class FakeGitHub {
       handle: (repo, _match, request) => {
         const body = request.body as { title?: string; body?: string; labels?: string[] };
         if (!body.title) return [422, { message: 'Validation Failed', errors: [{ field: 'title', code: 'missing_field' }] }];
-        const issue: FakeIssue = { number: repo.issues.length + 1, title: body.title, body: body.body ?? '', state: 'open', state_reason: null, labels: body.labels ?? [], comments: [], createdAt: this.now.toISOString() };
+        const issue: FakeIssue = { number: repo.issues.length + 1, title: body.title, body: body.body ?? '', state: 'open', state_reason: null, labels: body.labels ?? [], comments: [], createdAt: this.now.toISOString(), login: this.tokenLogin ?? fakeBotLogin };
         for (const label of issue.labels) repo.labels.add(label);
         repo.issues.push(issue);
         return [201, issueJson(issue)];
@@ -246,7 +268,7 @@ export class FakeGitHub {
       pattern: /^\/issues\/(\d+)\/comments$/,
       handle: (repo, match, request) =>
         withIssue(repo, match, (issue) => {
-          const comment: FakeComment = { id: this.nextId++, body: (request.body as { body: string }).body, login: fakeBotLogin, createdAt: this.now.toISOString() };
+          const comment: FakeComment = { id: this.nextId++, body: (request.body as { body: string }).body, login: this.tokenLogin ?? fakeBotLogin, createdAt: this.now.toISOString() };
           issue.comments.push(comment);
           return [201, commentJson(comment)];
         }),
@@ -310,7 +332,8 @@ export class FakeGitHub {
 }
 
 function issueJson(issue: FakeIssue) {
-  return { number: issue.number, title: issue.title, body: issue.body, state: issue.state, state_reason: issue.state_reason, labels: issue.labels.map((name) => ({ name })), comments: issue.comments.length, created_at: issue.createdAt, html_url: `https://github.example/issues/${issue.number}` };
+  const login = issue.login ?? fakeBotLogin;
+  return { number: issue.number, title: issue.title, body: issue.body, user: { login, type: login.endsWith('[bot]') ? 'Bot' : 'User' }, state: issue.state, state_reason: issue.state_reason, labels: issue.labels.map((name) => ({ name })), comments: issue.comments.length, created_at: issue.createdAt, html_url: `https://github.example/issues/${issue.number}` };
 }
 
 function commentJson(comment: FakeComment) {

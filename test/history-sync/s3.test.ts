@@ -16,23 +16,46 @@ function s3Error(status: number, name: string): Error {
   return Object.assign(new Error(name), { name, $metadata: { httpStatusCode: status } });
 }
 
-/** An in-memory bucket that honours If-Match / If-None-Match as S3 does; `beforePut` lets a test write first. */
-function fakeBucket() {
-  const bucket = { object: undefined as { bytes: Uint8Array; etag: string } | undefined, version: 0, puts: 0, beforePut: undefined as (() => void) | undefined };
-  const store = (bytes: Uint8Array) => (bucket.object = { bytes, etag: `"v${++bucket.version}"` });
+const historyKey = 'nightbench/history.sqlite';
+
+/**
+ * An in-memory bucket that honours If-Match / If-None-Match as S3 does, or ignores them as some
+ * S3-compatible stores do; `beforePut` lets a test write the history first. `puts` counts the history's puts.
+ */
+function fakeBucket(options: { honoursConditions?: boolean } = {}) {
+  const objects = new Map<string, { bytes: Uint8Array; etag: string }>();
+  const bucket = {
+    get object() {
+      return objects.get(historyKey);
+    },
+    puts: 0,
+    beforePut: undefined as (() => void) | undefined,
+  };
+  const versions = new Map<string, number>();
+  const put = (key: string, bytes: Uint8Array) => {
+    versions.set(key, (versions.get(key) ?? 0) + 1);
+    const object = { bytes, etag: `"v${versions.get(key)}"` };
+    objects.set(key, object);
+    return object;
+  };
+  const store = (bytes: Uint8Array) => put(historyKey, bytes);
   const send = async (command: GetObjectCommand | PutObjectCommand): Promise<unknown> => {
+    const key = command.input.Key!;
     if (command instanceof GetObjectCommand) {
-      if (!bucket.object) throw s3Error(404, 'NoSuchKey');
-      const { bytes, etag } = bucket.object;
-      return { Body: { transformToByteArray: async () => bytes }, ETag: etag };
+      const object = objects.get(key);
+      if (!object) throw s3Error(404, 'NoSuchKey');
+      return { Body: { transformToByteArray: async () => object.bytes }, ETag: object.etag };
     }
-    bucket.puts += 1;
-    const hook = bucket.beforePut;
-    bucket.beforePut = undefined;
-    hook?.();
+    if (key === historyKey) {
+      bucket.puts += 1;
+      const hook = bucket.beforePut;
+      bucket.beforePut = undefined;
+      hook?.();
+    }
     const { IfMatch, IfNoneMatch, Body } = command.input;
-    if ((IfNoneMatch === '*' && bucket.object) || (IfMatch !== undefined && IfMatch !== bucket.object?.etag)) throw s3Error(412, 'PreconditionFailed');
-    return { ETag: store(Body as Uint8Array).etag };
+    const current = objects.get(key);
+    if ((options.honoursConditions ?? true) && ((IfNoneMatch === '*' && current) || (IfMatch !== undefined && IfMatch !== current?.etag))) throw s3Error(412, 'PreconditionFailed');
+    return { ETag: put(key, Body as Uint8Array).etag };
   };
   return { bucket, send, store };
 }
@@ -71,6 +94,19 @@ describe('S3 history store', () => {
     expect((await backend.save(file('night3.sqlite'))).attempts).toBe(2);
     await backend.fetch(file('fetched.sqlite'));
     expect(nightsIn(file('fetched.sqlite'))).toEqual(['2026-12-01', '2026-12-02', '2026-12-03']);
+  });
+
+  it('refuses to save through a store that ignores conditional writes, and leaves the stored history alone', async () => {
+    const { file } = setup();
+    const careless = fakeBucket({ honoursConditions: false });
+    careless.store(new TextEncoder().encode('the stored history'));
+    const backend = new S3Backend(s3OptionsSchema.parse({ bucket: 'perf', retryDelayMs: 1 }), { log: silentLog, send: careless.send });
+    writeNight(file('night1.sqlite'), '2026-12-01');
+    await expect(backend.save(file('night1.sqlite'))).rejects.toThrow(
+      /^history store \(s3:\/\/perf\/nightbench\/history\.sqlite\) does not honour conditional writes: it accepted a put whose If-Match did not hold/,
+    );
+    expect(careless.bucket.puts).toBe(0);
+    expect(new TextDecoder().decode(careless.bucket.object!.bytes)).toBe('the stored history');
   });
 
   it('reports any other failure at once', async () => {

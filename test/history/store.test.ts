@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { listMigrations, openDatabase, schemaVersion } from '../../src/history/database.js';
 import { mergeShardFiles } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
+import { processIdentity, recordedProcessIsAlive } from '../../src/runner/proc.js';
+import { repoRoot } from '../helpers/cli.js';
 import { sqlAll, sqlGet } from '../helpers/sql.js';
 import { commit, newRun, okRepeat } from './fixtures.js';
 
@@ -26,6 +29,32 @@ describe('history database', () => {
     raw.pragma('user_version = 999');
     raw.close();
     expect(() => openDatabase(file)).toThrow(/schema version 999, newer than this nightbench knows/);
+  });
+
+  it('waits out another writer\'s lock in the middle of a run: the repeat is recorded, not lost', async () => {
+    const file = tempFile();
+    const store = openHistory(file, { busyTimeoutMs: 20 });
+    const run = newRun();
+    store.beginRun(run);
+    // Another process (a merge, a save copying the file) holds the write lock for a while.
+    const holder = spawn(process.execPath, ['-e', `const d = new (require('better-sqlite3'))(${JSON.stringify(file)}); d.exec('BEGIN IMMEDIATE'); console.log('held'); setTimeout(() => { d.exec('COMMIT'); d.close(); }, 1500);`], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+    store.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
+    store.recordRepeat(okRepeat(run.id, 'array_sum', 2, 11));
+    await new Promise((resolve) => holder.once('exit', resolve));
+    expect(sqlGet(store.file, 'SELECT count(*) AS n FROM repeats')).toEqual({ n: 2 });
+    store.close();
+  });
+
+  it('gives up on a lock held past the retry budget, in one line', () => {
+    const file = tempFile();
+    const store = openHistory(file, { busyTimeoutMs: 10, busyRetry: { budgetMs: 100, firstDelayMs: 10, maxDelayMs: 50 } });
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    expect(() => store.beginRun(newRun())).toThrow(/is locked by another writer/);
+    other.exec('ROLLBACK');
+    other.close();
+    store.close();
   });
 
   it('names a corrupt file as such', () => {
@@ -111,7 +140,7 @@ describe('HistoryStore', () => {
     store.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
     store.close();
     const reopened = openHistory(file);
-    expect(reopened.markAbandonedRuns()).toEqual([run.id]);
+    expect(reopened.markAbandonedRuns(recordedProcessIsAlive)).toEqual([run.id]);
     expect(sqlGet(reopened.file, 'SELECT status FROM runs')).toEqual({ status: 'incomplete' });
     expect(reopened.resultRows()).toHaveLength(2);
     reopened.close();
@@ -119,8 +148,21 @@ describe('HistoryStore', () => {
 
   it('leaves a run of a live process alone', () => {
     const store = openHistory(tempFile());
+    store.beginRun(newRun({ ...processIdentity(process.pid) }));
     store.beginRun(newRun());
-    expect(store.markAbandonedRuns()).toEqual([]);
+    expect(store.markAbandonedRuns(recordedProcessIsAlive)).toEqual([]);
+    store.close();
+  });
+
+  it('declares a run dead when its pid now belongs to another process (another boot, or a later start)', () => {
+    const store = openHistory(tempFile());
+    const me = processIdentity(process.pid)!;
+    const earlierStart = newRun({ ...me, startTicks: me.startTicks - 1 });
+    const otherBoot = newRun({ ...me, bootId: 'an-earlier-boot' });
+    store.beginRun(earlierStart);
+    store.beginRun(otherBoot);
+    store.beginRun(newRun({ ...me }));
+    expect(store.markAbandonedRuns(recordedProcessIsAlive).sort()).toEqual([earlierStart.id, otherBoot.id].sort());
     store.close();
   });
 });

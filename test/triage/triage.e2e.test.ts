@@ -19,7 +19,8 @@ import { collectNightSummary } from '../../src/actions/summary-data.js';
 import { renderNightSummary } from '../../src/actions/night-summary.js';
 import { renderQualityPage } from '../../src/report/render-quality.js';
 import { detectionQuality } from '../../src/triage/quality.js';
-import { markers } from '../../src/github/markers.js';
+import { gitHubTracker } from '../../src/github/github-tracker.js';
+import { markers, readFingerprint } from '../../src/github/markers.js';
 import { runTriage, type TriageOutcome } from '../../src/github/triage.js';
 import { runCli } from '../helpers/cli.js';
 import { FakeGitHub, fakeBotLogin, type FakeRole } from '../helpers/fake-github.js';
@@ -49,6 +50,7 @@ async function comment(login: string, body: string, role?: FakeRole): Promise<Tr
 }
 
 const issue = () => fake.issue(repository, 1);
+const issueFingerprint = () => readFingerprint(issue().body)!;
 const states = () => store.episodes().map((e) => e.state);
 const quality = () => detectionQuality(store.episodes(), store.triageEvents(), { now: new Date('2026-12-31T00:00:00Z'), threshold: () => 0.1 });
 
@@ -82,7 +84,7 @@ describe('/nightbench commands on a regression issue', () => {
     const outcome = await comment('mia', '/nightbench accept', 'maintain');
     expect(outcome).toMatchObject({ result: 'done', command: 'accept', episodes: 2 });
     expect(fake.requests.slice(before).map((r) => `${r.method} ${r.path.replace(`/repos/${repository}`, '')}`)).toEqual([
-      'GET /issues/1', 'GET /issues/1/comments', 'GET /collaborators/mia/permission', 'POST /issues/1/labels', 'POST /issues/1/comments', 'PATCH /issues/1',
+      'GET /issues/1', 'GET /user', 'GET /issues/1/comments', 'GET /collaborators/mia/permission', 'POST /issues/1/labels', 'PATCH /issues/1', 'POST /issues/1/comments',
     ]);
     expect(states()).toEqual(['accepted', 'accepted']);
     expect(issue()).toMatchObject({ state: 'closed', state_reason: 'completed' });
@@ -191,6 +193,74 @@ describe('/nightbench commands on a regression issue', () => {
     expect((await comment(fakeBotLogin, issue().comments.at(-1)!.body)).result).toBe('not-a-command');
     expect((await comment('mia', 'Looks like the scheduler change. /nightbench is great', 'maintain')).result).toBe('not-a-command');
     expect(issue().comments.length).toBe(replies + 2);
+  });
+});
+
+describe('triage that always finishes', () => {
+  const requests = (method: string, route: string) => fake.requests.filter((r) => r.method === method && r.path === `/repos/${repository}${route}`).length;
+  const ownReplies = () => issue().comments.filter((c) => c.login === fakeBotLogin && c.body.includes('nightbench:reply-to='));
+  /** The workflow run again on the same comment. */
+  const again = (written: { id: number; body: string; createdAt: string }, author: string) =>
+    runTriage(
+      { client: createGitHubClient(loaded.config.github, 't0ken', silentLog), store, log: silentLog },
+      { repository, issueNumber: 1, defaultBranch: 'main', comment: { id: written.id, body: written.body, author, authorIsBot: false, at: written.createdAt } },
+    );
+
+  it('a close GitHub keeps refusing leaves the verdict recorded; the run again closes and replies once, and labels nothing twice', async () => {
+    fake.failOn('PATCH', /\/issues\/1$/, 1 + loaded.config.github.retries);
+    await expect(comment('mia', '/nightbench accept', 'maintain')).rejects.toMatchObject({ kind: 'github', message: expect.stringContaining('closing #1') });
+    expect(states()).toEqual(['accepted', 'accepted']);
+    expect(store.triageEvents().map((e) => e.command)).toEqual(['accept']);
+    expect(issue()).toMatchObject({ state: 'open' });
+    expect(ownReplies()).toEqual([]);
+
+    const written = issue().comments.find((c) => c.login === 'mia')!;
+    expect(await again(written, 'mia')).toMatchObject({ result: 'done', command: 'accept', resumed: true });
+    expect(issue()).toMatchObject({ state: 'closed', state_reason: 'completed' });
+    expect(ownReplies()).toHaveLength(1);
+    expect(requests('POST', '/issues/1/labels')).toBe(1);
+    expect(store.triageEvents()).toHaveLength(1);
+
+    expect((await again(written, 'mia')).result).toBe('already-answered');
+    expect(ownReplies()).toHaveLength(1);
+  });
+
+  it('a bisect whose reply fails is dispatched once: the run again only replies', async () => {
+    fake.failOn('POST', /\/issues\/1\/comments$/, 1 + loaded.config.github.retries);
+    await expect(comment('wes', '/nightbench bisect', 'write')).rejects.toMatchObject({ kind: 'github' });
+    expect(fake.dispatches(repository)).toHaveLength(1);
+    const written = issue().comments.find((c) => c.login === 'wes')!;
+    expect(await again(written, 'wes')).toMatchObject({ result: 'done', command: 'bisect', resumed: true });
+    expect(fake.dispatches(repository)).toHaveLength(1);
+    expect(ownReplies()).toHaveLength(1);
+  });
+
+  it('a reply marker typed by anyone else does not answer a command', async () => {
+    fake.setRole(repository, 'mia', 'maintain');
+    const written = fake.addComment(repository, 1, 'mia', '/nightbench false-alarm');
+    fake.addComment(repository, 1, 'olly', `<!-- nightbench:reply-to=${written.id} -->\nhandled already`);
+    expect(await again(written, 'mia')).toMatchObject({ result: 'done', command: 'false-alarm' });
+    expect(issue()).toMatchObject({ state: 'closed', state_reason: 'not_planned' });
+  });
+
+  it('night and recovery markers count only in nightbench\'s own comments', async () => {
+    fake.addComment(repository, 1, 'olly', `${markers.night(history.nights[9]!)}\n${markers.recovered}`);
+    const [found] = await gitHubTracker(createGitHubClient(loaded.config.github, 't0ken', silentLog), repository, loaded.config.github.labels).find([issueFingerprint()]);
+    expect(found).toMatchObject({ closedByNightbench: false });
+    expect(found!.reportedNights).not.toContain(history.nights[9]);
+  });
+
+  it('the token\'s own login (GET /user) is nightbench\'s when GitHub answers it', async () => {
+    fake.tokenLogin = 'perf-robot';
+    const outcome = await comment('mia', '/nightbench fixed-by 0123abc', 'maintain');
+    expect(outcome.result).toBe('done');
+    expect(issue().comments.at(-1)).toMatchObject({ login: 'perf-robot' });
+    const written = issue().comments.find((c) => c.login === 'mia')!;
+    expect((await again(written, 'mia')).result).toBe('already-answered');
+    // Another bot's marker is not the token's own.
+    const next = fake.addComment(repository, 1, 'mia', '/nightbench fixed-by 4567def');
+    fake.addComment(repository, 1, fakeBotLogin, `<!-- nightbench:reply-to=${next.id} -->`);
+    expect(await again(next, 'mia')).toMatchObject({ result: 'done', command: 'fixed-by' });
   });
 });
 

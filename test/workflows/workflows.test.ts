@@ -111,7 +111,7 @@ describe('workflow files', () => {
     const nightly = workflows['nightly.yml']!;
     expect(Object.keys(nightly.on).sort()).toEqual(['schedule', 'workflow_dispatch']);
     expect(Object.keys((nightly.on.workflow_dispatch as { inputs: object }).inputs)).toEqual(expect.arrayContaining(['provider', 'workers', 'repeats', 'workloads']));
-    expect(nightly.concurrency).toMatchObject({ 'cancel-in-progress': false });
+    expect(nightly.concurrency).toBeUndefined();
     expect(nightly.jobs.shard!.strategy).toEqual({ 'fail-fast': false, matrix: '${{ fromJSON(needs.plan.outputs.matrix) }}' });
     expect(nightly.jobs.history!.if).toMatch(/^always\(\)/);
   });
@@ -140,7 +140,7 @@ describe('workflow files', () => {
     expect(dispatch.mode!.options).toEqual(['bisect', 'rerun']);
     expect(Object.keys((bisect.on.workflow_call as { inputs: object }).inputs).sort()).toEqual(['issue', 'mode']);
     const job = bisect.jobs.bisect! as Job & { concurrency?: { group: string }; env?: Record<string, string> };
-    expect(job.concurrency?.group).toMatch(/^nightbench-bisect-\$\{\{ inputs\.issue \}\}$/);
+    expect(job.concurrency).toBeUndefined();
     expect(job.permissions).toEqual({ contents: 'read', issues: 'write', 'id-token': 'write' });
     expect(job.env).toMatchObject({ ISSUE: '${{ inputs.issue }}' });
     expect(bisect.jobs.save!.permissions).toEqual({ contents: 'write' });
@@ -150,6 +150,23 @@ describe('workflow files', () => {
     expect(caller.needs).toBe('history');
     expect(caller.with).toEqual({ issue: '${{ matrix.issue }}', mode: 'bisect' });
     expect(caller.strategy?.matrix).toEqual({ issue: '${{ fromJSON(needs.history.outputs.opened-issues) }}' });
+  });
+
+  it('cancel no writer: nothing that writes the history, or calls a workflow that does, waits in a concurrency group', () => {
+    type Grouped = { concurrency?: unknown };
+    const writes = (job: Job) => (job.steps ?? []).some((step) => step.run !== undefined && nightbenchCommands(step.run).some((w) => w.join(' ') === 'history save' || w[0] === 'triage'));
+    const writers = new Set(Object.entries(workflows).filter(([, w]) => Object.values(w.jobs).some(writes)).map(([file]) => file));
+    expect([...writers].sort()).toEqual(['bisect.yml', 'nightly.yml', 'triage.yml']);
+    const callsWriter = (job: Job) => job.uses !== undefined && writers.has(path.basename(job.uses));
+    const grouped: string[] = [];
+    for (const [file, workflow] of Object.entries(workflows)) {
+      const jobs = Object.entries(workflow.jobs);
+      if (jobs.some(([, job]) => writes(job) || callsWriter(job)) && workflow.concurrency) grouped.push(file);
+      for (const [name, job] of jobs) if ((writes(job) || callsWriter(job)) && (job as Job & Grouped).concurrency) grouped.push(`${file} job ${name}`);
+    }
+    expect(grouped).toEqual([]);
+    // The groups left are those where a dropped queued run loses nothing: the next one does the same work.
+    expect(Object.entries(workflows).filter(([, w]) => w.concurrency).map(([file]) => file).sort()).toEqual(['ci.yml', 'pages.yml', 'reaper.yml']);
   });
 
   it('call only nightbench commands that exist', async () => {
@@ -187,8 +204,11 @@ describe('triage workflow', () => {
     }
   });
 
-  it('handles one issue at a time without cancelling a command half-done', () => {
-    expect(triage.concurrency).toEqual({ group: expect.stringContaining('${{ github.event.issue.number }}'), 'cancel-in-progress': false });
+  it('runs every comment (no group to drop a queued one), and saves the verdict whatever GitHub did after it', () => {
+    expect(triage.concurrency).toBeUndefined();
+    expect(triage.jobs.save!.if).toMatch(/^always\(\) && needs\.triage\.result != 'skipped'/);
+    const upload = triage.jobs.triage!.steps!.find((step) => step.uses?.startsWith('actions/upload-artifact@'))! as Step & { if?: string };
+    expect(upload.if).toMatch(/^always\(\)/);
   });
 
   it('asks for the least permissions: the job reading the comment cannot push, the job pushing reads no comment', () => {

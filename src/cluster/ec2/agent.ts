@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
  * The nightbench agent: a small HTTP service each leased instance runs from its user-data, once
  * the target is installed, so that the runner can start the suite's processes fresh for every
  * workload on hosts it booted once. Every call carries the run's token. It also reports the spot
- * interruption notice from the instance metadata (`spot/instance-action`).
+ * interruption notice from the instance metadata (`spot/instance-action`), and moves the host's own
+ * shutdown later while the runner's lease is held (`/extend`).
  */
 
 /** A leased instance, as the runner reaches it. */
@@ -27,6 +28,8 @@ export interface HostAgent {
   /** Ends (TERM, then KILL) every process the agent started on the host. */
   stopAll(host: AgentHost): Promise<void>;
   status(host: AgentHost): Promise<AgentStatus>;
+  /** Moves the host's own shutdown to `minutes` from now (it scheduled one at boot). */
+  extend(host: AgentHost, minutes: number): Promise<void>;
 }
 
 export const newAgentToken = (): string => randomBytes(24).toString('hex');
@@ -69,6 +72,8 @@ class Agent(http.server.BaseHTTPRequestHandler):
             procs[body["name"]] = subprocess.Popen(body["argv"], env={**os.environ, **body["env"]}, cwd="/var/lib/nightbench", stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         elif self.path == "/stop":
             stop_all()
+        elif self.path == "/extend":
+            subprocess.run(["shutdown", "-h", "+%d" % int(body["minutes"])], check=False)
         self.reply(200, {})
     def log_message(self, *args): pass
 http.server.ThreadingHTTPServer(("0.0.0.0", PORT), Agent).serve_forever()
@@ -89,6 +94,7 @@ export function httpAgent(token: string, port: number): HostAgent {
   return {
     start: async (host, name, argv, env) => void (await call(host, 'POST', '/start', { name, argv, env })),
     stopAll: async (host) => void (await call(host, 'POST', '/stop', {})),
+    extend: async (host, minutes) => void (await call(host, 'POST', '/extend', { minutes })),
     status: async (host) => {
       const answer = (await call(host, 'GET', '/status')) as { exited?: Record<string, number>; interruption?: string | null };
       return { exited: answer.exited ?? {}, interruption: answer.interruption ?? undefined };

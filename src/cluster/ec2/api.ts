@@ -1,4 +1,5 @@
 import {
+  CreateTagsCommand,
   DescribeInstancesCommand,
   EC2Client,
   RunInstancesCommand,
@@ -143,6 +144,16 @@ export async function terminate(client: EC2Client, instanceIds: readonly string[
     const batch = instanceIds.slice(i, i + 500);
     await retryThrottled(() => client.send(new TerminateInstancesCommand({ InstanceIds: batch })), options).catch((error: unknown) => {
       throw awsError(`terminating ${batch.join(', ')}`, error);
+    });
+  }
+}
+
+/** Sets one tag on instances (replacing its value), in batches the API accepts. */
+export async function setTag(client: EC2Client, instanceIds: readonly string[], tag: { Key: string; Value: string }, options: { sleep: Sleep }): Promise<void> {
+  for (let i = 0; i < instanceIds.length; i += 500) {
+    const batch = instanceIds.slice(i, i + 500);
+    await retryThrottled(() => client.send(new CreateTagsCommand({ Resources: batch, Tags: [tag] })), options).catch((error: unknown) => {
+      throw awsError(`tagging ${batch.join(', ')}`, error);
     });
   }
 }

@@ -6,16 +6,17 @@ import { guardSignals } from '../exit-guard.js';
 import { runCommand, waitForPort } from '../processes.js';
 import { httpAgent, newAgentToken, agentScript, type AgentHost, type HostAgent } from './agent.js';
 import { fillTemplate, startOnOwnLease, type Cluster, type ClusterInfo, type ClusterProvider, type ClusterRequest, type HostLease } from '../types.js';
-import { createEc2Client, describeStates, launchWithFallback, sleep, terminate, waitRunning, type Sleep } from './api.js';
+import { createEc2Client, describeStates, launchWithFallback, setTag, sleep, terminate, waitRunning, type Sleep } from './api.js';
+import { heartbeatIntervalMs, startHeartbeat } from './heartbeat.js';
 import { ec2OptionsSchema, type Ec2Options } from './options.js';
+import { leaseInfo, type LeasedInstance } from './lease-info.js';
 import {
-  estimateCostUsd,
   expiryOf,
   instanceTags,
   launchSlots,
   renderUserData,
   runInstancesInput,
-  type LaunchedGroup,
+  tagKeys,
   type Role,
 } from './plan.js';
 
@@ -39,6 +40,8 @@ export interface Ec2Dependencies {
   sleep: Sleep;
   /** How often a running cluster's hosts are checked (state, spot notice, processes). */
   monitorIntervalMs: number;
+  /** How often a held lease pushes its hosts' expiry forward; by default from ttlMinutes (heartbeat.ts). */
+  heartbeatIntervalMs?: number;
 }
 
 /**
@@ -73,21 +76,8 @@ export function createEc2Provider(overrides: Partial<Ec2Dependencies> = {}): Clu
 
 export const ec2Provider = createEc2Provider();
 
-interface LeasedInstance extends AgentHost {
-  role: Role;
-  privateIp: string;
-  instanceType: string;
-  market: LaunchedGroup['market'];
-  launchedAt: Date;
-  /** When its agent first answered: boot and install are over. */
-  readyAt?: Date;
-  /** When it was terminated, or found gone. */
-  endedAt?: Date;
-}
-
 async function leaseEc2Hosts(request: ClusterRequest, log: Log, deps: Ec2Dependencies): Promise<HostLease> {
   const options = request.options as Ec2Options;
-  const leasedAt = deps.now();
   const client = deps.createClient(options.region);
   const token = newAgentToken();
   // In the idempotency token, tells this lease's launches from another lease's of the same run (two
@@ -101,6 +91,7 @@ async function leaseEc2Hosts(request: ClusterRequest, log: Log, deps: Ec2Depende
   const release = (): Promise<void> => {
     releasing ??= (async () => {
       disarm();
+      await heartbeat.stop();
       const live = instances.filter((i) => !i.endedAt);
       try {
         await terminate(client, live.map((i) => i.instanceId), deps);
@@ -115,8 +106,17 @@ async function leaseEc2Hosts(request: ClusterRequest, log: Log, deps: Ec2Depende
     return releasing;
   };
   const disarm = guardSignals('ec2 cluster', release, log);
+  // While the lease is held its hosts' expiry moves forward: the tag the reaper reads and each host's own shutdown.
+  const heartbeat = startHeartbeat(
+    deps.heartbeatIntervalMs ?? heartbeatIntervalMs(options.ttlMinutes),
+    async () => {
+      const held = instances.filter((i) => !i.endedAt);
+      await setTag(client, held.map((i) => i.instanceId), { Key: tagKeys.expiresAt, Value: expiryOf(deps.now(), options.ttlMinutes).toISOString() }, deps);
+      await Promise.all(held.filter((i) => i.readyAt).map((i) => agent.extend(i, options.ttlMinutes)));
+    },
+    log,
+  );
 
-  const expiresAt = expiryOf(leasedAt, options.ttlMinutes);
   const slots = launchSlots(options);
   const setup = fillTemplate([options.setup], request.placeholders)[0]!;
   const agentArgv = [request.placeholders.python ?? 'python3', '-c', agentScript];
@@ -125,7 +125,8 @@ async function leaseEc2Hosts(request: ClusterRequest, log: Log, deps: Ec2Depende
   /** Launches `count` hosts of a role, waits until they run and their agents answer. */
   const launch = async (role: Role, count: number, deadline: number): Promise<LeasedInstance[]> => {
     launches[role]++;
-    const tags = instanceTags({ runId: request.runId, repository: options.repository, role, expiresAt });
+    // From its own launch: a replacement host gets a whole time-to-live, not what is left of the lease's.
+    const tags = instanceTags({ runId: request.runId, repository: options.repository, role, expiresAt: expiryOf(deps.now(), options.ttlMinutes) });
     const userData = renderUserData({ role, runId: request.runId, argv: agentArgv, env: agentEnv, setup, ttlMinutes: options.ttlMinutes });
     const launchedAt = deps.now();
     const launched = await launchWithFallback(
@@ -161,13 +162,19 @@ async function leaseEc2Hosts(request: ClusterRequest, log: Log, deps: Ec2Depende
   };
   const live = (role: Role) => instances.filter((i) => i.role === role && !i.endedAt);
 
-  /** Hosts that stopped running since the last look are marked ended and replaced. */
+  /**
+   * Hosts that stopped running since the last look, or that carry a spot interruption notice (EC2
+   * takes them within two minutes), are marked ended and replaced before the next cluster starts.
+   */
   const replaceLost = async (deadline: number): Promise<void> => {
     const states = await describeStates(client, instances.filter((i) => !i.endedAt).map((i) => i.instanceId), deps);
     for (const instance of instances) {
-      if (instance.endedAt || states.get(instance.instanceId) === 'running') continue;
+      if (instance.endedAt) continue;
+      const state = states.get(instance.instanceId);
+      const notice = state === 'running' ? (await agent.status(instance).catch(() => undefined))?.interruption : undefined;
+      if (state === 'running' && notice === undefined) continue;
       instance.endedAt = deps.now();
-      log.warn(`ec2: ${instance.role} host ${instance.instanceId} is ${states.get(instance.instanceId) ?? 'gone'}; launching a replacement`);
+      log.warn(`ec2: ${instance.role} host ${instance.instanceId} ${notice === undefined ? `is ${state ?? 'gone'}` : `has a spot interruption notice (${notice})`}; launching a replacement`);
       await terminate(client, [instance.instanceId], deps).catch(() => undefined);
     }
     for (const [role, wanted] of [['scheduler', 1], ['worker', request.shape.workers]] as const) {
@@ -269,28 +276,9 @@ async function leaseEc2Hosts(request: ClusterRequest, log: Log, deps: Ec2Depende
     await release();
     throw failed.reason;
   }
-  const seconds = (from: Date, to: Date | undefined) => ((to ?? deps.now()).getTime() - from.getTime()) / 1000;
   return {
     start,
-    info: (): ClusterInfo => {
-      const workers = instances.filter((i) => i.role === 'worker');
-      return {
-        startupSeconds: Math.max(0, ...instances.map((i) => seconds(i.launchedAt, i.readyAt))),
-        region: options.region,
-        instanceType: workers[0]?.instanceType,
-        market: workers[0]?.market,
-        workers: request.shape.workers,
-        schedulerInstanceType: instances.find((i) => i.role === 'scheduler')?.instanceType,
-        instanceIds: instances.map((i) => i.instanceId),
-        launches,
-        instancesLaunched: instances.length,
-        // Boot and install (until the agent answers) against the whole time the instances were held.
-        bootSeconds: instances.reduce((sum, i) => sum + seconds(i.launchedAt, i.readyAt ?? i.endedAt), 0),
-        instanceSeconds: instances.reduce((sum, i) => sum + seconds(i.launchedAt, i.endedAt), 0),
-        // Per-second billing of each instance from launch to termination (a live figure until release).
-        costUsd: instances.reduce((sum, i) => sum + estimateCostUsd([{ instanceType: i.instanceType, market: i.market, count: 1 }], seconds(i.launchedAt, i.endedAt), options.prices), 0),
-      };
-    },
+    info: () => leaseInfo(instances, { options, workers: request.shape.workers, launches, now: deps.now() }),
     release,
   };
 }

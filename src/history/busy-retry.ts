@@ -1,0 +1,48 @@
+/**
+ * Another writer holding the history database (a `db merge`, a `history save` copying it, a
+ * prune) is a wait, not a failure: a write that meets SQLITE_BUSY after SQLite's own busy
+ * timeout is tried again with growing, jittered waits until a budget is spent. Writes are
+ * synchronous (better-sqlite3), so the waits are too; they only happen while another process
+ * holds the lock.
+ *
+ * @module
+ */
+
+export interface BusyRetryPolicy {
+  /** The longest wait in all before the lock counts as held for good. */
+  budgetMs: number;
+  /** The first wait's ceiling; it doubles with each try up to `maxDelayMs`. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const defaultBusyRetry: BusyRetryPolicy = { budgetMs: 120_000, firstDelayMs: 50, maxDelayMs: 5_000 };
+
+/** Whether SQLite said the database is locked by another connection. */
+export function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code === 'SQLITE_LOCKED');
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const sleepSync = (ms: number) => void Atomics.wait(sleeper, 0, 0, ms);
+
+/**
+ * Runs `body`, again after a wait whenever it fails busy, until it succeeds or the budget is
+ * spent (then the last error is thrown). `onWait` hears of each wait, for a log line.
+ */
+export function retryWhileBusy<T>(body: () => T, policy: BusyRetryPolicy = defaultBusyRetry, onWait: (waitMs: number, attempt: number) => void = () => undefined, sleep = sleepSync): T {
+  let waited = 0;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return body();
+    } catch (error) {
+      if (!isBusy(error) || waited >= policy.budgetMs) throw error;
+      const ceiling = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (attempt - 1));
+      const wait = Math.min(policy.budgetMs - waited, Math.max(1, Math.round(ceiling * (0.5 + Math.random() / 2))));
+      onWait(wait, attempt);
+      sleep(wait);
+      waited += wait;
+    }
+  }
+}
