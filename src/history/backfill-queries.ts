@@ -1,5 +1,5 @@
 /**
- * The SQL of backfills and past versions (db/migrations/010): which nights are already recorded,
+ * The SQL of backfills and past versions (db/migrations/011-backfill.sql): which nights are already recorded,
  * the episodes found by replaying them, workloads a version cannot run and metrics it cannot report.
  * HistoryStore exposes these as methods.
  *

@@ -50,7 +50,7 @@ export interface RepeatFailure {
   failureCause: string | null;
 }
 
-/** A workload a nightly run's version of the target could not run at all (db/migrations/010). */
+/** A workload a nightly run's version of the target could not run at all (db/migrations/011-backfill.sql). */
 export interface UnsupportedWorkload {
   runId: string;
   workload: string;
