@@ -9,12 +9,14 @@ import { median } from 'simple-statistics';
 import { nightlyLevels } from '../detect/index.js';
 import { relativeSpread } from '../stats/index.js';
 import type { SegmentationOptions } from '../stats/segmentation.js';
+import type { PublishedIssues } from './published.js';
 import type { CommitInfo } from '../history/types.js';
 import { siteSeriesKey, type DetectionIndex } from './detection.js';
+import { failingNightMarkers } from './failing-nights.js';
 import { decimalExponent, fromUnits, toUnits } from './format.js';
 import { relativeHref, sitePaths, variantOf } from './paths.js';
 import type {
-  CommitRow, CommitTable, DrilldownLink, FailureNote, IndexPage, IndexRow, MetricSeries, ReportHistory, ReportRun, Variant, VariantSeries, WorkloadPage,
+  CommitRow, CommitTable, DrilldownLink, FailureNote, IndexPage, IndexRow, Marker, MetricSeries, ReportHistory, ReportRun, Variant, VariantSeries, WorkloadPage,
 } from './types.js';
 
 export interface SiteDataOptions {
@@ -33,7 +35,8 @@ export interface SiteDataOptions {
   /** Whether samples were stored for a run of a workload (a drill-down needs them). */
   hasSamples(runId: string, workload: string): boolean;
   commitUrl(repo: string, sha: string): string | undefined;
-  issueUrl(issue: number): string | undefined;
+  /** Where the broken workloads' issues were published (episodes' come through `detection`). */
+  issues: PublishedIssues;
   generatedAt: string;
 }
 
@@ -113,7 +116,11 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
     if (!page) pages.set(pageKey, (page = { suite: group.suite, workload: group.workload, slug: sitePaths.workloadPage(group.suite, group.workload), variants: [], failures: [] }));
     const nights = [...group.runByNight.keys()].sort();
     const nightRuns = nights.map((night) => group.runByNight.get(night)!);
-    const metrics = [...group.values.keys()].sort().map((metric) => metricSeries(group, metric, nightRuns, options));
+    const failing = failingNightMarkers(group.suite, group.workload, nightRuns.map((run) => ({
+      night: run.night, failedRepeats: group.failures.get(run.id)?.length ?? 0,
+      hasValues: [...group.values.values()].some((byRun) => byRun.has(run.id)), error: group.failures.get(run.id)?.find((f) => f.error)?.error,
+    })), options.issues, page.slug);
+    const metrics = [...group.values.keys()].sort().map((metric) => metricSeries(group, metric, nightRuns, failing, options));
     page.variants.push({
       variant: group.variant, nights, runs: nightRuns.map((run) => runIndex.get(run.id) ?? -1), metrics,
       drilldowns: drilldownLinks(group, nightRuns, metrics, options),
@@ -139,7 +146,7 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
   };
 }
 
-function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], options: SiteDataOptions): MetricSeries {
+function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], failing: Marker[], options: SiteDataOptions): MetricSeries {
   const byRun = group.values.get(metric)!;
   const key = siteSeriesKey(group.suite, group.workload, metric, group.variant.id);
   const judgement = options.detection.judge(key);
@@ -163,12 +170,12 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], opti
     metric, unit: group.units.get(metric) ?? '', threshold: options.threshold(group.suite, group.workload, metric), exponent,
     repeats: Array.from({ length: repeatCount }, (_, r) => perNight.map((values) => units(values[r]))),
     median: medians.map(units), baseline: baseline.map(units),
-    markers: options.detection.markers(key, options.issueUrl),
+    markers: [...options.detection.markers(key, sitePaths.workloadPage(group.suite, group.workload)), ...failing],
     levels: nightlyLevels(medians, options.segmentation).map((segment) => ({ ...segment, level: toUnits(segment.level, exponent) })),
     status: judgement.status,
     statusNote: judgement.note,
     changeSinceEpisode: judgement.changeSinceEpisode,
-    issue: judgement.issueNumber === undefined ? undefined : { number: judgement.issueNumber, url: options.issueUrl(judgement.issueNumber) },
+    issue: judgement.issue,
   };
 }
 

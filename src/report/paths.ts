@@ -46,6 +46,8 @@ export const sitePaths = {
   drilldownPage: (suite: string, workload: string, runId: string) => `runs/${slugify(suite)}/${slugify(workload)}/${slugify(runId)}.html`,
   drilldownData: (suite: string, workload: string, runId: string) => `data/${slugify(suite)}/runs/${slugify(workload)}/${slugify(runId)}.js`,
   asset: (name: string) => `assets/${name}`,
+  /** A regression or broken-workload issue written as a Markdown file (reports/issues/<fingerprint>.md). */
+  issueFile: (fingerprint: string) => `issues/${slugify(fingerprint)}.md`,
 };
 
 /** The relative path from one site file to another (both relative to the site root). */
