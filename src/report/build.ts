@@ -15,12 +15,14 @@ import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { abSitePageSchema, renderAbIndex, renderAbReport, type AbSitePage } from './ab.js';
 import { buildAssets } from './assets.js';
+import { buildCompareData, type MetricDirectionOf } from './compare/data.js';
 import { buildSiteData, commitRow } from './data.js';
 import { indexDetection, type DetectionFacts } from './detection.js';
 import { buildDrilldown } from './drilldown.js';
 import { sitePaths } from './paths.js';
 import { fileIssues, publishedIssues } from './published.js';
 import { dataScript } from './render.js';
+import { renderComparePage } from './render-compare.js';
 import { renderIndex } from './render-index.js';
 import { renderQualityPage } from './render-quality.js';
 import { renderDrilldownPage, renderWorkloadPage } from './render-workload.js';
@@ -118,6 +120,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
 
   const abReports = readAbReports(options.abDir, options.log);
   out.write(sitePaths.abIndex, renderAbIndex(abReports, generatedAt));
+  out.write(sitePaths.compare, renderComparePage(generatedAt));
+  out.write(sitePaths.compareData, dataScript('NIGHTBENCH_COMPARE', buildCompareData(site, abReports, metricDirectionOf(options), generatedAt)));
   out.write(sitePaths.quality, renderQualityPage(quality, fileIssues(detection.episodes, issues), generatedAt, options.issueUrl));
   for (const [fingerprint, text] of issueFiles) out.write(sitePaths.issueFile(fingerprint), text);
   for (const report of abReports) out.write(sitePaths.abReport(report.id), renderAbReport(report, generatedAt));
@@ -128,6 +132,16 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     outDir: options.outDir, pages: out.pages, files: out.files, bytes: out.bytes, largest: out.largest,
     workloads: site.workloads.length, series: site.index.rows.length, drilldowns, abReports: abReports.length,
     seconds: { read: (read - started) / 1000, derive: (derived - read) / 1000, write: (written - derived) / 1000, total: (written - started) / 1000 },
+  };
+}
+
+/** A metric's direction as detection resolves it (config, then the suite's declaration), or none where the suite says so. */
+function metricDirectionOf(options: BuildSiteOptions): MetricDirectionOf {
+  const declared = new Map(options.store.metricDirections().map((d) => [[d.suite, d.workload, d.metric].join('\u0000'), d.direction]));
+  return (suite, workload, metric) => {
+    const said = declared.get([suite, workload, metric].join('\u0000'));
+    if (said === 'none' && options.policy.directions[metric] === undefined) return 'none';
+    return resolveSeriesPolicy(options.policy, { suite, workload, metric }, said === 'none' ? undefined : said).direction;
   };
 }
 

@@ -39,6 +39,8 @@ export const sitePaths = {
   index: 'index.html',
   abIndex: 'ab/index.html',
   quality: 'quality.html',
+  compare: 'compare.html',
+  compareData: 'data/compare.js',
   abReport: (id: string) => `ab/${slugify(id)}.html`,
   workloadPage: (suite: string, workload: string) => `workloads/${slugify(suite)}/${slugify(workload)}.html`,
   workloadData: (suite: string, workload: string) => `data/${slugify(suite)}/workloads/${slugify(workload)}.js`,

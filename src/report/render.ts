@@ -42,7 +42,7 @@ export interface LayoutOptions {
   path: string;
   title: string;
   /** Which nav entry is current. */
-  section: 'index' | 'ab' | 'quality' | 'workload' | 'run';
+  section: 'index' | 'compare' | 'ab' | 'quality' | 'workload' | 'run';
   generatedAt: string;
   body: Html;
   /** Site-root-relative paths of scripts, loaded in order at the end of the body. */
@@ -65,7 +65,7 @@ export function layout(options: LayoutOptions): string {
 <body>
 <header class="top">
   <a class="brand" href="${href(sitePaths.index)}">nightbench</a>
-  <nav>${nav(sitePaths.index, 'Index', options.section === 'index' || options.section === 'workload' || options.section === 'run')}${nav(sitePaths.abIndex, 'A/B', options.section === 'ab')}${nav(sitePaths.quality, 'Detection quality', options.section === 'quality')}</nav>
+  <nav>${nav(sitePaths.index, 'Index', options.section === 'index' || options.section === 'workload' || options.section === 'run')}${nav(sitePaths.compare, 'Compare', options.section === 'compare')}${nav(sitePaths.abIndex, 'A/B', options.section === 'ab')}${nav(sitePaths.quality, 'Detection quality', options.section === 'quality')}</nav>
   <span class="generated">generated <time datetime="${options.generatedAt}">${options.generatedAt.replace('T', ' ').slice(0, 16)} UTC</time></span>
 </header>
 <main>
