@@ -132,6 +132,17 @@ describe('the compare page', () => {
     await screenshot(page, 'compare-ab');
   });
 
+  it('shows the A/B suite as a heatmap whose cells open their test', async () => {
+    await page.goto(pathToFileURL(path.join(site, sitePaths.abReport('ab-7'))).href);
+    const cell = page.locator('#heatmap tr[data-workload="shuffle"] td.heat');
+    expect(await cell.getAttribute('class')).toBe('heat heat-better');
+    expect(Number(await cell.getAttribute('data-bands'))).toBeLessThan(-3);
+    expect(Number(await page.locator('#heatmap tr[data-workload="join"] td.heat').getAttribute('data-bands'))).toBeGreaterThan(-1);
+    await cell.locator('a').click();
+    expect(await page.evaluate(() => document.querySelector(':target')?.querySelector('td')?.textContent)).toBe('shuffle');
+    await screenshot(page, 'ab-heatmap');
+  });
+
   it('sorts by change, largest first', async () => {
     await open(`#base=night%3A${history.nights[plantedNight - 1]}&new=night%3A${history.nights[plantedNight]}`);
     await page.click('th button[data-sort="change"]');
