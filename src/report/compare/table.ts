@@ -9,6 +9,7 @@
  */
 import { median } from 'simple-statistics';
 import { judge, type NoiseBand } from '../../ab/verdict.js';
+import { shortHash } from '../paths.js';
 import { benjaminiHochberg, bootstrapRatioOfMedians, createRandom, mannWhitneyU, type RatioInterval } from '../../stats/index.js';
 
 /** What a row says: a significant change beyond the noise (by the metric's direction), one inside it, or none. */
@@ -35,7 +36,8 @@ export interface CompareRow {
   newMedian?: number;
   /** new / base - 1. */
   change?: number;
-  ratio?: RatioInterval;
+  /** median(new) / median(base): what the status judges (its interval is `ratioInterval`, computed for the rows shown). */
+  ratio?: number;
   p?: number;
   /** Adjusted over the rows that have a p-value. */
   pAdjusted?: number;
@@ -44,11 +46,8 @@ export interface CompareRow {
 }
 
 export interface CompareOptions {
-  seed: number;
   /** False discovery rate over the table; default 0.05. */
   fdr?: number;
-  /** Bootstrap resamples per row; default 1000. */
-  resamples?: number;
 }
 
 /**
@@ -64,15 +63,24 @@ export function nightlyNoiseBand(noise: number): NoiseBand {
 /** Every row of the table; rows keep the input's order. */
 export function compareTable(inputs: readonly CompareInput[], options: CompareOptions): CompareRow[] {
   const fdr = options.fdr ?? 0.05;
-  const random = createRandom(options.seed);
-  const rows = inputs.map((input) => compareRow(input, random, options.resamples ?? 1000));
+  const rows = inputs.map(compareRow);
   const tested = rows.filter((row) => row.p !== undefined);
   const { adjusted } = benjaminiHochberg(tested.map((row) => row.p!), fdr);
   tested.forEach((row, i) => (row.pAdjusted = adjusted[i]));
   return rows.map((row, i) => (row.p === undefined ? row : { ...row, ...status(row, inputs[i]!, fdr) }));
 }
 
-function compareRow(input: CompareInput, random: () => number, resamples: number): CompareRow {
+/**
+ * The bootstrap 95% interval of a row's ratio of medians, seeded by the seed and the row's key:
+ * the same row gets the same interval whichever rows are drawn with it (the page computes
+ * intervals only for the rows it shows; the status does not need them). Undefined without a ratio.
+ */
+export function ratioInterval(input: CompareInput, seed: number, resamples = 1000): RatioInterval | undefined {
+  if (input.base.length === 0 || input.new.length === 0 || !input.base.every((v) => v > 0)) return undefined;
+  return bootstrapRatioOfMedians(input.base, input.new, { random: createRandom((seed ^ Number.parseInt(shortHash(input.key), 16)) >>> 0), resamples });
+}
+
+function compareRow(input: CompareInput): CompareRow {
   if (input.base.length === 0 || input.new.length === 0) {
     return { key: input.key, status: 'missing', reason: input.base.length === 0 ? 'no value in the base set' : 'no value in the new set' };
   }
@@ -84,14 +92,14 @@ function compareRow(input: CompareInput, random: () => number, resamples: number
     cliffsDelta: (2 * u) / (input.new.length * input.base.length) - 1,
   };
   if (baseMedian > 0 && input.base.every((v) => v > 0)) {
-    row.change = newMedian / baseMedian - 1;
-    row.ratio = bootstrapRatioOfMedians(input.base, input.new, { random, resamples });
+    row.ratio = newMedian / baseMedian;
+    row.change = row.ratio - 1;
   }
   return row;
 }
 
 function status(row: CompareRow, input: CompareInput, fdr: number): Pick<CompareRow, 'status' | 'reason'> {
-  const judgement = judge({ ratio: row.ratio?.ratio, pAdjusted: row.pAdjusted!, fdr, band: input.band, direction: input.direction });
+  const judgement = judge({ ratio: row.ratio, pAdjusted: row.pAdjusted!, fdr, band: input.band, direction: input.direction });
   if (judgement.verdict === 'worse') return { status: 'regression', reason: judgement.reason };
   if (judgement.verdict === 'better') return { status: 'improvement', reason: judgement.reason };
   if (judgement.verdict === 'changed') return { status: 'changed', reason: judgement.reason };

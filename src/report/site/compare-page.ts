@@ -7,13 +7,20 @@
  */
 import { formatChange, formatCliffsDelta, formatP, formatRatioInterval, formatValue, shortSha } from '../../format/index.js';
 import { compareInputs, parseSelection, selectionFragment, type CompareData, type CompareSubject, type Selection, type SetChoice } from '../compare/selection.js';
-import { compareStatuses, compareTable, type CompareInput, type CompareRow } from '../compare/table.js';
+import { compareStatuses, compareTable, ratioInterval, type CompareInput, type CompareRow } from '../compare/table.js';
 import { el, markReady } from './dom.js';
 import './globals.js';
 
 /** Rows drawn at once; the filters narrow a larger table. */
 const maxRows = 500;
 const statusClass: Record<string, string> = { regression: 'worse', improvement: 'better' };
+/** Every row's interval comes from this seed (and its key), so a shared link shows the same numbers. */
+const seed = 1;
+
+function formatInterval(input: CompareInput): string {
+  const interval = ratioInterval(input, seed);
+  return interval ? formatRatioInterval(interval) : '—';
+}
 
 interface Line {
   subject: CompareSubject;
@@ -76,7 +83,7 @@ function start(data: CompareData): void {
   const compute = () => {
     const started = performance.now();
     const { subjects, inputs } = compareInputs(data, readSelection());
-    const rows = compareTable(inputs, { seed: 1 });
+    const rows = compareTable(inputs, {});
     lines = rows.map((row, i) => ({ subject: subjects[i]!, input: inputs[i]!, row }));
     render();
     writeAddress();
@@ -132,7 +139,7 @@ function start(data: CompareData): void {
       el('td', { class: 'num' }, value(row.baseMedian)),
       el('td', { class: 'num' }, value(row.newMedian)),
       el('td', { class: `num change ${statusClass[row.status] ?? 'neutral'}` }, row.change === undefined ? '—' : formatChange(row.change)),
-      el('td', { class: 'num' }, row.ratio ? formatRatioInterval(row.ratio) : '—'),
+      el('td', { class: 'num' }, formatInterval(line.input)),
       el('td', { class: 'num' }, row.pAdjusted === undefined ? '—' : formatP(row.pAdjusted)),
       el('td', { class: 'num' }, row.cliffsDelta === undefined ? '—' : formatCliffsDelta(row.cliffsDelta)));
     tr.addEventListener('click', (event) => {
