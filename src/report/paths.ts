@@ -41,6 +41,8 @@ export const sitePaths = {
   quality: 'quality.html',
   compare: 'compare.html',
   compareData: 'data/compare.js',
+  /** One night's values for the compare page (nights are YYYY-MM-DD, already file-safe). */
+  compareNight: (night: string) => `data/compare/${slugify(night)}.js`,
   abReport: (id: string) => `ab/${slugify(id)}.html`,
   workloadPage: (suite: string, workload: string) => `workloads/${slugify(suite)}/${slugify(workload)}.html`,
   workloadData: (suite: string, workload: string) => `data/${slugify(suite)}/workloads/${slugify(workload)}.js`,

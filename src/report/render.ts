@@ -111,6 +111,11 @@ export function sparkline(values: (number | null)[], width = 120, height = 24): 
   return html`<svg class="spark" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" aria-hidden="true"><path d="${d}"/><circle cx="${px(x(lastIndex))}" cy="${px(y(lastValue))}" r="2"/></svg>`;
 }
 
+/** A data file that adds one entry to a global record, for data a page loads piece by piece. */
+export function dataEntryScript(global: string, key: string, data: unknown): string {
+  return `(window.${global} = window.${global} || {})[${JSON.stringify(key)}] = ${JSON.stringify(data)};\n`;
+}
+
 /** A data file: a script that hands the page its data through a global (fetch() fails on file://). */
 export function dataScript(global: string, data: unknown): string {
   // JSON is a JavaScript expression; the file is never inlined into HTML, so "</script>" is harmless here.

@@ -35,6 +35,8 @@ async function open(fragment = ''): Promise<void> {
   await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
 }
 
+/** After a change of sets: the page loads the nights' files, then draws the table. */
+const settled = () => page.waitForSelector('#compare-table[data-state="ready"]', { timeout: 10_000 });
 const rowOf = (workload: string, metric: string) => page.locator(`#compare-table tbody tr[data-workload="${workload}"][data-metric="${metric}"]`);
 
 beforeAll(async () => {
@@ -110,13 +112,17 @@ describe('the compare page', () => {
   it('compares the nights of two commits picked from the lists', async () => {
     await open();
     await page.selectOption('select[name="base-kind"]', 'commit');
+    await settled();
     const options = await page.$$eval('select[name="base-commit"] option', (os) => os.map((o) => (o as HTMLOptionElement).value));
     expect(options.length).toBeGreaterThanOrEqual(history.nights.length);
     const baseCommit = history.commits[plantedNight - 1]![0]!;
     const newCommit = history.commits[plantedNight]![0]!;
     await page.selectOption('select[name="base-commit"]', `${baseCommit.repo}@${baseCommit.sha}`);
+    await settled();
     await page.selectOption('select[name="new-kind"]', 'commit');
+    await settled();
     await page.selectOption('select[name="new-commit"]', `${newCommit.repo}@${newCommit.sha}`);
+    await settled();
     expect(decodeURIComponent(page.url())).toContain(`new=commit:${newCommit.repo}@${newCommit.sha}`);
     const change = await rowOf('shuffle', 'wall_time').locator('td.change').textContent();
     expect(Number.parseFloat(change!)).toBeGreaterThan(25);

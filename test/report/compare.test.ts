@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareInputs, nightsOf, parseSelection, selectionFragment, type CompareData, type Selection } from '../../src/report/compare/selection.js';
+import { compareInputs, nightsNeeded, nightsOf, parseSelection, selectionFragment, type CompareData, type CompareNight, type Selection } from '../../src/report/compare/selection.js';
 import { compareTable, nightlyNoiseBand, ratioInterval } from '../../src/report/compare/table.js';
 import { createRandom } from '../../src/stats/index.js';
 
@@ -58,7 +58,7 @@ const data: CompareData = {
   generatedAt: '2026-01-05T00:00:00Z',
   nights: ['2026-01-01', '2026-01-02', '2026-01-03', '2026-01-04'],
   commits: [{ repo: 'dask/dask', sha: 'abcdef1234', nights: [2, 3] }],
-  series: [{ suite: 'dask', workload: 'shuffle', metric: 'wall_time', unit: 's', variant: 'v', href: 'workloads/dask/shuffle.html', direction: 'lower', noise: 0.02, exponent: -1, nights: [0, 1, 3], values: [[100, 101], [102], [130, 131]] }],
+  series: [{ suite: 'dask', workload: 'shuffle', metric: 'wall_time', unit: 's', variant: 'v', href: 'workloads/dask/shuffle.html', direction: 'lower', noise: 0.02, exponent: -1 }],
   ab: [{ id: 'ab-1', title: 't', baseline: 'A', candidate: 'B', tests: [{ workload: 'shuffle', metric: 'wall_time', unit: 's', direction: 'lower', base: [1, 2], new: [3, 4], band: { low: 0.9, high: 1.1 } }] }],
 };
 
@@ -80,7 +80,10 @@ describe('compare selection', () => {
   });
 
   it('gathers each side\'s repeats in values, and an A/B test\'s groups with its A/A band', () => {
-    const nightly = compareInputs(data, { kind: 'nightly', base: { kind: 'range', from: '2026-01-01', to: '2026-01-02' }, new: { kind: 'commit', repo: 'dask/dask', sha: 'abcdef1234' } });
+    const selection: Selection = { kind: 'nightly', base: { kind: 'range', from: '2026-01-01', to: '2026-01-02' }, new: { kind: 'commit', repo: 'dask/dask', sha: 'abcdef1234' } };
+    expect(nightsNeeded(data, selection)).toEqual([0, 1, 2, 3]);
+    const nights: Record<number, CompareNight> = { 0: [[0, [100, 101]]], 1: [[0, [102]]], 3: [[0, [130, 131]]] };
+    const nightly = compareInputs(data, selection, (i) => nights[i]);
     expect(nightly.inputs).toEqual([{ key: 'dask/shuffle/wall_time/v', base: [10, 10.1, 10.2], new: [13, 13.1], direction: 'lower', band: nightlyNoiseBand(0.02) }]);
     expect(nightly.subjects[0]).toMatchObject({ workload: 'shuffle', href: 'workloads/dask/shuffle.html' });
     const ab = compareInputs(data, { kind: 'ab', id: 'ab-1' });

@@ -1,33 +1,36 @@
 /**
- * The compare page's data file, from the page data the build already derived: every series'
- * repeats per night (in the workload pages' integer units), the nights each commit ran, each
- * series' nightly noise from the index, and the A/B reports' repeats with their A/A bands. Pure.
+ * The compare page's data, from the page data the build already derived: an index of every
+ * series (with its nightly noise from the index), the nights each commit ran and the A/B reports'
+ * repeats with their A/A bands; and per night one file of every series' repeats (in the workload
+ * pages' integer units), so the page loads only the nights a selection names. Pure.
  *
  * @module
  */
 import type { AbSitePage } from '../ab.js';
 import type { SiteData } from '../data.js';
-import type { CompareData, CompareSeries } from './selection.js';
+import type { CompareData, CompareNight, CompareSeries } from './selection.js';
 
 export type MetricDirectionOf = (suite: string, workload: string, metric: string) => 'lower' | 'higher' | 'none';
 
-export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[], direction: MetricDirectionOf, generatedAt: string): CompareData {
+/** The compare page's index (series, nights, commits, A/B tests) and one values file per night. */
+export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[], direction: MetricDirectionOf, generatedAt: string): { data: CompareData; nights: Map<string, CompareNight> } {
   const nights = [...new Set(site.workloads.flatMap((w) => w.variants.flatMap((v) => v.nights)))].sort();
   const nightIndex = new Map(nights.map((night, i) => [night, i]));
   const noise = new Map(site.index.rows.map((row) => [[row.suite, row.workload, row.metric, row.variant.id].join('\u0000'), row.noise]));
 
   const series: CompareSeries[] = [];
+  const byNight = new Map<string, CompareNight>(nights.map((night) => [night, []]));
   for (const page of site.workloads) {
     for (const variant of page.variants) {
       for (const metric of variant.metrics) {
-        const present = variant.nights.flatMap((night, i) => {
+        variant.nights.forEach((night, i) => {
           const values = metric.repeats.flatMap((repeat) => (repeat[i] === null || repeat[i] === undefined ? [] : [repeat[i]!]));
-          return values.length > 0 ? [{ night: nightIndex.get(night)!, values }] : [];
+          if (values.length > 0) byNight.get(night)!.push([series.length, values]);
         });
         series.push({
           suite: page.suite, workload: page.workload, metric: metric.metric, unit: metric.unit, variant: variant.variant.label, href: page.slug,
           direction: direction(page.suite, page.workload, metric.metric), noise: noise.get([page.suite, page.workload, metric.metric, variant.variant.id].join('\u0000')),
-          exponent: metric.exponent, nights: present.map((p) => p.night), values: present.map((p) => p.values),
+          exponent: metric.exponent,
         });
       }
     }
@@ -56,5 +59,6 @@ export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[
       ...(c.bandLow !== undefined && c.bandHigh !== undefined ? { band: { low: c.bandLow, high: c.bandHigh } } : {}),
     })),
   }));
-  return { generatedAt, nights, commits: [...commits.values()].map((c) => ({ ...c, nights: c.nights.sort((a, b) => a - b) })), series, ab };
+  const data = { generatedAt, nights, commits: [...commits.values()].map((c) => ({ ...c, nights: c.nights.sort((a, b) => a - b) })), series, ab };
+  return { data, nights: byNight };
 }

@@ -10,7 +10,7 @@ import type { NoiseBand } from '../../ab/verdict.js';
 import { fromUnits } from '../format.js';
 import { nightlyNoiseBand, type CompareInput } from './table.js';
 
-/** One nightly series: its repeats per night, in units of 10^exponent like the workload data. */
+/** One nightly series; its values are in the per-night files (`CompareNight`), in units of 10^exponent. */
 export interface CompareSeries {
   suite: string;
   workload: string;
@@ -23,11 +23,10 @@ export interface CompareSeries {
   /** Night-to-night relative spread of the nightly medians (the status' band when no A/A band applies). */
   noise?: number;
   exponent: number;
-  /** Indices into `CompareData.nights` that have values, ascending. */
-  nights: number[];
-  /** Each night's repeat values, parallel to `nights`. */
-  values: number[][];
 }
+
+/** One night's repeats of every series that has values that night: [index into `CompareData.series`, values]. */
+export type CompareNight = [number, number[]][];
 
 /** One test of an A/B report, with both groups' repeats and its A/A band. */
 export interface CompareAbTest {
@@ -116,8 +115,17 @@ export interface CompareSubject {
   href?: string;
 }
 
-/** The table's inputs for a selection, with what each row is about; values decoded from units. */
-export function compareInputs(data: CompareData, selection: Selection): { subjects: CompareSubject[]; inputs: CompareInput[] } {
+/** The nights a selection needs loaded (none for an A/B test). */
+export function nightsNeeded(data: CompareData, selection: Selection): number[] {
+  if (selection.kind === 'ab') return [];
+  return [...new Set([...nightsOf(data, selection.base), ...nightsOf(data, selection.new)])].sort((a, b) => a - b);
+}
+
+/**
+ * The table's inputs for a selection, with what each row is about; values decoded from units.
+ * `night(i)`: the loaded values of night i (every night `nightsNeeded` names).
+ */
+export function compareInputs(data: CompareData, selection: Selection, night: (index: number) => CompareNight | undefined = () => undefined): { subjects: CompareSubject[]; inputs: CompareInput[] } {
   if (selection.kind === 'ab') {
     const report = data.ab.find((r) => r.id === selection.id);
     const tests = report?.tests ?? [];
@@ -126,17 +134,26 @@ export function compareInputs(data: CompareData, selection: Selection): { subjec
       inputs: tests.map((t) => ({ key: `${t.workload}/${t.metric}`, base: t.base, new: t.new, direction: t.direction, band: t.band })),
     };
   }
-  const base = nightsOf(data, selection.base);
-  const next = nightsOf(data, selection.new);
+  const gather = (nights: Set<number>) => {
+    const bySeries = new Map<number, number[]>();
+    for (const index of nights) {
+      for (const [series, values] of night(index) ?? []) {
+        const exponent = data.series[series]!.exponent;
+        let into = bySeries.get(series);
+        if (!into) bySeries.set(series, (into = []));
+        for (const v of values) into.push(fromUnits(v, exponent));
+      }
+    }
+    return bySeries;
+  };
+  const base = gather(nightsOf(data, selection.base));
+  const next = gather(nightsOf(data, selection.new));
   const subjects: CompareSubject[] = [];
   const inputs: CompareInput[] = [];
-  for (const s of data.series) {
-    const pick = (nights: Set<number>) => s.nights.flatMap((n, i) => (nights.has(n) ? s.values[i]! : [])).map((v) => fromUnits(v, s.exponent));
-    const baseValues = pick(base);
-    const newValues = pick(next);
-    if (baseValues.length === 0 && newValues.length === 0) continue;
+  data.series.forEach((s, i) => {
+    if (!base.has(i) && !next.has(i)) return;
     subjects.push({ suite: s.suite, workload: s.workload, metric: s.metric, unit: s.unit, variant: s.variant, href: s.href });
-    inputs.push({ key: `${s.suite}/${s.workload}/${s.metric}/${s.variant}`, base: baseValues, new: newValues, direction: s.direction, band: s.noise === undefined ? undefined : nightlyNoiseBand(s.noise) });
-  }
+    inputs.push({ key: `${s.suite}/${s.workload}/${s.metric}/${s.variant}`, base: base.get(i) ?? [], new: next.get(i) ?? [], direction: s.direction, band: s.noise === undefined ? undefined : nightlyNoiseBand(s.noise) });
+  });
   return { subjects, inputs };
 }

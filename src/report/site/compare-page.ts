@@ -6,8 +6,9 @@
  * @module
  */
 import { formatChange, formatCliffsDelta, formatP, formatRatioInterval, formatValue, shortSha } from '../../format/index.js';
-import { compareInputs, parseSelection, selectionFragment, type CompareData, type CompareSubject, type Selection, type SetChoice } from '../compare/selection.js';
+import { compareInputs, nightsNeeded, parseSelection, selectionFragment, type CompareData, type CompareSubject, type Selection, type SetChoice } from '../compare/selection.js';
 import { compareStatuses, compareTable, ratioInterval, type CompareInput, type CompareRow } from '../compare/table.js';
+import { sitePaths } from '../paths.js';
 import { el, markReady } from './dom.js';
 import './globals.js';
 
@@ -80,14 +81,30 @@ function start(data: CompareData): void {
     }
   };
 
-  const compute = () => {
+  /** Loads the nights' value files not loaded yet, as script elements (fetch() fails on file://). */
+  const loadNights = (indices: number[]) => Promise.all(indices.map((i) => data.nights[i]!).filter((night) => !window.NIGHTBENCH_COMPARE_NIGHTS?.[night]).map((night) =>
+    new Promise<void>((resolve) => {
+      const script = el('script', { src: sitePaths.compareNight(night) });
+      script.addEventListener('load', () => resolve());
+      script.addEventListener('error', () => resolve());
+      document.body.append(script);
+    })));
+  let pending = 0;
+  /** Recomputes the table; `data-state` on the table says when it is "ready" (tests and the benchmark wait for it). */
+  const compute = async () => {
     const started = performance.now();
-    const { subjects, inputs } = compareInputs(data, readSelection());
+    const ticket = ++pending;
+    table.dataset['state'] = 'loading';
+    const selection = readSelection();
+    await loadNights(nightsNeeded(data, selection));
+    if (ticket !== pending) return;
+    const { subjects, inputs } = compareInputs(data, selection, (i) => window.NIGHTBENCH_COMPARE_NIGHTS?.[data.nights[i]!]);
     const rows = compareTable(inputs, {});
     lines = rows.map((row, i) => ({ subject: subjects[i]!, input: inputs[i]!, row }));
     render();
     writeAddress();
     table.dataset['ms'] = (performance.now() - started).toFixed(1);
+    table.dataset['state'] = 'ready';
   };
   /** The selection and the filters, so the address shares exactly this view. */
   const writeAddress = () => {
@@ -168,7 +185,7 @@ function start(data: CompareData): void {
   showFields();
   form.addEventListener('change', () => {
     showFields();
-    compute();
+    void compute();
   });
   filters.addEventListener('input', () => {
     render();
@@ -181,8 +198,7 @@ function start(data: CompareData): void {
       render();
     }),
   );
-  compute();
-  markReady();
+  void compute().then(markReady);
 }
 
 const data = window.NIGHTBENCH_COMPARE;
