@@ -32,6 +32,7 @@ export const reportCommand: CliCommand = {
             store,
             outDir: context.resolve(flags.out ?? `${config.reports.dir}/site`),
             abDir: context.resolve(flags.abDir ?? `${config.reports.dir}/ab`),
+            issuesDir: context.resolve(`${config.reports.dir}/issues`),
             policy: config.detection,
             commitUrl: links.commit,
             issueUrl: links.issue,

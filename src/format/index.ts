@@ -67,3 +67,6 @@ export function formatPercent(fraction: number): string {
 
 /** A share as a whole percentage: "83%". */
 export const formatShare = (share: number) => `${Math.round(share * 100)}%`;
+
+/** Cliff's delta, an effect size in [-1, 1], signed with two decimals: "+0.84", "-1.00", "0.00". */
+export const formatCliffsDelta = (delta: number) => `${delta > 0 ? '+' : ''}${delta.toFixed(2)}`;

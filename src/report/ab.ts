@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { formatChange, formatValue } from '../format/index.js';
+import { abTestAnchor, renderAbHeatmap } from './ab-heatmap.js';
 import { relativeHref, sitePaths } from './paths.js';
 import { html, layout, type Html } from './render.js';
 
@@ -51,7 +52,7 @@ export const abSitePageSchema = z.strictObject({
 
 export type AbSitePage = z.output<typeof abSitePageSchema>;
 
-const verdictClass = (verdict: string) => (/slower|worse|regress/i.test(verdict) ? 'worse' : /faster|better|improv/i.test(verdict) ? 'better' : 'neutral');
+const verdictClass = (verdict: string): 'worse' | 'better' | 'neutral' => (/slower|worse|regress/i.test(verdict) ? 'worse' : /faster|better|improv/i.test(verdict) ? 'better' : 'neutral');
 
 /** The list of A/B reports, newest first. */
 export function renderAbIndex(reports: AbSitePage[], generatedAt: string): string {
@@ -75,10 +76,14 @@ export function renderAbReport(report: AbSitePage, generatedAt: string): string 
   <dt>Baseline</dt><dd>${report.baseline.name}${report.baseline.description ? html` <span class="muted">${report.baseline.description}</span>` : ''}</dd>
   <dt>Candidate</dt><dd>${report.candidate.name}${report.candidate.description ? html` <span class="muted">${report.candidate.description}</span>` : ''}</dd>
   <dt>Created</dt><dd>${report.createdAt}</dd>
+  <dt>Compare</dt><dd><a class="compare-link" href="${relativeHref(path, sitePaths.compare)}#ab=${encodeURIComponent(report.id)}">these groups on the Compare page</a> <span class="muted">(filter, sort, repeats)</span></dd>
 </dl>
 ${report.summary ? html`<p class="ab-summary">${report.summary}</p>` : ''}
+<h2>Overview</h2>
+${renderAbHeatmap(report, verdictClass)}
+<h2>Tests</h2>
 <table class="ab"><thead><tr><th>Workload</th><th>Metric</th><th class="num">Baseline</th><th class="num">Candidate</th><th>Median, mean ± sd</th><th class="num">Change</th><th class="num">95% interval</th><th>Ratio against the A/A band</th><th class="num">p</th><th>Verdict</th></tr></thead><tbody>
-${report.comparisons.map((c) => html`<tr><td>${c.workload}</td><td>${c.metric}</td><td class="num">${formatValue(c.baselineMedian, c.unit)}</td><td class="num">${formatValue(c.candidateMedian, c.unit)}</td><td>${sidesChart(c)}</td><td class="num change ${verdictClass(c.verdict)}">${formatChange(c.ratio - 1)}</td><td class="num">${interval(c)}</td><td>${ratioChart(c)}</td><td class="num">${c.p === undefined ? '—' : c.p.toPrecision(2)}</td><td>${c.verdict}</td></tr>
+${report.comparisons.map((c) => html`<tr id="${abTestAnchor(c.workload, c.metric)}"><td>${c.workload}</td><td>${c.metric}</td><td class="num">${formatValue(c.baselineMedian, c.unit)}</td><td class="num">${formatValue(c.candidateMedian, c.unit)}</td><td>${sidesChart(c)}</td><td class="num change ${verdictClass(c.verdict)}">${formatChange(c.ratio - 1)}</td><td class="num">${interval(c)}</td><td>${ratioChart(c)}</td><td class="num">${c.p === undefined ? '—' : c.p.toPrecision(2)}</td><td>${c.verdict}</td></tr>
 `)}</tbody></table>
 ${report.comparisons.some((c) => c.baselineValues && c.candidateValues) && html`<h2>Individual runs</h2>
 ${report.comparisons.flatMap((c) => (c.baselineValues && c.candidateValues ? [html`<details class="ab-runs"><summary>${c.workload} · ${c.metric}</summary><table class="ab"><thead><tr><th>Side</th><th>Values of each repeat, in the order they ran</th></tr></thead><tbody>

@@ -15,6 +15,7 @@ const entries: Record<string, string> = {
   'index.js': 'index-page.ts',
   'workload.js': 'workload-page.ts',
   'drilldown.js': 'drilldown-page.ts',
+  'compare.js': 'compare-page.ts',
 };
 
 /** Asset name -> content, ready to write under assets/. */

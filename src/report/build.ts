@@ -15,11 +15,14 @@ import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { abSitePageSchema, renderAbIndex, renderAbReport, type AbSitePage } from './ab.js';
 import { buildAssets } from './assets.js';
+import { buildCompareData, type MetricDirectionOf } from './compare/data.js';
 import { buildSiteData, commitRow } from './data.js';
 import { indexDetection, type DetectionFacts } from './detection.js';
 import { buildDrilldown } from './drilldown.js';
 import { sitePaths } from './paths.js';
-import { dataScript } from './render.js';
+import { fileIssues, publishedIssues } from './published.js';
+import { dataEntryScript, dataScript } from './render.js';
+import { renderComparePage } from './render-compare.js';
 import { renderIndex } from './render-index.js';
 import { renderQualityPage } from './render-quality.js';
 import { renderDrilldownPage, renderWorkloadPage } from './render-workload.js';
@@ -31,6 +34,8 @@ export interface BuildSiteOptions {
   outDir: string;
   /** A/B report JSON files (reports/ab); missing means none. */
   abDir?: string;
+  /** Issues written as Markdown files (reports/issues): published with the site and linked; missing means none. */
+  issuesDir?: string;
   /** Detection's policy: the charts' baseline window and band are detection's own. */
   policy: DetectionPolicy;
   commitUrl(repo: string, sha: string): string | undefined;
@@ -65,10 +70,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   const read = performance.now();
   options.log.debug(`read ${history.runs.length} runs, ${history.values.length} values in ${((read - started) / 1000).toFixed(1)} s`);
 
+  const issueFiles = readIssueFiles(options.issuesDir);
+  const issues = publishedIssues(new Set(issueFiles.keys()), options.issueUrl);
   const threshold = (suite: string, workload: string, metric: string) => resolveSeriesPolicy(options.policy, { suite, workload, metric }).threshold;
   const quality = detectionQuality(detection.episodes, events, { now: options.now, threshold });
   const site = buildSiteData(history, {
-    detection: indexDetection(detection),
+    detection: indexDetection(detection, issues),
     threshold,
     windowDays: options.policy.windowDays,
     minBaselineNights: options.policy.minBaselineNights,
@@ -77,7 +84,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     drilldownNights: options.drilldownNights ?? 3,
     hasSamples: (runId, workload) => withSamples.has(`${runId}\u0000${workload}`),
     commitUrl: options.commitUrl,
-    issueUrl: options.issueUrl,
+    issues,
     generatedAt,
   });
   const derived = performance.now();
@@ -113,7 +120,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
 
   const abReports = readAbReports(options.abDir, options.log);
   out.write(sitePaths.abIndex, renderAbIndex(abReports, generatedAt));
-  out.write(sitePaths.quality, renderQualityPage(quality, generatedAt, options.issueUrl));
+  out.write(sitePaths.compare, renderComparePage(generatedAt));
+  const compare = buildCompareData(site, abReports, metricDirectionOf(options), generatedAt);
+  out.write(sitePaths.compareData, dataScript('NIGHTBENCH_COMPARE', compare.data));
+  for (const [night, values] of compare.nights) out.write(sitePaths.compareNight(night), dataEntryScript('NIGHTBENCH_COMPARE_NIGHTS', night, values));
+  out.write(sitePaths.quality, renderQualityPage(quality, fileIssues(detection.episodes, issues), generatedAt, options.issueUrl));
+  for (const [fingerprint, text] of issueFiles) out.write(sitePaths.issueFile(fingerprint), text);
   for (const report of abReports) out.write(sitePaths.abReport(report.id), renderAbReport(report, generatedAt));
   out.removeOthers();
   const written = performance.now();
@@ -123,6 +135,22 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     workloads: site.workloads.length, series: site.index.rows.length, drilldowns, abReports: abReports.length,
     seconds: { read: (read - started) / 1000, derive: (derived - read) / 1000, write: (written - derived) / 1000, total: (written - started) / 1000 },
   };
+}
+
+/** A metric's direction as detection resolves it (config, then the suite's declaration), or none where the suite says so. */
+function metricDirectionOf(options: BuildSiteOptions): MetricDirectionOf {
+  const declared = new Map(options.store.metricDirections().map((d) => [[d.suite, d.workload, d.metric].join('\u0000'), d.direction]));
+  return (suite, workload, metric) => {
+    const said = declared.get([suite, workload, metric].join('\u0000'));
+    if (said === 'none' && options.policy.directions[metric] === undefined) return 'none';
+    return resolveSeriesPolicy(options.policy, { suite, workload, metric }, said === 'none' ? undefined : said).direction;
+  };
+}
+
+/** The Markdown issue files by fingerprint (their file name). */
+function readIssueFiles(dir: string | undefined): Map<string, string> {
+  if (!dir || !existsSync(dir)) return new Map();
+  return new Map(readdirSync(dir).filter((file) => /^[0-9a-f]{16}\.md$/.test(file)).map((file) => [file.slice(0, -3), readFileSync(path.join(dir, file), 'utf8')]));
 }
 
 /** A/B reports from their folder; a file that does not validate is skipped with a warning, not fatal. */

@@ -10,14 +10,16 @@ import { judgeLevelChanges, nightlyLevels, summarizeSensitivity } from '../detec
 import { formatChange } from '../format/index.js';
 import { relativeSpread } from '../stats/index.js';
 import type { SegmentationOptions } from '../stats/segmentation.js';
+import type { PublishedIssues } from './published.js';
 import type { CommitInfo } from '../history/types.js';
 import { availabilityNotes } from './availability.js';
 import { siteSeriesKey, type DetectionIndex } from './detection.js';
+import { failingNightMarkers } from './failing-nights.js';
 import { decimalExponent, fromUnits, toUnits } from './format.js';
 import { relativeHref, sitePaths, variantOf } from './paths.js';
 import type {
   LevelSegment,
-  CommitRow, CommitTable, DrilldownLink, FailureNote, IndexPage, IndexRow, MetricSeries, ReportHistory, ReportRun, Variant, VariantSeries, WorkloadPage,
+  CommitRow, CommitTable, DrilldownLink, FailureNote, IndexPage, IndexRow, Marker, MetricSeries, ReportHistory, ReportRun, Variant, VariantSeries, WorkloadPage,
 } from './types.js';
 
 export interface SiteDataOptions {
@@ -36,7 +38,8 @@ export interface SiteDataOptions {
   /** Whether samples were stored for a run of a workload (a drill-down needs them). */
   hasSamples(runId: string, workload: string): boolean;
   commitUrl(repo: string, sha: string): string | undefined;
-  issueUrl(issue: number): string | undefined;
+  /** Where the broken workloads' issues were published (episodes' come through `detection`). */
+  issues: PublishedIssues;
   generatedAt: string;
 }
 
@@ -118,7 +121,11 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
     if (!page) pages.set(pageKey, (page = { suite: group.suite, workload: group.workload, slug: sitePaths.workloadPage(group.suite, group.workload), variants: [], failures: [] }));
     const nights = [...group.runByNight.keys()].sort();
     const nightRuns = nights.map((night) => group.runByNight.get(night)!);
-    const metrics = [...group.values.keys()].sort().map((metric) => metricSeries(group, metric, nightRuns, options));
+    const failing = failingNightMarkers(group.suite, group.workload, nightRuns.map((run) => ({
+      night: run.night, failedRepeats: group.failures.get(run.id)?.length ?? 0,
+      hasValues: [...group.values.values()].some((byRun) => byRun.has(run.id)), error: group.failures.get(run.id)?.find((f) => f.error)?.error,
+    })), options.issues, page.slug);
+    const metrics = [...group.values.keys()].sort().map((metric) => metricSeries(group, metric, nightRuns, failing, options));
     page.variants.push({
       variant: group.variant, nights, runs: nightRuns.map((run) => runIndex.get(run.id) ?? -1), metrics,
       drilldowns: drilldownLinks(group, nightRuns, metrics, options),
@@ -156,7 +163,7 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
   };
 }
 
-function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], options: SiteDataOptions): MetricSeries {
+function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], failing: Marker[], options: SiteDataOptions): MetricSeries {
   const byRun = group.values.get(metric)!;
   const key = siteSeriesKey(group.suite, group.workload, metric, group.variant.id);
   const judgement = options.detection.judge(key);
@@ -180,12 +187,12 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], opti
     metric, unit: group.units.get(metric) ?? '', threshold: options.threshold(group.suite, group.workload, metric), exponent,
     repeats: Array.from({ length: repeatCount }, (_, r) => perNight.map((values) => units(values[r]))),
     median: medians.map(units), baseline: baseline.map(units),
-    markers: options.detection.markers(key, options.issueUrl),
+    markers: [...options.detection.markers(key, sitePaths.workloadPage(group.suite, group.workload)), ...failing],
     levels: levelsWithChanges(medians, nightRuns, options, key, group, metric).map((segment) => ({ ...segment, level: toUnits(segment.level, exponent) })),
     status: judgement.status,
     statusNote: judgement.note,
     changeSinceEpisode: judgement.changeSinceEpisode,
-    issue: judgement.issueNumber === undefined ? undefined : { number: judgement.issueNumber, url: options.issueUrl(judgement.issueNumber) },
+    issue: judgement.issue,
     sensitivity: judgement.detectable === undefined ? undefined : summarizeSensitivity(judgement.detectable),
   };
 }
@@ -193,7 +200,7 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], opti
 /** The series' levels, each after the first with the step into it and what detection decided (`judgeLevelChanges`). */
 function levelsWithChanges(medians: (number | null)[], nightRuns: ReportRun[], options: SiteDataOptions, key: string, group: Group, metric: string): LevelSegment[] {
   const segments = nightlyLevels(medians, options.segmentation);
-  const episodeNights = options.detection.markers(key, () => undefined).filter((marker) => marker.kind !== 'recovery').map((marker) => marker.night);
+  const episodeNights = options.detection.markers(key, sitePaths.workloadPage(group.suite, group.workload)).filter((marker) => marker.kind !== 'recovery').map((marker) => marker.night);
   const changes = judgeLevelChanges(segments, nightRuns.map((run) => run.night), episodeNights, options.threshold(group.suite, group.workload, metric), options.windowDays);
   return segments.map((segment, i) => {
     const change = changes[i];

@@ -10,7 +10,8 @@ import { describeDetectable, type Detectable, type Episode, type SeriesVerdict, 
 import { formatChange } from '../format/index.js';
 import { variantOf } from './paths.js';
 import type { MachineNight } from '../detect/machine-night.js';
-import type { MachineNightNote, Marker, SeriesStatus } from './types.js';
+import { issueHref, type PublishedIssues } from './published.js';
+import type { IssueRef, MachineNightNote, Marker, SeriesStatus } from './types.js';
 
 /** Detection's results as the site needs them: tonight's verdicts (a dry run), every stored episode, the machine nights. */
 export interface DetectionFacts {
@@ -24,7 +25,8 @@ export interface DetectionFacts {
 export interface SeriesJudgement {
   status: SeriesStatus;
   note?: string;
-  issueNumber?: number;
+  /** The active episode's issue, on GitHub or as a file (`href` from the site root). */
+  issue?: IssueRef;
   /** For an active episode: the latest median against the level before the regression. */
   changeSinceEpisode?: number;
   /** What the series catches at its settings, from the latest night's verdict (absent when it was not judged). */
@@ -61,7 +63,8 @@ export interface DetectionIndex {
   /** The nights marked "machine", newest first, one note each (absent: none). */
   machineNights?: MachineNightNote[];
   judge(key: string): SeriesJudgement;
-  markers(key: string, issueUrl: (issue: number) => string | undefined): Marker[];
+  /** Markers of the series on the page at `pagePath` (an issue file's link is relative to it). */
+  markers(key: string, pagePath: string): Marker[];
 }
 
 /**
@@ -69,7 +72,7 @@ export interface DetectionIndex {
  * after its trailing week has absorbed the new level (detection then calls the night stable,
  * but nobody has fixed it).
  */
-export function indexDetection(facts: DetectionFacts): DetectionIndex {
+export function indexDetection(facts: DetectionFacts, published: PublishedIssues): DetectionIndex {
   const verdicts = new Map(facts.verdicts.map((v) => [keyOf(v.identity), v]));
   const episodes = new Map<string, Episode[]>();
   for (const episode of facts.episodes) {
@@ -84,15 +87,16 @@ export function indexDetection(facts: DetectionFacts): DetectionIndex {
       const detectable = verdict?.detectable === undefined ? {} : { detectable: verdict.detectable };
       if (active) {
         const change = active.latestMedian / active.baselineMedian - 1;
-        return { status: 'regressed', note: `regressed since ${active.firstBad.night}: ${formatChange(change)} against the level before it`, issueNumber: active.issueNumber, changeSinceEpisode: change, ...detectable };
+        return { status: 'regressed', note: `regressed since ${active.firstBad.night}: ${formatChange(change)} against the level before it`, issue: published.ofEpisode(active), changeSinceEpisode: change, ...detectable };
       }
       if (verdict === undefined) return { status: 'insufficient', note: 'detection has not judged the latest night' };
       const reach = verdict.detectable ? `; at its settings: ${describeDetectable(verdict.detectable)}` : '';
       return { status: verdictStatus[verdict.kind], note: `${verdict.kind}: ${verdict.reason}${reach}`, ...detectable };
     },
-    markers(key, issueUrl) {
+    markers(key, pagePath) {
       return (episodes.get(key) ?? []).flatMap((episode): Marker[] => {
-        const url = episode.issueNumber === undefined ? undefined : issueUrl(episode.issueNumber);
+        const issue = published.ofEpisode(episode);
+        const url = issue && issueHref(issue, pagePath);
         const label = `${episode.kind} ${formatChange(episode.ratio - 1)}${stateNote[episode.state] ?? ''}`;
         const opened: Marker = { night: episode.firstBad.night, kind: episode.kind, label, issueUrl: url, ...(episode.state === 'unconfirmed' ? { unconfirmed: true } : {}) };
         if (!episode.recoveredNight) return [opened];

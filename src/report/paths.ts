@@ -39,6 +39,10 @@ export const sitePaths = {
   index: 'index.html',
   abIndex: 'ab/index.html',
   quality: 'quality.html',
+  compare: 'compare.html',
+  compareData: 'data/compare.js',
+  /** One night's values for the compare page (nights are YYYY-MM-DD, already file-safe). */
+  compareNight: (night: string) => `data/compare/${slugify(night)}.js`,
   abReport: (id: string) => `ab/${slugify(id)}.html`,
   workloadPage: (suite: string, workload: string) => `workloads/${slugify(suite)}/${slugify(workload)}.html`,
   workloadData: (suite: string, workload: string) => `data/${slugify(suite)}/workloads/${slugify(workload)}.js`,
@@ -46,6 +50,8 @@ export const sitePaths = {
   drilldownPage: (suite: string, workload: string, runId: string) => `runs/${slugify(suite)}/${slugify(workload)}/${slugify(runId)}.html`,
   drilldownData: (suite: string, workload: string, runId: string) => `data/${slugify(suite)}/runs/${slugify(workload)}/${slugify(runId)}.js`,
   asset: (name: string) => `assets/${name}`,
+  /** A regression or broken-workload issue written as a Markdown file (reports/issues/<fingerprint>.md). */
+  issueFile: (fingerprint: string) => `issues/${slugify(fingerprint)}.md`,
 };
 
 /** The relative path from one site file to another (both relative to the site root). */

@@ -72,7 +72,7 @@ function indexRow(row: IndexRow, order: number): Html {
 ${change}
 <td class="num">${row.noise === undefined ? '—' : `${(row.noise * 100).toFixed(1)}%`}</td>
 <td>${sparkline(row.spark)}</td>
-<td>${row.issue ? (row.issue.url ? html`<a class="issue" href="${row.issue.url}">#${row.issue.number}</a>` : html`#${row.issue.number}`) : ''}</td>
+<td>${row.issue ? (row.issue.href ? html`<a class="issue${row.issue.file ? ' issue-file' : ''}" href="${row.issue.href}">${row.issue.label}</a>` : row.issue.label) : ''}</td>
 </tr>
 `;
 }

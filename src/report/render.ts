@@ -42,7 +42,7 @@ export interface LayoutOptions {
   path: string;
   title: string;
   /** Which nav entry is current. */
-  section: 'index' | 'ab' | 'quality' | 'workload' | 'run';
+  section: 'index' | 'compare' | 'ab' | 'quality' | 'workload' | 'run';
   generatedAt: string;
   body: Html;
   /** Site-root-relative paths of scripts, loaded in order at the end of the body. */
@@ -65,7 +65,7 @@ export function layout(options: LayoutOptions): string {
 <body>
 <header class="top">
   <a class="brand" href="${href(sitePaths.index)}">nightbench</a>
-  <nav>${nav(sitePaths.index, 'Index', options.section === 'index' || options.section === 'workload' || options.section === 'run')}${nav(sitePaths.abIndex, 'A/B', options.section === 'ab')}${nav(sitePaths.quality, 'Detection quality', options.section === 'quality')}</nav>
+  <nav>${nav(sitePaths.index, 'Index', options.section === 'index' || options.section === 'workload' || options.section === 'run')}${nav(sitePaths.compare, 'Compare', options.section === 'compare')}${nav(sitePaths.abIndex, 'A/B', options.section === 'ab')}${nav(sitePaths.quality, 'Detection quality', options.section === 'quality')}</nav>
   <span class="generated">generated <time datetime="${options.generatedAt}">${options.generatedAt.replace('T', ' ').slice(0, 16)} UTC</time></span>
 </header>
 <main>
@@ -109,6 +109,11 @@ export function sparkline(values: (number | null)[], width = 120, height = 24): 
   const lastValue = present.at(-1)!;
   const lastIndex = values.lastIndexOf(lastValue);
   return html`<svg class="spark" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" aria-hidden="true"><path d="${d}"/><circle cx="${px(x(lastIndex))}" cy="${px(y(lastValue))}" r="2"/></svg>`;
+}
+
+/** A data file that adds one entry to a global record, for data a page loads piece by piece. */
+export function dataEntryScript(global: string, key: string, data: unknown): string {
+  return `(window.${global} = window.${global} || {})[${JSON.stringify(key)}] = ${JSON.stringify(data)};\n`;
 }
 
 /** A data file: a script that hands the page its data through a global (fetch() fails on file://). */

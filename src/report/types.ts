@@ -75,6 +75,13 @@ export interface Variant {
   environment: string;
 }
 
+/** A published issue: on GitHub (`href` absolute, when known) or a Markdown file of the site (`href` from the site root). */
+export interface IssueRef {
+  label: string;
+  href?: string;
+  file?: boolean;
+}
+
 /** One row of the index: one metric of one workload on one variant. */
 export interface IndexRow {
   suite: string;
@@ -96,7 +103,7 @@ export interface IndexRow {
   noise?: number;
   /** The last nightly medians, oldest first; null where a night has no value. */
   spark: (number | null)[];
-  issue?: { number: number; url?: string };
+  issue?: IssueRef;
   /** Tail of the error of the latest night's failed repeats. */
   error?: string;
 }
@@ -117,14 +124,22 @@ export interface MachineNightNote {
   reason: string;
 }
 
-/** A regression (an episode's first bad night) or a recovery on a chart. */
+/**
+ * A night the data marks on every chart of a workload: all its repeats failed (the chart would
+ * show a silent gap), or some did (its point stands on fewer repeats). Detection's "machine"
+ * nights (the host was disturbed, not the code) will be one more kind here.
+ */
+export type MarkerOfFailure = 'failed' | 'incomplete';
+
+/** A regression (an episode's first bad night), a recovery or a failing night on a chart. */
 export interface Marker {
   night: string;
   /** Regression and improvement markers sit at the episode's first bad night (where the shift began). */
-  kind: 'regression' | 'improvement' | 'recovery';
+  kind: 'regression' | 'improvement' | 'recovery' | MarkerOfFailure;
   label: string;
   /** An episode a confirmation rerun did not reproduce (never filed): drawn hollow. */
   unconfirmed?: boolean;
+  /** Absolute (GitHub), or relative to the workload page (an issue file of the site). */
   issueUrl?: string;
 }
 
@@ -164,8 +179,8 @@ export interface MetricSeries {
   statusNote?: string;
   /** For an open regression: the latest median against the level before it. */
   changeSinceEpisode?: number;
-  /** The GitHub issue of the open episode, if it has one. */
-  issue?: { number: number; url?: string };
+  /** The issue of the open episode, on GitHub or as a file (`href` from the site root). */
+  issue?: IssueRef;
   /** What the series catches at its settings (src/detect/sensitivity.ts), when the latest night was judged. */
   sensitivity?: SensitivitySummary;
 }

@@ -4,6 +4,7 @@ import { buildSiteData, type SiteDataOptions } from '../../src/report/data.js';
 import { siteSeriesKey, type DetectionIndex, type SeriesJudgement } from '../../src/report/detection.js';
 import { fromUnits } from '../../src/report/format.js';
 import { variantOf } from '../../src/report/paths.js';
+import { publishedIssues } from '../../src/report/published.js';
 import type { Marker, ReportHistory, ReportRun } from '../../src/report/types.js';
 
 const shape = { environmentName: 'default', environmentFingerprint: 'f1', provider: 'local', clusterShape: 'local:2x1:2GiB' };
@@ -36,7 +37,7 @@ function options(judgements: Record<string, SeriesJudgement> = {}, markers: Reco
   const detection: DetectionIndex = { judge: (key) => judgements[key] ?? { status: 'stable' }, markers: (key) => markers[key] ?? [] };
   return {
     detection, threshold: () => 0.1, windowDays: 7, minBaselineNights: 3, segmentation: levelSegmentation(defaultDetectionPolicy), sparkNights: 30, drilldownNights: 1,
-    hasSamples: () => true, commitUrl: (repo, sha) => `https://example.org/${repo}/${sha}`, issueUrl: (n) => `https://example.org/issues/${n}`,
+    hasSamples: () => true, commitUrl: (repo, sha) => `https://example.org/${repo}/${sha}`, issues: publishedIssues(new Set(), (n) => `https://example.org/issues/${n}`),
     generatedAt: '2026-01-06T06:00:00.000Z', ...overrides,
   };
 }
@@ -70,14 +71,14 @@ describe('buildSiteData', () => {
   });
 
   it('lists regressions first on the index with their issue, and a workload that only failed as failing', () => {
-    const { index } = buildSiteData(history(), options({ [key('shuffle', 'wall_time')]: { status: 'regressed', issueNumber: 7, changeSinceEpisode: 0.4 } }));
+    const { index } = buildSiteData(history(), options({ [key('shuffle', 'wall_time')]: { status: 'regressed', issue: { label: '#7', href: 'https://example.org/issues/7' }, changeSinceEpisode: 0.4 } }));
     expect(index.rows.map((r) => [r.workload, r.variant.clusterShape, r.status])).toEqual([
       ['shuffle', 'local:2x1:2GiB', 'regressed'],
       ['broken', 'local:2x1:2GiB', 'failing'],
       ['shuffle', 'local:4x1:2GiB', 'stable'],
     ]);
     const [regressed, broken] = index.rows;
-    expect(regressed).toMatchObject({ latest: 14, baseline: 11.5, change: 0.4, issue: { number: 7, url: 'https://example.org/issues/7' }, latestNight: night(4) });
+    expect(regressed).toMatchObject({ latest: 14, baseline: 11.5, change: 0.4, issue: { label: '#7', href: 'https://example.org/issues/7' }, latestNight: night(4) });
     expect(regressed!.noise).toBeGreaterThan(0);
     expect(broken).toMatchObject({ metric: '', error: 'line 1\nline 2\nKilledWorker', spark: [] });
     expect(index.metrics).toEqual(['wall_time']);

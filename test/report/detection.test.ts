@@ -4,6 +4,7 @@ import { defaultDetectionPolicy } from '../../src/detect/policy.js';
 import { detectableOf, summarizeSensitivity } from '../../src/detect/sensitivity.js';
 import { indexDetection, siteSeriesKey } from '../../src/report/detection.js';
 import { variantOf } from '../../src/report/paths.js';
+import { publishedIssues } from '../../src/report/published.js';
 
 const identity = {
   suite: 'dask', workload: 'shuffle', workloadVersion: '1', metric: 'wall_time',
@@ -24,10 +25,12 @@ function verdict(kind: VerdictKind): SeriesVerdict {
   return { seriesKey: 'k', identity, unit: 's', night: '2026-02-09', kind, reason: 'because', direction: 'lower', threshold: 0.1, baselineNights: 7, skippedNights: 0 };
 }
 
+const issues = publishedIssues(new Set(), (n) => `https://example.org/issues/${n}`);
+
 describe('indexDetection', () => {
   it('calls a series with an active episode regressed, with its issue, even when tonight looks stable', () => {
-    const index = indexDetection({ verdicts: [verdict('stable')], episodes: [episode({ state: 'still-regressed', issueNumber: 12 })] });
-    expect(index.judge(key)).toMatchObject({ status: 'regressed', issueNumber: 12 });
+    const index = indexDetection({ verdicts: [verdict('stable')], episodes: [episode({ state: 'still-regressed', issueNumber: 12 })] }, issues);
+    expect(index.judge(key)).toMatchObject({ status: 'regressed', issue: { label: '#12', href: 'https://example.org/issues/12' } });
     expect(index.judge(key).changeSinceEpisode).toBeCloseTo(0.4, 10);
     expect(index.judge(key).note).toContain('2026-01-31');
   });
@@ -41,32 +44,32 @@ describe('indexDetection', () => {
     ['missing', 'insufficient'],
     ['insufficient-baseline', 'insufficient'],
   ] as const)('maps the verdict %s to %s', (kind, status) => {
-    expect(indexDetection({ verdicts: [verdict(kind)], episodes: [episode({ state: 'recovered' })] }).judge(key).status).toBe(status);
+    expect(indexDetection({ verdicts: [verdict(kind)], episodes: [episode({ state: 'recovered' })] }, issues).judge(key).status).toBe(status);
   });
 
   it('says so when detection never judged a series', () => {
-    expect(indexDetection({ verdicts: [], episodes: [] }).judge(key)).toMatchObject({ status: 'insufficient', note: 'detection has not judged the latest night' });
+    expect(indexDetection({ verdicts: [], episodes: [] }, issues).judge(key)).toMatchObject({ status: 'insufficient', note: 'detection has not judged the latest night' });
   });
 
   it('marks the first bad night of every episode and the night it recovered, linked to the issue', () => {
-    const index = indexDetection({ verdicts: [], episodes: [episode({ state: 'recovered', recoveredNight: '2026-02-05', issueNumber: 3 }), episode({ id: 2, firstBad: ref('2026-02-08'), ratio: 1.2 })] });
-    expect(index.markers(key, (n) => `https://example.org/issues/${n}`)).toEqual([
+    const index = indexDetection({ verdicts: [], episodes: [episode({ state: 'recovered', recoveredNight: '2026-02-05', issueNumber: 3 }), episode({ id: 2, firstBad: ref('2026-02-08'), ratio: 1.2 })] }, issues);
+    expect(index.markers(key, 'workloads/dask/shuffle.html')).toEqual([
       { night: '2026-01-31', kind: 'regression', label: 'regression +50.0%', issueUrl: 'https://example.org/issues/3' },
       { night: '2026-02-05', kind: 'recovery', label: 'recovered', issueUrl: 'https://example.org/issues/3' },
       { night: '2026-02-08', kind: 'regression', label: 'regression +20.0%', issueUrl: undefined },
     ]);
-    expect(index.markers(siteSeriesKey('dask', 'shuffle', 'cpu_time', variantOf(identity).id), () => undefined)).toEqual([]);
+    expect(index.markers(siteSeriesKey('dask', 'shuffle', 'cpu_time', variantOf(identity).id), 'workloads/dask/shuffle.html')).toEqual([]);
   });
 });
 
 describe('summarizeSensitivity', () => {
   it('gives the workload page what a judged series catches, rounded up, and what it needs for its threshold', () => {
     const detectable = detectableOf({ repeats: 3, noise: 0.045, persistNoise: 0.045, repeatSpread: 0.05, baselineNights: 7, sinceNights: 30, threshold: 0.1 }, defaultDetectionPolicy);
-    const index = indexDetection({ verdicts: [{ ...verdict('stable'), detectable }], episodes: [episode({ state: 'still-regressed' })] });
+    const index = indexDetection({ verdicts: [{ ...verdict('stable'), detectable }], episodes: [episode({ state: 'still-regressed' })] }, issues);
     // Shown for a regressed series too: what a quiet stretch would have meant.
     expect(index.judge(key).detectable).toBe(detectable);
     const shown = summarizeSensitivity(detectable);
-    expect(shown).toMatchObject({ nights: 3, repeats: 3, threshold: 0.1, oneNight: 0.27, withinNights: 0.15, repeatsForThreshold: 14 });
-    expect(shown.text).toBe('this test sees a 15% change in 3 nights (27% on its first night); to see 10% in 3 nights it needs 14 repeats a night');
+    expect(shown).toMatchObject({ nights: 3, repeats: 3, threshold: 0.1, oneNight: 0.27, withinNights: 0.15, repeatsForThreshold: 18 });
+    expect(shown.text).toBe('this test sees a 15% change in 3 nights (27% on its first night); to see 10% in 3 nights it needs 18 repeats a night');
   });
 });

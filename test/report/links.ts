@@ -22,6 +22,8 @@ export function brokenLinks(root: string): string[] {
       .filter((ref) => {
         if (/^https?:\/\/[^/]+/.test(ref)) return false;
         const target = ref.split(/[?#]/, 1)[0]!;
+        // A link within the page must name an element of it.
+        if (target === '' && ref.startsWith('#') && ref.length > 1) return !html.includes(` id="${ref.slice(1)}"`);
         return target === '' || /^[a-z]+:/i.test(target) || !existsSync(path.resolve(path.dirname(page), target));
       })
       .map((ref) => `${path.relative(root, page)}: ${ref}`);

@@ -10,7 +10,9 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy } from '../../src/detect/index.js';
+import { brokenFingerprint } from '../../src/detect/failures.js';
 import { shortSha } from '../../src/format/index.js';
+import { episodeIssueFingerprint } from '../../src/github/group.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { silentLog } from '../../src/log.js';
@@ -22,6 +24,9 @@ import { brokenLinks, inlineScripts } from './links.js';
 
 const plantedNight = 30;
 const hostileNight = 36;
+/** A regression whose issue was written as a Markdown file (no token): the pages link the file. */
+const fileNight = 24;
+const joinFailsFrom = 38;
 let dir: string;
 let site: string;
 let store: HistoryStore;
@@ -46,12 +51,18 @@ beforeAll(async () => {
   history = writeSyntheticHistory(store, {
     seed: 7, workloads: ['shuffle', 'groupby', 'join', 'rechunk', 'tree_reduce', 'dataframe_sum'], nights: 40, repeats: 3,
     clusterShapes: ['local:2x1:2GiB', 'local:4x1:2GiB'], noise: 0.02, hostileNight,
-    changes: [{ workload: 'shuffle', metric: 'wall_time', night: plantedNight, factor: 1.5 }],
-    failures: [{ workload: 'join', nights: [38, 39], error: 'Traceback (most recent call last):\n  <b>KilledWorker</b>: worker-1 died' }],
+    changes: [{ workload: 'shuffle', metric: 'wall_time', night: plantedNight, factor: 1.5 }, { workload: 'groupby', metric: 'wall_time', night: fileNight, factor: 1.3 }],
+    failures: [{ workload: 'join', nights: [joinFailsFrom, joinFailsFrom + 1], error: 'Traceback (most recent call last):\n  <b>KilledWorker</b>: worker-1 died' }],
   });
   detectEachNight(store, defaultDetectionPolicy, history.nights.slice(10));
   const planted = store.episodes().filter((e) => e.identity.workload === 'shuffle' && e.identity.metric === 'wall_time');
   store.setEpisodeIssue(planted.map((e) => e.id), 412);
+  const issuesDir = path.join(dir, 'issues');
+  mkdirSync(issuesDir);
+  const filed = store.episodes().filter((e) => e.identity.workload === 'groupby' && e.identity.metric === 'wall_time');
+  expect(filed.length).toBeGreaterThan(0);
+  for (const fingerprint of new Set(filed.map((e) => episodeIssueFingerprint(e)))) writeFileSync(path.join(issuesDir, `${fingerprint}.md`), '# Regression: groupby wall_time\n');
+  writeFileSync(path.join(issuesDir, `${brokenFingerprint({ suite: 'dask', workload: 'join', night: history.nights[joinFailsFrom]! })}.md`), '# Broken: join (dask) fails\n');
   const abDir = path.join(dir, 'ab');
   mkdirSync(abDir);
   writeFileSync(path.join(abDir, 'ab-1.json'), JSON.stringify({
@@ -59,7 +70,7 @@ beforeAll(async () => {
     comparisons: [{ workload: 'shuffle', metric: 'wall_time', unit: 's', baselineMedian: 10, candidateMedian: 8, ratio: 0.8, low: 0.75, high: 0.85, p: 0.001, verdict: 'faster' }],
   }));
   buildOptions = {
-    store, outDir: site, abDir, policy: defaultDetectionPolicy, now: new Date('2026-02-10T06:00:00Z'), log: silentLog,
+    store, outDir: site, abDir, issuesDir, policy: defaultDetectionPolicy, now: new Date('2026-02-10T06:00:00Z'), log: silentLog,
     commitUrl: (repo, sha) => `https://github.com/${repo}/commit/${sha}`, issueUrl: (n) => `https://github.com/dask/dask/issues/${n}`,
   };
   summary = await buildSite(buildOptions);
@@ -202,6 +213,34 @@ describe('the published site', () => {
     expect(await page.locator('table.failures tbody tr').count()).toBe(2 * 3 * 2);
   });
 
+  it('links an issue written as a file from the index, the chart and the Detection quality page', async () => {
+    await open(sitePaths.index);
+    const link = page.locator('#series tbody tr[data-workload="groupby"][data-metric="wall_time"] a.issue-file').first();
+    const href = await link.getAttribute('href');
+    expect(href).toMatch(/^issues\/[0-9a-f]{16}\.md$/);
+    expect(brokenLinks(site)).toEqual([]);
+    await open(sitePaths.workloadPage('dask', 'groupby'));
+    const marker = page.locator('.chart-box[data-metric="wall_time"] .marker-regression').first();
+    await expect.poll(() => marker.count()).toBe(1);
+    expect(await marker.getAttribute('href')).toBe(`../../${href}`);
+    await page.goto(url(sitePaths.quality));
+    expect(await page.getAttribute('#quality-all', 'data-files')).toBe('1');
+    expect(await page.getAttribute('ul.file-issues a.issue-file', 'href')).toBe(href);
+    await page.goto(url(href!));
+    expect(await page.textContent('body')).toContain('Regression: groupby wall_time');
+  });
+
+  it('marks the nights a workload failed on its charts, with the error and the broken workload\'s issue', async () => {
+    await open(sitePaths.workloadPage('dask', 'join'));
+    const failed = page.locator('.chart-box[data-metric="wall_time"] .marker-failed');
+    await expect.poll(() => failed.count()).toBe(2);
+    expect(await failed.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-night')))).toEqual([history.nights[joinFailsFrom], history.nights[joinFailsFrom + 1]]);
+    expect(await failed.first().getAttribute('title')).toBe(`${history.nights[joinFailsFrom]}: failed: <b>KilledWorker</b>: worker-1 died`);
+    const fingerprint = brokenFingerprint({ suite: 'dask', workload: 'join', night: history.nights[joinFailsFrom]! });
+    expect(await failed.first().getAttribute('href')).toBe(`../../issues/${fingerprint}.md`);
+    await screenshot(page, 'workload-failing-nights');
+  });
+
   it('has an A/B section in the navigation with the published reports', async () => {
     await open(sitePaths.index);
     await page.click('header nav a:text("A/B")');
@@ -216,7 +255,7 @@ describe('the published site', () => {
     await page.click('header nav a:text("Detection quality")');
     expect(page.url()).toBe(url(sitePaths.quality));
     expect(await page.getAttribute('header nav a[aria-current="page"]', 'href')).toBe('quality.html');
-    expect(await page.textContent('#quality-all')).toMatch(/^1 issue opened · precision — \(0 true, 0 false positives\) · 0 closed without a verdict · 1 open$/);
+    expect(await page.textContent('#quality-all')).toMatch(/^1 issue opened on GitHub · 1 written as Markdown file \(listed below\) · precision — \(0 true, 0 false positives\) · 0 closed without a verdict · 1 open$/);
     expect(await page.getAttribute('#open-by-age tr[data-bucket="1 to 4 weeks"] a.issue', 'href')).toBe('https://github.com/dask/dask/issues/412');
     expect(await page.locator('#no-false-alarms').count()).toBe(1);
 

@@ -266,7 +266,7 @@ describe('triage that always finishes', () => {
 
 describe('verdicts in the figures', () => {
   const summary = () => renderNightSummary(collectNightSummary(store, { night: history.nights[8], detect: false }));
-  const page = () => renderQualityPage(quality(), '2026-12-31T00:00:00Z', (n) => `https://github.example/issues/${n}`);
+  const page = () => renderQualityPage(quality(), [], '2026-12-31T00:00:00Z', (n) => `https://github.example/issues/${n}`);
 
   it('a verdict changes the precision in the night\'s summary and on the Detection quality page', async () => {
     expect(summary()).toContain('### Detection quality\n\n1 issue opened · precision — (0 true, 0 false positives) · 0 closed without a verdict · 1 open');

@@ -5,6 +5,7 @@
  * @module
  */
 import type uPlot from 'uplot';
+import type { CompareData, CompareNight } from '../compare/selection.js';
 import type { CommitTable, DrilldownPage, WorkloadPage } from '../types.js';
 
 /** What a page exposes once its charts are drawn: tests and the browser benchmark wait for it. */
@@ -17,6 +18,8 @@ declare global {
     NIGHTBENCH_WORKLOAD?: WorkloadPage;
     NIGHTBENCH_COMMITS?: CommitTable;
     NIGHTBENCH_DRILLDOWN?: DrilldownPage;
+    NIGHTBENCH_COMPARE?: CompareData;
+    NIGHTBENCH_COMPARE_NIGHTS?: Record<string, CompareNight>;
     nightbench?: PageHandle;
   }
 }

@@ -196,16 +196,19 @@ function placeLevels(u: uPlot, series: MetricSeries, nights: readonly string[]):
   });
 }
 
-/** Regression and recovery markers: real elements over the plot, so they carry a title and a link. */
+const flags = { recovery: '▼', failed: '✕', incomplete: '◌' } as const;
+
+/** Regression, recovery and failing-night markers: real elements over the plot, so they carry a title and a link. */
 function placeMarkers(u: uPlot, markers: Marker[]): void {
   let layer = u.over.querySelector<HTMLElement>('.markers');
   if (!layer) {
     layer = el('div', { class: 'markers' });
     for (const marker of markers) {
       const attributes = { class: `marker marker-${marker.kind}${marker.unconfirmed ? ' marker-unconfirmed' : ''}`, 'data-night': marker.night, title: `${marker.night}: ${marker.label}` };
-      const node = marker.issueUrl && /^https?:\/\//i.test(marker.issueUrl) ? el('a', { ...attributes, href: marker.issueUrl }) : el('div', attributes);
+      // GitHub's address, or an issue file of the site (a relative path the build wrote): never a script URL.
+      const node = marker.issueUrl && /^(https?:\/\/|\.\.\/)/i.test(marker.issueUrl) ? el('a', { ...attributes, href: marker.issueUrl }) : el('div', attributes);
       // Hollow for an episode never filed because its rerun did not reproduce it.
-      const flag = marker.kind === 'regression' ? (marker.unconfirmed ? '△' : '▲') : marker.kind === 'improvement' ? (marker.unconfirmed ? '◇' : '◆') : '▼';
+      const flag = marker.kind === 'regression' ? (marker.unconfirmed ? '△' : '▲') : marker.kind === 'improvement' ? (marker.unconfirmed ? '◇' : '◆') : flags[marker.kind];
       node.append(el('span', { class: 'marker-flag' }, flag));
       layer.append(node);
     }

@@ -1,0 +1,64 @@
+/**
+ * The compare page's data, from the page data the build already derived: an index of every
+ * series (with its nightly noise from the index), the nights each commit ran and the A/B reports'
+ * repeats with their A/A bands; and per night one file of every series' repeats (in the workload
+ * pages' integer units), so the page loads only the nights a selection names. Pure.
+ *
+ * @module
+ */
+import type { AbSitePage } from '../ab.js';
+import type { SiteData } from '../data.js';
+import type { CompareData, CompareNight, CompareSeries } from './selection.js';
+
+export type MetricDirectionOf = (suite: string, workload: string, metric: string) => 'lower' | 'higher' | 'none';
+
+/** The compare page's index (series, nights, commits, A/B tests) and one values file per night. */
+export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[], direction: MetricDirectionOf, generatedAt: string): { data: CompareData; nights: Map<string, CompareNight> } {
+  const nights = [...new Set(site.workloads.flatMap((w) => w.variants.flatMap((v) => v.nights)))].sort();
+  const nightIndex = new Map(nights.map((night, i) => [night, i]));
+  const noise = new Map(site.index.rows.map((row) => [[row.suite, row.workload, row.metric, row.variant.id].join('\u0000'), row.noise]));
+
+  const series: CompareSeries[] = [];
+  const byNight = new Map<string, CompareNight>(nights.map((night) => [night, []]));
+  for (const page of site.workloads) {
+    for (const variant of page.variants) {
+      for (const metric of variant.metrics) {
+        variant.nights.forEach((night, i) => {
+          const values = metric.repeats.flatMap((repeat) => (repeat[i] === null || repeat[i] === undefined ? [] : [repeat[i]!]));
+          if (values.length > 0) byNight.get(night)!.push([series.length, values]);
+        });
+        series.push({
+          suite: page.suite, workload: page.workload, metric: metric.metric, unit: metric.unit, variant: variant.variant.label, href: page.slug,
+          direction: direction(page.suite, page.workload, metric.metric), noise: noise.get([page.suite, page.workload, metric.metric, variant.variant.id].join('\u0000')),
+          exponent: metric.exponent,
+        });
+      }
+    }
+  }
+
+  const commits = new Map<string, CompareData['commits'][number]>();
+  for (const table of site.commitTables.values()) {
+    for (const run of table.runs) {
+      const index = nightIndex.get(run.night);
+      if (index === undefined) continue;
+      for (const c of run.commits) {
+        const { repo, sha } = table.commits[c]!;
+        const key = `${repo}@${sha}`;
+        if (!commits.has(key)) commits.set(key, { repo, sha, nights: [] });
+        const entry = commits.get(key)!;
+        if (!entry.nights.includes(index)) entry.nights.push(index);
+      }
+    }
+  }
+
+  const ab = abReports.map((report) => ({
+    id: report.id, title: report.title, baseline: report.baseline.name, candidate: report.candidate.name,
+    tests: report.comparisons.filter((c) => c.baselineValues && c.candidateValues).map((c) => ({
+      workload: c.workload, metric: c.metric, unit: c.unit, direction: direction('', c.workload, c.metric),
+      base: c.baselineValues!, new: c.candidateValues!,
+      ...(c.bandLow !== undefined && c.bandHigh !== undefined ? { band: { low: c.bandLow, high: c.bandHigh } } : {}),
+    })),
+  }));
+  const data = { generatedAt, nights, commits: [...commits.values()].map((c) => ({ ...c, nights: c.nights.sort((a, b) => a - b) })), series, ab };
+  return { data, nights: byNight };
+}

@@ -1,0 +1,159 @@
+/**
+ * What the compare page compares: the data file's shape, the two sets a reader picks (a night, a
+ * date range, the nights of a commit, or the groups of an A/B test), the selection as it lives in
+ * the address (so a link shares a comparison), and the rows' inputs for `compareTable`. Pure and
+ * bundled for the browser.
+ *
+ * @module
+ */
+import type { NoiseBand } from '../../ab/verdict.js';
+import { fromUnits } from '../format.js';
+import { nightlyNoiseBand, type CompareInput } from './table.js';
+
+/** One nightly series; its values are in the per-night files (`CompareNight`), in units of 10^exponent. */
+export interface CompareSeries {
+  suite: string;
+  workload: string;
+  metric: string;
+  unit: string;
+  variant: string;
+  /** The workload page, from the site root. */
+  href: string;
+  direction: 'lower' | 'higher' | 'none';
+  /** Night-to-night relative spread of the nightly medians (the status' band when no A/A band applies). */
+  noise?: number;
+  exponent: number;
+}
+
+/** One night's repeats of every series that has values that night: [index into `CompareData.series`, values]. */
+export type CompareNight = [number, number[]][];
+
+/** One test of an A/B report, with both groups' repeats and its A/A band. */
+export interface CompareAbTest {
+  workload: string;
+  metric: string;
+  unit: string;
+  direction: 'lower' | 'higher' | 'none';
+  base: number[];
+  new: number[];
+  band?: NoiseBand;
+}
+
+export interface CompareData {
+  generatedAt: string;
+  /** Every night of the history, ascending. */
+  nights: string[];
+  /** Each commit a night ran, with the nights that ran it. */
+  commits: { repo: string; sha: string; nights: number[] }[];
+  series: CompareSeries[];
+  ab: { id: string; title: string; baseline: string; candidate: string; tests: CompareAbTest[] }[];
+}
+
+/** One side of a comparison. */
+export type SetChoice =
+  | { kind: 'night'; night: string }
+  | { kind: 'range'; from: string; to: string }
+  | { kind: 'commit'; repo: string; sha: string };
+
+/** Two sets of nights, or both groups of one A/B test. */
+export type Selection = { kind: 'nightly'; base: SetChoice; new: SetChoice } | { kind: 'ab'; id: string };
+
+const night = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A side as the address writes it: `night:2026-01-02`, `range:2026-01-01..2026-01-07`, `commit:dask/dask@sha`. */
+export function formatChoice(choice: SetChoice): string {
+  if (choice.kind === 'night') return `night:${choice.night}`;
+  if (choice.kind === 'range') return `range:${choice.from}..${choice.to}`;
+  return `commit:${choice.repo}@${choice.sha}`;
+}
+
+export function parseChoice(text: string): SetChoice | undefined {
+  const [kind, rest = ''] = [text.slice(0, text.indexOf(':')), text.slice(text.indexOf(':') + 1)];
+  if (kind === 'night' && night.test(rest)) return { kind, night: rest };
+  if (kind === 'range') {
+    const [from = '', to = ''] = rest.split('..');
+    if (night.test(from) && night.test(to)) return { kind, from, to };
+  }
+  if (kind === 'commit') {
+    const at = rest.lastIndexOf('@');
+    if (at > 0 && at < rest.length - 1) return { kind, repo: rest.slice(0, at), sha: rest.slice(at + 1) };
+  }
+  return undefined;
+}
+
+/** The selection as the address' fragment: `base=...&new=...`, or `ab=<id>`. */
+export function selectionFragment(selection: Selection): string {
+  const params = selection.kind === 'ab' ? [['ab', selection.id]] : [['base', formatChoice(selection.base)], ['new', formatChoice(selection.new)]];
+  return new URLSearchParams(params).toString();
+}
+
+export function parseSelection(fragment: string): Selection | undefined {
+  const params = new URLSearchParams(fragment.replace(/^#/, ''));
+  const ab = params.get('ab');
+  if (ab) return { kind: 'ab', id: ab };
+  const base = parseChoice(params.get('base') ?? '');
+  const next = parseChoice(params.get('new') ?? '');
+  return base && next ? { kind: 'nightly', base, new: next } : undefined;
+}
+
+/** The nights (indices into `data.nights`) a side stands for. */
+export function nightsOf(data: CompareData, choice: SetChoice): Set<number> {
+  if (choice.kind === 'night') return new Set(data.nights.flatMap((n, i) => (n === choice.night ? [i] : [])));
+  if (choice.kind === 'range') return new Set(data.nights.flatMap((n, i) => (n >= choice.from && n <= choice.to ? [i] : [])));
+  const sha = choice.sha.toLowerCase();
+  // A short sha names a commit as well as a full one, as in git.
+  return new Set(data.commits.filter((c) => c.repo === choice.repo && c.sha.toLowerCase().startsWith(sha)).flatMap((c) => c.nights));
+}
+
+/** A row's identity: the series, or the A/B test. */
+export interface CompareSubject {
+  suite?: string;
+  workload: string;
+  metric: string;
+  unit: string;
+  variant?: string;
+  href?: string;
+}
+
+/** The nights a selection needs loaded (none for an A/B test). */
+export function nightsNeeded(data: CompareData, selection: Selection): number[] {
+  if (selection.kind === 'ab') return [];
+  return [...new Set([...nightsOf(data, selection.base), ...nightsOf(data, selection.new)])].sort((a, b) => a - b);
+}
+
+/**
+ * The table's inputs for a selection, with what each row is about; values decoded from units.
+ * `night(i)`: the loaded values of night i (every night `nightsNeeded` names).
+ */
+export function compareInputs(data: CompareData, selection: Selection, night: (index: number) => CompareNight | undefined = () => undefined): { subjects: CompareSubject[]; inputs: CompareInput[] } {
+  if (selection.kind === 'ab') {
+    const report = data.ab.find((r) => r.id === selection.id);
+    const tests = report?.tests ?? [];
+    return {
+      subjects: tests.map(({ workload, metric, unit }) => ({ workload, metric, unit })),
+      inputs: tests.map((t) => ({ key: `${t.workload}/${t.metric}`, base: t.base, new: t.new, direction: t.direction, band: t.band })),
+    };
+  }
+  const gather = (nights: Set<number>) => {
+    const bySeries = new Map<number, number[]>();
+    for (const index of nights) {
+      for (const [series, values] of night(index) ?? []) {
+        const exponent = data.series[series]!.exponent;
+        let into = bySeries.get(series);
+        if (!into) bySeries.set(series, (into = []));
+        for (const v of values) into.push(fromUnits(v, exponent));
+      }
+    }
+    return bySeries;
+  };
+  const base = gather(nightsOf(data, selection.base));
+  const next = gather(nightsOf(data, selection.new));
+  const subjects: CompareSubject[] = [];
+  const inputs: CompareInput[] = [];
+  data.series.forEach((s, i) => {
+    if (!base.has(i) && !next.has(i)) return;
+    subjects.push({ suite: s.suite, workload: s.workload, metric: s.metric, unit: s.unit, variant: s.variant, href: s.href });
+    inputs.push({ key: `${s.suite}/${s.workload}/${s.metric}/${s.variant}`, base: base.get(i) ?? [], new: next.get(i) ?? [], direction: s.direction, band: s.noise === undefined ? undefined : nightlyNoiseBand(s.noise) });
+  });
+  return { subjects, inputs };
+}

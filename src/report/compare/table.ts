@@ -1,0 +1,108 @@
+/**
+ * The compare page's table: per workload x metric, a base set of repeats against a new one. The
+ * same module runs in the build's tests and, bundled, in the browser, so the page and the tests
+ * compute the same numbers. Reuses the A/B analysis' statistics: bootstrap interval of the ratio
+ * of medians, Mann-Whitney p adjusted (Benjamini-Hochberg) over the table, and the A/B verdict
+ * against a noise band. Pure; the bootstrap's randomness is seeded.
+ *
+ * @module
+ */
+import { median } from 'simple-statistics';
+import { judge, type NoiseBand } from '../../ab/verdict.js';
+import { shortHash } from '../paths.js';
+import { benjaminiHochberg, bootstrapRatioOfMedians, createRandom, mannWhitneyU, type RatioInterval } from '../../stats/index.js';
+
+/** What a row says: a significant change beyond the noise (by the metric's direction), one inside it, or none. */
+export type CompareStatus = 'regression' | 'improvement' | 'changed' | 'within noise' | 'no change' | 'missing';
+
+export const compareStatuses: readonly CompareStatus[] = ['regression', 'improvement', 'changed', 'within noise', 'no change', 'missing'];
+
+/** One workload x metric with both sets' raw values. */
+export interface CompareInput {
+  key: string;
+  base: readonly number[];
+  new: readonly number[];
+  direction: 'lower' | 'higher' | 'none';
+  /** The ratios noise alone gives: the A/A band of an A/B test, or the series' nightly noise. */
+  band?: NoiseBand;
+}
+
+export interface CompareRow {
+  key: string;
+  status: CompareStatus;
+  /** Why the status, in a few words. */
+  reason: string;
+  baseMedian?: number;
+  newMedian?: number;
+  /** new / base - 1. */
+  change?: number;
+  /** median(new) / median(base): what the status judges (its interval is `ratioInterval`, computed for the rows shown). */
+  ratio?: number;
+  p?: number;
+  /** Adjusted over the rows that have a p-value. */
+  pAdjusted?: number;
+  /** P(new > base) - P(new < base), in [-1, 1]: how often one set's repeats beat the other's. */
+  cliffsDelta?: number;
+}
+
+export interface CompareOptions {
+  /** False discovery rate over the table; default 0.05. */
+  fdr?: number;
+}
+
+/**
+ * The band of a series judged by nightly noise: its night-to-night relative spread taken twice
+ * each way, in log space (a 0.9 one way is a 1.11 the other), so a shift of two noise units
+ * still reads "within noise".
+ */
+export function nightlyNoiseBand(noise: number): NoiseBand {
+  const half = Math.log1p(2 * noise);
+  return { low: Math.exp(-half), high: Math.exp(half) };
+}
+
+/** Every row of the table; rows keep the input's order. */
+export function compareTable(inputs: readonly CompareInput[], options: CompareOptions): CompareRow[] {
+  const fdr = options.fdr ?? 0.05;
+  const rows = inputs.map(compareRow);
+  const tested = rows.filter((row) => row.p !== undefined);
+  const { adjusted } = benjaminiHochberg(tested.map((row) => row.p!), fdr);
+  tested.forEach((row, i) => (row.pAdjusted = adjusted[i]));
+  return rows.map((row, i) => (row.p === undefined ? row : { ...row, ...status(row, inputs[i]!, fdr) }));
+}
+
+/**
+ * The bootstrap 95% interval of a row's ratio of medians, seeded by the seed and the row's key:
+ * the same row gets the same interval whichever rows are drawn with it (the page computes
+ * intervals only for the rows it shows; the status does not need them). Undefined without a ratio.
+ */
+export function ratioInterval(input: CompareInput, seed: number, resamples = 1000): RatioInterval | undefined {
+  if (input.base.length === 0 || input.new.length === 0 || !input.base.every((v) => v > 0)) return undefined;
+  return bootstrapRatioOfMedians(input.base, input.new, { random: createRandom((seed ^ Number.parseInt(shortHash(input.key), 16)) >>> 0), resamples });
+}
+
+function compareRow(input: CompareInput): CompareRow {
+  if (input.base.length === 0 || input.new.length === 0) {
+    return { key: input.key, status: 'missing', reason: input.base.length === 0 ? 'no value in the base set' : 'no value in the new set' };
+  }
+  const baseMedian = median([...input.base]);
+  const newMedian = median([...input.new]);
+  const { u, p } = mannWhitneyU(input.new, input.base);
+  const row: CompareRow = {
+    key: input.key, status: 'no change', reason: '', baseMedian, newMedian, p,
+    cliffsDelta: (2 * u) / (input.new.length * input.base.length) - 1,
+  };
+  if (baseMedian > 0 && input.base.every((v) => v > 0)) {
+    row.ratio = newMedian / baseMedian;
+    row.change = row.ratio - 1;
+  }
+  return row;
+}
+
+function status(row: CompareRow, input: CompareInput, fdr: number): Pick<CompareRow, 'status' | 'reason'> {
+  const judgement = judge({ ratio: row.ratio, pAdjusted: row.pAdjusted!, fdr, band: input.band, direction: input.direction });
+  if (judgement.verdict === 'worse') return { status: 'regression', reason: judgement.reason };
+  if (judgement.verdict === 'better') return { status: 'improvement', reason: judgement.reason };
+  if (judgement.verdict === 'changed') return { status: 'changed', reason: judgement.reason };
+  const significant = row.pAdjusted! <= fdr;
+  return { status: significant ? 'within noise' : 'no change', reason: judgement.reason };
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { compareInputs, nightsNeeded, nightsOf, parseSelection, selectionFragment, type CompareData, type CompareNight, type Selection } from '../../src/report/compare/selection.js';
+import { compareTable, nightlyNoiseBand, ratioInterval } from '../../src/report/compare/table.js';
+import { createRandom } from '../../src/stats/index.js';
+
+const random = createRandom(3);
+const around = (center: number, n = 8, spread = 0.01) => Array.from({ length: n }, () => center * (1 + spread * (random() - 0.5)));
+
+describe('compareTable', () => {
+  it('calls a significant slowdown beyond the band a regression, and the same change inside it within noise', () => {
+    const base = around(10);
+    const slower = around(12);
+    const [regression, withinNoise, faster] = compareTable([
+      { key: 'a', base, new: slower, direction: 'lower', band: { low: 0.95, high: 1.05 } },
+      { key: 'b', base, new: slower, direction: 'lower', band: { low: 0.7, high: 1.3 } },
+      { key: 'c', base, new: around(8), direction: 'lower' },
+    ], {});
+    expect(regression).toMatchObject({ status: 'regression' });
+    expect(regression!.change).toBeCloseTo(0.2, 1);
+    expect(ratioInterval({ key: 'a', base, new: slower, direction: 'lower' }, 1)!.low).toBeGreaterThan(1.1);
+    expect(regression!.cliffsDelta).toBe(1);
+    expect(withinNoise!.status).toBe('within noise');
+    expect(faster).toMatchObject({ status: 'improvement', cliffsDelta: -1 });
+  });
+
+  it('adjusts p over the table, so many rows of pure noise raise no alarm', () => {
+    const rows = compareTable(Array.from({ length: 40 }, (_, i) => ({ key: String(i), base: around(10, 5, 0.1), new: around(10, 5, 0.1), direction: 'lower' as const })), {});
+    expect(rows.every((r) => r.pAdjusted! >= r.p!)).toBe(true);
+    expect(rows.filter((r) => r.status === 'regression' || r.status === 'improvement')).toEqual([]);
+  });
+
+  it('reports a row missing a side without testing it, and a metric without a direction as changed', () => {
+    const [missing, changed] = compareTable([
+      { key: 'm', base: [], new: [1, 2], direction: 'lower' },
+      { key: 'n', base: around(10), new: around(20), direction: 'none' },
+    ], {});
+    expect(missing).toEqual({ key: 'm', status: 'missing', reason: 'no value in the base set' });
+    expect(changed!.status).toBe('changed');
+  });
+
+  it('gives a row the same interval for the same seed, whatever other rows are computed', () => {
+    const input = { key: 'a', base: around(10), new: around(11), direction: 'lower' as const };
+    const first = ratioInterval(input, 5);
+    ratioInterval({ ...input, key: 'b' }, 5);
+    expect(ratioInterval(input, 5)).toEqual(first);
+    expect(first!.low).toBeLessThan(first!.ratio);
+    expect(ratioInterval({ ...input, base: [] }, 5)).toBeUndefined();
+  });
+
+  it('makes the nightly band symmetric in log space', () => {
+    const band = nightlyNoiseBand(0.05);
+    expect(band.high).toBeCloseTo(1.1, 10);
+    expect(band.low).toBeCloseTo(1 / 1.1, 10);
+  });
+});
+
+const data: CompareData = {
+  generatedAt: '2026-01-05T00:00:00Z',
+  nights: ['2026-01-01', '2026-01-02', '2026-01-03', '2026-01-04'],
+  commits: [{ repo: 'dask/dask', sha: 'abcdef1234', nights: [2, 3] }],
+  series: [{ suite: 'dask', workload: 'shuffle', metric: 'wall_time', unit: 's', variant: 'v', href: 'workloads/dask/shuffle.html', direction: 'lower', noise: 0.02, exponent: -1 }],
+  ab: [{ id: 'ab-1', title: 't', baseline: 'A', candidate: 'B', tests: [{ workload: 'shuffle', metric: 'wall_time', unit: 's', direction: 'lower', base: [1, 2], new: [3, 4], band: { low: 0.9, high: 1.1 } }] }],
+};
+
+describe('compare selection', () => {
+  it('round-trips every kind of selection through the address', () => {
+    const selections: Selection[] = [
+      { kind: 'nightly', base: { kind: 'night', night: '2026-01-01' }, new: { kind: 'range', from: '2026-01-02', to: '2026-01-04' } },
+      { kind: 'nightly', base: { kind: 'commit', repo: 'dask/dask', sha: 'abcdef' }, new: { kind: 'night', night: '2026-01-04' } },
+      { kind: 'ab', id: 'ab-1' },
+    ];
+    for (const selection of selections) expect(parseSelection(`#${selectionFragment(selection)}`)).toEqual(selection);
+    expect(parseSelection('#base=night:yesterday&new=night:2026-01-01')).toBeUndefined();
+  });
+
+  it('finds the nights of a night, a range and a commit (a short sha too)', () => {
+    expect([...nightsOf(data, { kind: 'night', night: '2026-01-02' })]).toEqual([1]);
+    expect([...nightsOf(data, { kind: 'range', from: '2026-01-01', to: '2026-01-02' })]).toEqual([0, 1]);
+    expect([...nightsOf(data, { kind: 'commit', repo: 'dask/dask', sha: 'abcdef' })]).toEqual([2, 3]);
+  });
+
+  it('gathers each side\'s repeats in values, and an A/B test\'s groups with its A/A band', () => {
+    const selection: Selection = { kind: 'nightly', base: { kind: 'range', from: '2026-01-01', to: '2026-01-02' }, new: { kind: 'commit', repo: 'dask/dask', sha: 'abcdef1234' } };
+    expect(nightsNeeded(data, selection)).toEqual([0, 1, 2, 3]);
+    const nights: Record<number, CompareNight> = { 0: [[0, [100, 101]]], 1: [[0, [102]]], 3: [[0, [130, 131]]] };
+    const nightly = compareInputs(data, selection, (i) => nights[i]);
+    expect(nightly.inputs).toEqual([{ key: 'dask/shuffle/wall_time/v', base: [10, 10.1, 10.2], new: [13, 13.1], direction: 'lower', band: nightlyNoiseBand(0.02) }]);
+    expect(nightly.subjects[0]).toMatchObject({ workload: 'shuffle', href: 'workloads/dask/shuffle.html' });
+    const ab = compareInputs(data, { kind: 'ab', id: 'ab-1' });
+    expect(ab.inputs).toEqual([{ key: 'shuffle/wall_time', base: [1, 2], new: [3, 4], direction: 'lower', band: { low: 0.9, high: 1.1 } }]);
+  });
+});
