@@ -69,7 +69,7 @@ describe('summarizeSensitivity', () => {
     // Shown for a regressed series too: what a quiet stretch would have meant.
     expect(index.judge(key).detectable).toBe(detectable);
     const shown = summarizeSensitivity(detectable);
-    expect(shown).toMatchObject({ nights: 3, repeats: 3, threshold: 0.1, oneNight: 0.27, withinNights: 0.15, repeatsForThreshold: 18 });
-    expect(shown.text).toBe('this test sees a 15% change in 3 nights (27% on its first night); to see 10% in 3 nights it needs 18 repeats a night');
+    expect(shown).toMatchObject({ nights: 3, repeats: 3, threshold: 0.1, oneNight: 0.27, withinNights: 0.16, repeatsForThreshold: 18 });
+    expect(shown.text).toBe('this test sees a 16% change in 3 nights (27% on its first night); to see 10% in 3 nights it needs 18 repeats a night');
   });
 });
