@@ -116,16 +116,15 @@ describe('workflow files', () => {
     expect(nightly.jobs.history!.if).toMatch(/^always\(\)/);
   });
 
-  it('backfill: by hand with a range, the nights split over a matrix, merged and judged once, never beside a nightly', () => {
+  it('backfill: by hand with a range, the nights split over a matrix, merged and judged once', () => {
     const backfill = workflows['backfill.yml']!;
     expect(Object.keys(backfill.on)).toEqual(['workflow_dispatch']);
     expect(Object.keys((backfill.on.workflow_dispatch as { inputs: object }).inputs)).toEqual(expect.arrayContaining(['from', 'to', 'every', 'shards', 'provider']));
     expect(backfill.jobs.shard!.strategy).toEqual({ 'fail-fast': false, matrix: '${{ fromJSON(needs.plan.outputs.matrix) }}' });
     const shardScripts = (backfill.jobs.shard!.steps ?? []).map((step) => step.run ?? '').join('\n');
     expect(shardScripts).toMatch(/nightbench\.js backfill .*--shard "\$SHARD"|--shard "\$SHARD"[\s\S]*nightbench\.js backfill/);
-    const history = backfill.jobs.history! as Job & { concurrency?: { group: string; 'cancel-in-progress'?: boolean } };
+    const history = backfill.jobs.history!;
     expect(history.if).toMatch(/^always\(\)/);
-    expect(history.concurrency).toEqual({ group: workflows['nightly.yml']!.concurrency!.group, 'cancel-in-progress': false });
     // The final job merges as the nightly does, then judges without recording.
     const historyScripts = (history.steps ?? []).map((step) => step.run ?? '').join('\n');
     expect(historyScripts).toContain('db merge --db "$NIGHTBENCH_HISTORY" "${files[@]}"');
@@ -156,7 +155,7 @@ describe('workflow files', () => {
     type Grouped = { concurrency?: unknown };
     const writes = (job: Job) => (job.steps ?? []).some((step) => step.run !== undefined && nightbenchCommands(step.run).some((w) => w.join(' ') === 'history save' || w[0] === 'triage'));
     const writers = new Set(Object.entries(workflows).filter(([, w]) => Object.values(w.jobs).some(writes)).map(([file]) => file));
-    expect([...writers].sort()).toEqual(['bisect.yml', 'nightly.yml', 'triage.yml']);
+    expect([...writers].sort()).toEqual(['backfill.yml', 'bisect.yml', 'nightly.yml', 'triage.yml']);
     const callsWriter = (job: Job) => job.uses !== undefined && writers.has(path.basename(job.uses));
     const grouped: string[] = [];
     for (const [file, workflow] of Object.entries(workflows)) {
