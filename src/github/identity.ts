@@ -8,19 +8,23 @@
  * @module
  */
 import { actionsBotLogin } from '../config/github-section.js';
-import type { GitHubClient } from './client.js';
 import { gitHubError } from './errors.js';
 
-const fallbacks = new WeakMap<GitHubClient, string>();
-const answers = new WeakMap<GitHubClient, Promise<string>>();
+/** The part of a GitHub client this asks (structural, so client.ts can set the fallback without a cycle). */
+interface WhoAmI {
+  rest: { users: { getAuthenticated(): Promise<{ data: { login: string } }> } };
+}
+
+const fallbacks = new WeakMap<WhoAmI, string>();
+const answers = new WeakMap<WhoAmI, Promise<string>>();
 
 /** What `client`'s token is known as when GitHub will not say (set once, where the client is made). */
-export function setFallbackLogin(client: GitHubClient, login: string): void {
+export function setFallbackLogin(client: WhoAmI, login: string): void {
   fallbacks.set(client, login);
 }
 
 /** The token's own login, asked once per client. */
-export function nightbenchLogin(client: GitHubClient): Promise<string> {
+export function nightbenchLogin(client: WhoAmI): Promise<string> {
   let answer = answers.get(client);
   if (!answer) {
     answer = askLogin(client);
@@ -31,7 +35,7 @@ export function nightbenchLogin(client: GitHubClient): Promise<string> {
   return answer;
 }
 
-async function askLogin(client: GitHubClient): Promise<string> {
+async function askLogin(client: WhoAmI): Promise<string> {
   try {
     return (await client.rest.users.getAuthenticated()).data.login;
   } catch (error) {

@@ -1,56 +1,17 @@
 /**
  * The A/B part of the site: the seam for the A/B engineer. An A/B report is a JSON file in
- * `<reports.dir>/ab/` of the shape `abSitePageSchema` describes (`nightbench ab report` writes
+ * `<reports.dir>/ab/` of the shape `abSitePageSchema` (ab-site-page.ts) describes (`nightbench ab report` writes
  * them); `nightbench report` validates each, gives it a page under `ab/` and lists it on
  * `ab/index.html`, which the site's "A/B" navigation entry opens. Pure.
  *
  * @module
  */
-import { z } from 'zod';
 import { formatChange, formatValue } from '../format/index.js';
 import { abTestAnchor, renderAbHeatmap } from './ab-heatmap.js';
+import type { AbSitePage } from './ab-site-page.js';
 import { relativeHref, sitePaths } from './paths.js';
 import { html, layout, type Html } from './render.js';
 
-export const abComparisonSchema = z.strictObject({
-  workload: z.string().min(1),
-  metric: z.string().min(1),
-  unit: z.string(),
-  baselineMedian: z.number(),
-  candidateMedian: z.number(),
-  /** candidate / baseline median, with its confidence interval when there is one. */
-  ratio: z.number(),
-  low: z.number().optional(),
-  high: z.number().optional(),
-  p: z.number().min(0).max(1).optional(),
-  /** e.g. "faster", "slower", "no change"; shown as given. */
-  verdict: z.string().min(1),
-  /** Means and standard deviations of each side, for the bars (median bar, mean mark, sd whisker). */
-  baselineMean: z.number().optional(),
-  baselineStd: z.number().optional(),
-  candidateMean: z.number().optional(),
-  candidateStd: z.number().optional(),
-  /** The test's A/A band of the ratio: the noise of the baseline against itself. */
-  bandLow: z.number().optional(),
-  bandHigh: z.number().optional(),
-  /** Every clean repeat's value of each side: the drill-down into the individual runs. */
-  baselineValues: z.array(z.number()).optional(),
-  candidateValues: z.array(z.number()).optional(),
-});
-
-export const abSitePageSchema = z.strictObject({
-  id: z.string().min(1),
-  title: z.string().min(1),
-  /** ISO 8601; the A/B index lists the newest first. */
-  createdAt: z.string().min(1),
-  baseline: z.strictObject({ name: z.string().min(1), description: z.string().optional() }),
-  candidate: z.strictObject({ name: z.string().min(1), description: z.string().optional() }),
-  /** Free text shown above the table (plain text, escaped). */
-  summary: z.string().optional(),
-  comparisons: z.array(abComparisonSchema),
-});
-
-export type AbSitePage = z.output<typeof abSitePageSchema>;
 
 const verdictClass = (verdict: string): 'worse' | 'better' | 'neutral' => (/slower|worse|regress/i.test(verdict) ? 'worse' : /faster|better|improv/i.test(verdict) ? 'better' : 'neutral');
 

@@ -13,7 +13,8 @@ import { assessNight, levelSegmentation, resolveSeriesPolicy, type DetectionPoli
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
-import { abSitePageSchema, renderAbIndex, renderAbReport, type AbSitePage } from './ab.js';
+import { renderAbIndex, renderAbReport } from './ab.js';
+import { abSitePageSchema, type AbSitePage } from './ab-site-page.js';
 import { buildAssets } from './assets.js';
 import { buildCompareData, type MetricDirectionOf } from './compare/data.js';
 import { buildSiteData, commitRow } from './data.js';

@@ -13,7 +13,7 @@ import type { NewAbTest } from '../../src/history/ab-queries.js';
 import { mergeShardFiles } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
-import { abSitePageSchema } from '../../src/report/ab.js';
+import { abSitePageSchema } from '../../src/report/ab-site-page.js';
 
 const groups = abGroups(['small-chunks', 'big-chunks'], true);
 const record: NewAbTest<AbTestRecord> = {

@@ -173,7 +173,8 @@ describe('the published site', () => {
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     expect(await page.locator('#metric-wall_time').isVisible()).toBe(true);
     const top = await page.locator('#metric-wall_time').evaluate((e) => e.getBoundingClientRect().top);
-    expect(top).toBeGreaterThanOrEqual(0);
+    // At the top of the viewport, give or take the sub-pixel rounding of layout.
+    expect(top).toBeGreaterThanOrEqual(-1);
     expect(top).toBeLessThan(1000);
   });
 
@@ -329,7 +330,8 @@ describe('the charts of levels, units and zeros', () => {
     // The step shows where it was planted, give or take a night of noise.
     const stepAt = levelsHistory.nights.indexOf(after!.first);
     expect(Math.abs(stepAt - stepNight)).toBeLessThanOrEqual(1);
-    expect(after!.title).toMatch(new RegExp(`^level [\\d.]+ s, nights ${after!.first}\\.\\.${after!.last}$`));
+    // From the second level on, the step into it and what detection decided.
+    expect(after!.title).toMatch(new RegExp(`^level [\\d.]+ s, nights ${after!.first}\\.\\.${after!.last}; from the level before: \\+\\d+\\.\\d%, episode from \\d{4}-\\d\\d-\\d\\d$`));
     expect(after!.level / before!.level).toBeCloseTo(1.15, 1);
     // Each line spans its nights at its level, where the chart puts them.
     const placed = await page.evaluate(() => {
@@ -351,7 +353,9 @@ describe('the charts of levels, units and zeros', () => {
   it('puts the episode marker at the first bad night, set back from the night that proved it', async () => {
     const episode = levelsStore.episodes().find((e) => e.identity.metric === 'wall_time' && e.kind === 'regression')!;
     const opened = reports.find((r) => r.changes.some((c) => c.action === 'open' && c.episode.identity.metric === 'wall_time'))!;
-    expect(episode.firstBad.night).toBe(levelsHistory.nights[stepNight]);
+    // The suspect range holds the planted night: from the last night clearly at the old level to the first clearly at the new one.
+    expect(episode.lastGood.night < levelsHistory.nights[stepNight]!).toBe(true);
+    expect(episode.firstBad.night >= levelsHistory.nights[stepNight]!).toBe(true);
     expect(opened.night! > episode.firstBad.night).toBe(true);
     const marker = chartOf('wall_time').locator('.marker-regression');
     expect(await marker.getAttribute('data-night')).toBe(episode.firstBad.night);

@@ -56,7 +56,7 @@ describe('a false-alarm verdict in detection', () => {
     expect(detect(22, 39)).toBe(0);
     const verdict = detectRegressions(store, defaultDetectionPolicy, { now: history.nights[32], dryRun: true }).verdicts[0]!;
     expect(verdict.kind).toBe('stable');
-    expect(verdict.noise).toBeCloseTo(Math.log(store.falseAlarmEpisodes()[0]!.ratio) / (4 / Math.sqrt(3)), 10);
+    expect(verdict.noise).toBeCloseTo(Math.log(store.falseAlarmEpisodes()[0]!.ratio) / (defaultDetectionPolicy.persistZ / Math.sqrt(defaultDetectionPolicy.persistNights)), 10);
     expect(verdict.reason).toContain('after a false alarm');
   });
 

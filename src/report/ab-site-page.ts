@@ -1,0 +1,48 @@
+/**
+ * The shape of an A/B report as the site reads it: a JSON file in `<reports.dir>/ab/` that
+ * `nightbench ab report` writes and `nightbench report` validates. Its own module, so the report
+ * page and its heatmap both read it without importing each other.
+ *
+ * @module
+ */
+import { z } from 'zod';
+
+export const abComparisonSchema = z.strictObject({
+  workload: z.string().min(1),
+  metric: z.string().min(1),
+  unit: z.string(),
+  baselineMedian: z.number(),
+  candidateMedian: z.number(),
+  /** candidate / baseline median, with its confidence interval when there is one. */
+  ratio: z.number(),
+  low: z.number().optional(),
+  high: z.number().optional(),
+  p: z.number().min(0).max(1).optional(),
+  /** e.g. "faster", "slower", "no change"; shown as given. */
+  verdict: z.string().min(1),
+  /** Means and standard deviations of each side, for the bars (median bar, mean mark, sd whisker). */
+  baselineMean: z.number().optional(),
+  baselineStd: z.number().optional(),
+  candidateMean: z.number().optional(),
+  candidateStd: z.number().optional(),
+  /** The test's A/A band of the ratio: the noise of the baseline against itself. */
+  bandLow: z.number().optional(),
+  bandHigh: z.number().optional(),
+  /** Every clean repeat's value of each side: the drill-down into the individual runs. */
+  baselineValues: z.array(z.number()).optional(),
+  candidateValues: z.array(z.number()).optional(),
+});
+
+export const abSitePageSchema = z.strictObject({
+  id: z.string().min(1),
+  title: z.string().min(1),
+  /** ISO 8601; the A/B index lists the newest first. */
+  createdAt: z.string().min(1),
+  baseline: z.strictObject({ name: z.string().min(1), description: z.string().optional() }),
+  candidate: z.strictObject({ name: z.string().min(1), description: z.string().optional() }),
+  /** Free text shown above the table (plain text, escaped). */
+  summary: z.string().optional(),
+  comparisons: z.array(abComparisonSchema),
+});
+
+export type AbSitePage = z.output<typeof abSitePageSchema>;
