@@ -13,6 +13,7 @@ import { openHistory } from '../src/history/open.js';
 import { silentLog } from '../src/log.js';
 import { buildSite, type BuildSummary } from '../src/report/build.js';
 import { detectEachNight, writeSyntheticHistory } from '../test/helpers/synthetic-history.js';
+import { episodeIssueFingerprint } from '../src/github/group.js';
 
 const keepAt = process.argv.indexOf('--keep');
 const dir = keepAt > 0 ? path.resolve(process.argv[keepAt + 1]!) : mkdtempSync(path.join(tmpdir(), 'nightbench-bench-report-'));
@@ -49,7 +50,7 @@ try {
     const cpu = process.cpuUsage();
     const summary = await buildSite({
       store, outDir: site, policy, now: new Date('2026-01-01T06:00:00Z'), log: silentLog,
-      commitUrl: (repo, sha) => `https://github.com/${repo}/commit/${sha}`, issueUrl: (n) => `https://github.com/dask/dask/issues/${n}`,
+      commitUrl: (repo, sha) => `https://github.com/${repo}/commit/${sha}`, issueUrl: (n) => `https://github.com/dask/dask/issues/${n}`, episodeIssueFingerprint,
     });
     report(label, summary, cpuSeconds(cpu));
     return summary;

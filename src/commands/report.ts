@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { configLinks } from '../github/links.js';
+import { episodeIssueFingerprint } from '../github/group.js';
 import { buildSite } from '../report/build.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
@@ -36,6 +37,7 @@ export const reportCommand: CliCommand = {
             policy: config.detection,
             commitUrl: links.commit,
             issueUrl: links.issue,
+            episodeIssueFingerprint,
             drilldownNights: flags.drilldownNights,
             now: new Date(),
             log: context.log,

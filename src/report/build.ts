@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { validate } from '../validation.js';
-import { assessNight, levelSegmentation, resolveSeriesPolicy, type DetectionPolicy } from '../detect/index.js';
+import { assessNight, levelSegmentation, resolveSeriesPolicy, type DetectionPolicy, type Episode } from '../detect/index.js';
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
@@ -41,6 +41,8 @@ export interface BuildSiteOptions {
   policy: DetectionPolicy;
   commitUrl(repo: string, sha: string): string | undefined;
   issueUrl(issue: number): string | undefined;
+  /** The fingerprint an episode's issue file is named by (the issue subsystem's; passed in so pages do not import it). */
+  episodeIssueFingerprint(episode: Episode): string;
   /** Nights of drill-down pages per series (plus the nights of markers). */
   drilldownNights?: number;
   now: Date;
@@ -72,7 +74,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   options.log.debug(`read ${history.runs.length} runs, ${history.values.length} values in ${((read - started) / 1000).toFixed(1)} s`);
 
   const issueFiles = readIssueFiles(options.issuesDir);
-  const issues = publishedIssues(new Set(issueFiles.keys()), options.issueUrl);
+  const issues = publishedIssues(new Set(issueFiles.keys()), options.issueUrl, options.episodeIssueFingerprint);
   const threshold = (suite: string, workload: string, metric: string) => resolveSeriesPolicy(options.policy, { suite, workload, metric }).threshold;
   const quality = detectionQuality(detection.episodes, events, { now: options.now, threshold });
   const site = buildSiteData(history, {

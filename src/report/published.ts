@@ -8,7 +8,6 @@
  */
 import { brokenFingerprint } from '../detect/failures.js';
 import type { Episode } from '../detect/index.js';
-import { episodeIssueFingerprint } from '../github/group.js';
 import { relativeHref, sitePaths } from './paths.js';
 import type { IssueRef } from './types.js';
 
@@ -21,9 +20,14 @@ export interface PublishedIssues {
 
 /**
  * `fileFingerprints`: the fingerprints of the Markdown issue files the site publishes (under
- * `sitePaths.issueFile`). An episode with a GitHub number links there first.
+ * `sitePaths.issueFile`); `episodeIssueFingerprint` names an episode's file. An episode with a
+ * GitHub number links there first.
  */
-export function publishedIssues(fileFingerprints: ReadonlySet<string>, issueUrl: (issue: number) => string | undefined): PublishedIssues {
+export function publishedIssues(
+  fileFingerprints: ReadonlySet<string>,
+  issueUrl: (issue: number) => string | undefined,
+  episodeIssueFingerprint: (episode: Episode) => string,
+): PublishedIssues {
   const asFile = (fingerprint: string): IssueRef | undefined =>
     fileFingerprints.has(fingerprint) ? { label: `file ${fingerprint.slice(0, 8)}`, href: sitePaths.issueFile(fingerprint), file: true } : undefined;
   return {

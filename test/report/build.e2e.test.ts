@@ -13,6 +13,7 @@ import { buildSite, type BuildSiteOptions } from '../../src/report/build.js';
 import { sitePaths } from '../../src/report/paths.js';
 import { runCli } from '../helpers/cli.js';
 import { writeSyntheticHistory } from '../helpers/synthetic-history.js';
+import { episodeIssueFingerprint } from '../../src/github/group.js';
 
 let dir: string;
 let dbFile: string;
@@ -33,7 +34,7 @@ describe('buildSite', () => {
     const site = path.join(dir, 'incremental');
     const options: BuildSiteOptions = {
       store, outDir: site, policy: defaultDetectionPolicy, now: new Date('2026-01-13T06:00:00Z'), log: silentLog,
-      commitUrl: () => undefined, issueUrl: () => undefined, drilldownNights: 2,
+      commitUrl: () => undefined, issueUrl: () => undefined, episodeIssueFingerprint, drilldownNights: 2,
     };
     try {
       const first = await buildSite(options);

@@ -14,6 +14,7 @@ import { formatChange } from '../../src/format/index.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { silentLog } from '../../src/log.js';
+import { episodeIssueFingerprint } from '../../src/github/group.js';
 import { buildSite } from '../../src/report/build.js';
 import { sitePaths } from '../../src/report/paths.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
@@ -60,7 +61,7 @@ beforeAll(async () => {
   }));
   await buildSite({
     store, outDir: site, abDir, policy: defaultDetectionPolicy, now: new Date('2026-02-10T06:00:00Z'), log: silentLog,
-    commitUrl: () => undefined, issueUrl: () => undefined,
+    commitUrl: () => undefined, issueUrl: () => undefined, episodeIssueFingerprint,
   });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });

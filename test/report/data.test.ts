@@ -6,6 +6,7 @@ import { fromUnits } from '../../src/report/format.js';
 import { variantOf } from '../../src/report/paths.js';
 import { publishedIssues } from '../../src/report/published.js';
 import type { Marker, ReportHistory, ReportRun } from '../../src/report/types.js';
+import { episodeIssueFingerprint } from '../../src/github/group.js';
 
 const shape = { environmentName: 'default', environmentFingerprint: 'f1', provider: 'local', clusterShape: 'local:2x1:2GiB' };
 const other = { ...shape, clusterShape: 'local:4x1:2GiB' };
@@ -37,7 +38,7 @@ function options(judgements: Record<string, SeriesJudgement> = {}, markers: Reco
   const detection: DetectionIndex = { judge: (key) => judgements[key] ?? { status: 'stable' }, markers: (key) => markers[key] ?? [] };
   return {
     detection, threshold: () => 0.1, windowDays: 7, minBaselineNights: 3, segmentation: levelSegmentation(defaultDetectionPolicy), sparkNights: 30, drilldownNights: 1,
-    hasSamples: () => true, commitUrl: (repo, sha) => `https://example.org/${repo}/${sha}`, issues: publishedIssues(new Set(), (n) => `https://example.org/issues/${n}`),
+    hasSamples: () => true, commitUrl: (repo, sha) => `https://example.org/${repo}/${sha}`, issues: publishedIssues(new Set(), (n) => `https://example.org/issues/${n}`, episodeIssueFingerprint),
     generatedAt: '2026-01-06T06:00:00.000Z', ...overrides,
   };
 }

@@ -1,3 +1,4 @@
+import { episodeIssueFingerprint } from '../../src/github/group.js';
 import { describe, expect, it } from 'vitest';
 import type { Episode, SeriesVerdict, VerdictKind } from '../../src/detect/index.js';
 import { defaultDetectionPolicy } from '../../src/detect/policy.js';
@@ -25,7 +26,7 @@ function verdict(kind: VerdictKind): SeriesVerdict {
   return { seriesKey: 'k', identity, unit: 's', night: '2026-02-09', kind, reason: 'because', direction: 'lower', threshold: 0.1, baselineNights: 7, skippedNights: 0 };
 }
 
-const issues = publishedIssues(new Set(), (n) => `https://example.org/issues/${n}`);
+const issues = publishedIssues(new Set(), (n) => `https://example.org/issues/${n}`, episodeIssueFingerprint);
 
 describe('indexDetection', () => {
   it('calls a series with an active episode regressed, with its issue, even when tonight looks stable', () => {

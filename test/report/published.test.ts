@@ -27,20 +27,20 @@ describe('publishedIssues', () => {
   const fileFingerprint = episodeIssueFingerprint(filed);
 
   it('links an episode to its GitHub issue, else to the Markdown file its issue was written to', () => {
-    const issues = publishedIssues(new Set([fileFingerprint]), github);
+    const issues = publishedIssues(new Set([fileFingerprint]), github, episodeIssueFingerprint);
     expect(issues.ofEpisode(episode({ issueNumber: 9 }))).toEqual({ label: '#9', href: github(9) });
     expect(issues.ofEpisode(filed)).toEqual({ label: `file ${fileFingerprint.slice(0, 8)}`, href: `issues/${fileFingerprint}.md`, file: true });
     expect(issues.ofEpisode(episode({ firstBad: ref('2026-02-03', 'other') }))).toBeUndefined();
   });
 
   it('gives a file link relative to the page and leaves GitHub links absolute', () => {
-    const issues = publishedIssues(new Set([fileFingerprint]), github);
+    const issues = publishedIssues(new Set([fileFingerprint]), github, episodeIssueFingerprint);
     expect(issueHref(issues.ofEpisode(filed)!, page)).toBe(`../../issues/${fileFingerprint}.md`);
     expect(issueHref(issues.ofEpisode(episode({ issueNumber: 9 }))!, page)).toBe(github(9));
   });
 
   it('lists each file issue once, whatever number of series share it', () => {
-    const issues = publishedIssues(new Set([fileFingerprint]), github);
+    const issues = publishedIssues(new Set([fileFingerprint]), github, episodeIssueFingerprint);
     const sibling = episode({ id: 2, seriesKey: 'k2', identity: { ...identity, metric: 'cpu_time' } });
     expect(fileIssues([filed, sibling, episode({ id: 3, issueNumber: 4 })], issues)).toEqual([
       { issue: issues.ofEpisode(filed), suite: 'dask', firstBadNight: '2026-01-31' },
@@ -54,7 +54,7 @@ describe('failingNightMarkers', () => {
 
   it('marks a night whose repeats all failed with the error line, linked to the broken workload\'s file', () => {
     const fingerprint = brokenFingerprint({ suite: 'dask', workload: 'join', night: '2026-01-02' });
-    const issues = publishedIssues(new Set([fingerprint]), github);
+    const issues = publishedIssues(new Set([fingerprint]), github, episodeIssueFingerprint);
     const markers = failingNightMarkers('dask', 'join', [night(1, 0, true), night(2, 3, false, traceback), night(3, 3, false, traceback), night(4, 0, true)], issues, page);
     expect(markers).toEqual([
       { night: '2026-01-02', kind: 'failed', label: 'failed: KilledWorker: worker-1 died', issueUrl: `../../issues/${fingerprint}.md` },
@@ -63,7 +63,7 @@ describe('failingNightMarkers', () => {
   });
 
   it('marks a night where only some repeats failed as incomplete, and a workload that never passed has no broken issue', () => {
-    const issues = publishedIssues(new Set([brokenFingerprint({ suite: 'dask', workload: 'join', night: '2026-01-01' })]), github);
+    const issues = publishedIssues(new Set([brokenFingerprint({ suite: 'dask', workload: 'join', night: '2026-01-01' })]), github, episodeIssueFingerprint);
     expect(failingNightMarkers('dask', 'join', [night(1, 2, false), night(2, 1, true, 'MemoryError')], issues, page)).toEqual([
       { night: '2026-01-01', kind: 'failed', label: 'failed: no error recorded' },
       { night: '2026-01-02', kind: 'incomplete', label: 'incomplete: 1 repeat failed (MemoryError)' },

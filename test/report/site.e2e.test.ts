@@ -71,7 +71,7 @@ beforeAll(async () => {
   }));
   buildOptions = {
     store, outDir: site, abDir, issuesDir, policy: defaultDetectionPolicy, now: new Date('2026-02-10T06:00:00Z'), log: silentLog,
-    commitUrl: (repo, sha) => `https://github.com/${repo}/commit/${sha}`, issueUrl: (n) => `https://github.com/dask/dask/issues/${n}`,
+    commitUrl: (repo, sha) => `https://github.com/${repo}/commit/${sha}`, issueUrl: (n) => `https://github.com/dask/dask/issues/${n}`, episodeIssueFingerprint,
   };
   summary = await buildSite(buildOptions);
   browser = await launchChromium();
