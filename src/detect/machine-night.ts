@@ -68,11 +68,14 @@ export function machineNight(night: string, suite: string | undefined, verdicts:
   const slower = timed.filter((v) => moved(v) && v.change! > 0).length;
   const faster = timed.filter((v) => moved(v) && v.change! < 0).length;
   const movedSeries = Math.max(slower, faster);
-  const commonMode = timed.length >= minCommonModeSeries && movedSeries / timed.length > commonModeShare;
+  // A move of the whole suite is the machine's only when no commit is involved: a change of the
+  // target's code may slow every workload at once, and then it is the code's to answer for.
+  const codeChanged = timed.some((v) => v.latest !== undefined && v.lastGood !== undefined && Object.entries(v.latest.commits).some(([repo, sha]) => v.lastGood!.commits[repo] !== sha));
+  const commonMode = !codeChanged && timed.length >= minCommonModeSeries && movedSeries / timed.length > commonModeShare;
   const signs: MachineSign[] = [...(canaryMoved ? ['canary' as const] : []), ...(commonMode ? ['common-mode' as const] : [])];
   const direction = canaryMoved ? (canary.change! > 0 ? 'slower' : 'faster') : commonMode ? (slower >= faster ? 'slower' : 'faster') : undefined;
   const canaryText = canary === undefined ? 'no canary judged' : `canary ${canary.identity.metric} ${formatChange(canary.change!)}${canaryMoved ? '' : ' (within its noise)'}`;
-  const commonText = `${movedSeries} of ${timed.length} timed series moved ${slower >= faster ? 'slower' : 'faster'} together`;
+  const commonText = `${movedSeries} of ${timed.length} timed series moved ${slower >= faster ? 'slower' : 'faster'} together${codeChanged ? ' (the target\'s code changed: not the machine\'s)' : ''}`;
   return {
     night, suite: suite ?? '', machine: signs.length > 0, signs, ...(direction ? { direction } : {}),
     ...(canary === undefined ? {} : { canaryChange: canary.change! }),

@@ -30,6 +30,12 @@ describe('machineNight', () => {
   it('marks a night most timed series moved the same way (common mode), and not when few did or they split', () => {
     const loaded = quiet.map((v, i) => (i < 3 ? { ...v, change: 0.3, noiseMultiple: 5 } : v));
     expect(machineNight('2026-02-01', undefined, loaded, policy)).toMatchObject({ machine: true, signs: ['common-mode'], direction: 'slower', movedSeries: 3, judgedSeries: 5 });
+    // The same move with a commit of the target between the nights is the code's, not the machine's.
+    const ref = (night: string, sha: string) => ({ night, runId: night, commits: { dask: sha } });
+    const withCommit = loaded.map((v) => ({ ...v, latest: ref('2026-02-01', 'b'), lastGood: ref('2026-01-31', 'a') }));
+    expect(machineNight('2026-02-01', undefined, withCommit, policy)).toMatchObject({ machine: false, signs: [] });
+    const sameCode = loaded.map((v) => ({ ...v, latest: ref('2026-02-01', 'a'), lastGood: ref('2026-01-31', 'a') }));
+    expect(machineNight('2026-02-01', undefined, sameCode, policy)).toMatchObject({ machine: true, signs: ['common-mode'] });
     const faster = quiet.map((v) => ({ ...v, change: -0.25, noiseMultiple: 4 }));
     expect(machineNight('2026-02-01', undefined, faster, policy)).toMatchObject({ machine: true, direction: 'faster' });
     // One workload's regression across its metrics is the code's: two of five.
