@@ -5,6 +5,7 @@
  * @module
  */
 import { NightbenchError } from '../errors.js';
+import { daysBetween, isCalendarNight, shiftNight } from '../night.js';
 
 export interface BackfillPlan {
   /** Every night of the selection (this shard's share), oldest first: what detection replays. */
@@ -15,13 +16,10 @@ export interface BackfillPlan {
   skipped: string[];
 }
 
-const datePattern = /^\d{4}-\d{2}-\d{2}$/;
-const dayMs = 86_400_000;
 
 /** `value` as a night (YYYY-MM-DD, a real date), or a usage error naming `what`. */
 export function parseNight(value: string, what: string): string {
-  const time = Date.parse(`${value}T00:00:00Z`);
-  if (!datePattern.test(value) || Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value) {
+  if (!isCalendarNight(value)) {
     throw new NightbenchError('usage', `${what} must be a date such as 2026-12-01, got "${value}"`);
   }
   return value;
@@ -29,12 +27,13 @@ export function parseNight(value: string, what: string): string {
 
 /** Every `every`-th night from `from` to `to`, both included (`to` itself only when the step lands on it). */
 export function nightsOfRange(from: string, to: string, every: number): string[] {
-  const start = Date.parse(`${parseNight(from, '--from')}T00:00:00Z`);
-  const end = Date.parse(`${parseNight(to, '--to')}T00:00:00Z`);
+  parseNight(from, '--from');
+  parseNight(to, '--to');
+  const span = daysBetween(from, to);
   if (!Number.isInteger(every) || every < 1) throw new NightbenchError('usage', `--every must be a whole number of nights, 1 or more; got ${every}`);
-  if (end < start) throw new NightbenchError('usage', `--to ${to} is before --from ${from}`);
+  if (span < 0) throw new NightbenchError('usage', `--to ${to} is before --from ${from}`);
   const nights: string[] = [];
-  for (let time = start; time <= end; time += every * dayMs) nights.push(new Date(time).toISOString().slice(0, 10));
+  for (let day = 0; day <= span; day += every) nights.push(shiftNight(from, day));
   return nights;
 }
 

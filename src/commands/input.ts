@@ -6,8 +6,7 @@
  * @module
  */
 import { NightbenchError } from '../errors.js';
-
-const dayMs = 24 * 60 * 60 * 1000;
+import { isCalendarNight, shiftNight } from '../night.js';
 
 /**
  * `value` when it is a real calendar date YYYY-MM-DD no later than tomorrow (UTC): a typo such
@@ -15,11 +14,10 @@ const dayMs = 24 * 60 * 60 * 1000;
  * 2026-02-30 would silently be read as March 2.
  */
 export function checkNight(value: string, option: string, now: Date = new Date()): string {
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : undefined;
-  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
+  if (!isCalendarNight(value)) {
     throw new NightbenchError('usage', `${option} must be a calendar date such as 2026-12-01, got "${value}"`);
   }
-  const tomorrow = new Date(now.getTime() + dayMs).toISOString().slice(0, 10);
+  const tomorrow = shiftNight(now.toISOString().slice(0, 10), 1);
   if (value > tomorrow) throw new NightbenchError('usage', `${option} ${value} is in the future: the latest night allowed is tomorrow, ${tomorrow} (UTC)`);
   return value;
 }

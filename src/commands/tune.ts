@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { nightsBefore } from '../detect/compare.js';
+import { nightsBefore } from '../night.js';
 import { assessNight } from '../detect/index.js';
 import { NightbenchError } from '../errors.js';
 import { medianWallTimes } from '../shard/durations.js';

@@ -5,6 +5,7 @@
  * @module
  */
 import { median } from 'simple-statistics';
+import { nightsBefore } from '../night.js';
 import { mannWhitneyU } from '../stats/index.js';
 import { differenceNoise } from '../stats/segmentation.js';
 import type { NightPoint, Series } from './series.js';
@@ -70,13 +71,6 @@ export interface Comparison {
   /** Median of tonight's values, when tonight is ok. */
   newMedian?: number;
   stats?: ComparisonStats;
-}
-
-const dayMs = 86_400_000;
-
-/** The night `days` days before `night` (both YYYY-MM-DD). */
-export function nightsBefore(night: string, days: number): string {
-  return new Date(Date.parse(`${night}T00:00:00Z`) - days * dayMs).toISOString().slice(0, 10);
 }
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { nightsBefore } from './compare.js';
+import { nightsBefore } from '../night.js';
 import type { DetectionPolicy } from './policy.js';
 
 /** What detection needs of an episode called a false alarm (`HistoryStore.falseAlarmEpisodes()` rows fit). */

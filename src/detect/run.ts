@@ -7,7 +7,8 @@
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import type { ResultRow } from '../history/types.js';
-import { compareNight, nightsBefore } from './compare.js';
+import { isCalendarNight, nightsBefore } from '../night.js';
+import { compareNight } from './compare.js';
 import { falseAlarmNoiseFloors, type FalseAlarmStep } from './false-alarms.js';
 import { activeStates, planEpisodes, type Episode, type EpisodeChange, type NewEpisode } from './episodes.js';
 import { judge, type SeriesVerdict, type VerdictKind } from './judge.js';
@@ -182,7 +183,7 @@ function activeAfter(episodes: readonly Episode[], changes: readonly EpisodeChan
 
 function nightOf(now: string): string {
   const night = now.slice(0, 10);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(night) || Number.isNaN(Date.parse(`${night}T00:00:00Z`))) {
+  if (!isCalendarNight(night)) {
     throw new NightbenchError('usage', `the night to judge must be a date YYYY-MM-DD, got "${now}"`);
   }
   return night;

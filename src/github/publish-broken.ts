@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { nightsBefore } from '../detect/compare.js';
+import { nightsBefore } from '../night.js';
 import { findBroken, findBrokenByFingerprint, type BrokenWorkload } from '../detect/failures.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';

@@ -7,6 +7,7 @@
 import type { RangeCommit, RangeContext } from '../git/range.js';
 import type { MentionPolicy } from '../config/github-section.js';
 import { describeDetectable } from '../detect/index.js';
+import { daysBetween } from '../night.js';
 import { formatChange, formatP, formatRatioInterval, formatValue, shortSha } from '../format/index.js';
 import type { IssueGroup, IssueSeries, SuspectRange } from './group.js';
 import type { Links } from './links.js';
@@ -58,9 +59,8 @@ export function sinceCommits(ranges: readonly SuspectRange[]): string {
  * (within noise of both levels, or not run: the range reaches back over them).
  */
 function lateness(group: IssueGroup, night: string | undefined): { title: string; sentence: string } {
-  const days = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-  const taken = night === undefined ? 0 : days(group.firstBadNight, night);
-  const between = days(group.lastGoodNight, group.firstBadNight) - 1;
+  const taken = night === undefined ? 0 : daysBetween(group.firstBadNight, night);
+  const between = daysBetween(group.lastGoodNight, group.firstBadNight) - 1;
   const sure = taken > 0 ? `it took ${plural(taken + 1, 'night')} to be sure (found on ${night})` : '';
   const uncertain = between > 0 ? `the first night is uncertain: ${plural(between, 'night')} between the last good and the first bad night ${between === 1 ? 'was' : 'were'} within noise of both levels or not run, and the range reaches back over ${between === 1 ? 'it' : 'them'}` : '';
   return {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { dayNumber } from '../night.js';
 import { median } from 'simple-statistics';
 import { judgeLevelChanges, nightlyLevels, summarizeSensitivity } from '../detect/index.js';
 import { formatChange } from '../format/index.js';
@@ -62,7 +63,6 @@ interface Group {
   failures: Map<string, { repeat: number; status: string; error: string }[]>;
 }
 
-const dayMs = 86_400_000;
 const errorTail = (error: string | null) => (error ?? '').trim().split('\n').slice(-3).join('\n').slice(-400);
 
 /** Derives every page's data from the history. */
@@ -173,10 +173,10 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], fail
     const present = values.filter((v) => v !== undefined);
     return present.length ? median(present) : null;
   });
-  const times = nightRuns.map((run) => Date.parse(`${run.night}T00:00:00Z`));
+  const days = nightRuns.map((run) => dayNumber(run.night));
   const baseline = medians.map((_, i) => {
     const window: number[] = [];
-    for (let j = i - 1; j >= 0 && times[i]! - times[j]! <= options.windowDays * dayMs; j--) {
+    for (let j = i - 1; j >= 0 && days[i]! - days[j]! <= options.windowDays; j--) {
       if (medians[j] !== null) window.push(medians[j]!);
     }
     return window.length >= options.minBaselineNights ? median(window) : null;
