@@ -18,11 +18,14 @@ export interface FileBlame {
 
 /**
  * Counts lines per person in `git blame --line-porcelain` output. git has already mapped names
- * and emails through `.mailmap`; what it leaves apart under one name (a person's work and home
- * address, unmapped) is one person too, so lines are counted by name.
+ * and emails through `.mailmap`; what it leaves apart is still one person when it shares a name
+ * (a work and a home address) or an address (a name changed: on dask, "Jim Crist" and
+ * "Jim Crist-Harif" under one noreply address), so both join. The name shown is the one with the
+ * most lines.
  */
 export function parseBlameAuthors(porcelain: string): BlameAuthor[] {
-  const byName = new Map<string, BlameAuthor>();
+  const identities: { name: string; email: string; lines: number; sha: string }[] = [];
+  const byIdentity = new Map<string, number>();
   let name = '';
   let sha = '';
   for (const line of porcelain.split('\n')) {
@@ -31,13 +34,38 @@ export function parseBlameAuthors(porcelain: string): BlameAuthor[] {
     else if (line.startsWith('author ')) name = line.slice('author '.length);
     else if (line.startsWith('author-mail ')) {
       const email = line.slice('author-mail '.length).replace(/^<|>$/g, '');
-      const key = name.trim().replace(/\s+/g, ' ') || email;
-      const known = byName.get(key);
-      if (known) known.lines += 1;
-      else byName.set(key, { name, email, lines: 1, sha });
+      const key = `${name}\n${email}`;
+      const known = byIdentity.get(key);
+      if (known !== undefined) identities[known]!.lines += 1;
+      else byIdentity.set(key, identities.push({ name, email, lines: 1, sha }) - 1);
     }
   }
-  return [...byName.values()].sort((a, b) => b.lines - a.lines || a.name.localeCompare(b.name));
+  return people(identities).sort((a, b) => b.lines - a.lines || a.name.localeCompare(b.name));
+}
+
+/** Joins identities that share a name or an address (transitively), keeping the name with the most lines. */
+function people(identities: readonly BlameAuthor[]): BlameAuthor[] {
+  const parent = identities.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
+  const firstWith = new Map<string, number>();
+  identities.forEach((identity, i) => {
+    const keys = [`name:${identity.name.trim().replace(/\s+/g, ' ').toLowerCase()}`, `email:${identity.email.toLowerCase()}`].filter((key) => !/^(name|email):$/.test(key));
+    for (const key of keys) {
+      const first = firstWith.get(key);
+      if (first === undefined) firstWith.set(key, i);
+      else parent[root(i)] = root(first);
+    }
+  });
+  const byPerson = new Map<number, { best: BlameAuthor; lines: number }>();
+  identities.forEach((identity, i) => {
+    const person = byPerson.get(root(i));
+    if (!person) byPerson.set(root(i), { best: identity, lines: identity.lines });
+    else {
+      person.lines += identity.lines;
+      if (identity.lines > person.best.lines) person.best = identity;
+    }
+  });
+  return [...byPerson.values()].map(({ best, lines }) => ({ ...best, lines }));
 }
 
 /**
