@@ -13,6 +13,7 @@ export interface CommandEntry {
 
 /** Every CLI verb, in the order `--help` lists them. A new command is one file and one line here. */
 export const commands: CommandEntry[] = [
+  { name: 'init', summary: 'make a git repository ready for nightbench: config, starter suite, workflows', load: async () => (await import('./init.js')).initCommand },
   { name: 'nightly', summary: 'run the nightly: every suite on the cluster, into the history, then detection and issues', load: async () => (await import('./nightly.js')).nightlyCommand },
   { name: 'backfill', summary: 'record past nights as nightly runs, each repository at that night\'s cut-off', load: async () => (await import('./backfill.js')).backfillCommand },
   { name: 'run', summary: 'run the configured suites once and record them outside the nightly series', load: async () => (await import('./run.js')).runCommand },
