@@ -62,7 +62,8 @@ function nextSteps(choices: InitChoices): string[] {
     `Put your workloads in ${choices.suiteDir}/harness.py (its example runs as it is).`,
     'Try a night here: npx nightbench nightly (the history goes to .nightbench/, issues as Markdown to reports/issues/; keep both out of git).',
     'Commit and push, then on GitHub: Settings > Pages > Source: GitHub Actions, and Actions > nightly > Run workflow.',
-    ...(choices.provider === 'ec2' ? ['For ec2: set the repository variables NIGHTBENCH_AWS_ROLE_ARN and NIGHTBENCH_AWS_REGION (an OIDC role, see docs/adopting.md).'] : []),
+    'For A/B tests, add ab/config.json and ab/environments/ (see ab/README.md of nightbench): ab.yml runs on changes there, or by hand.',
+    ...(choices.provider === 'ec2' ? ['For ec2: set the repository variables NIGHTBENCH_AWS_ROLE_ARN and NIGHTBENCH_AWS_REGION (an OIDC role; see Adopting in the README of nightbench).'] : []),
   ];
 }
 
