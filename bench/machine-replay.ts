@@ -1,5 +1,5 @@
 /**
- * The machine-night check on a recorded Dask history (README "The machine or the code"): replays
+ * The machine-night check on a recorded Dask history (docs/detection.md "The machine or the code"): replays
  * `real.sqlite` and `planted.sqlite` of bench/record-dask-history.ts (recorded with
  * `--loaded-night` and the canary) night by night through what the nightly does after recording,
  * detection then issues (as Markdown files, no GitHub), on a copy of each database, and prints per

@@ -34,7 +34,7 @@
  * group and nice counts only inside it. That took a night from 140-330 s back to 40-60 s.
  *
  * `--loaded-night NIGHT` (repeatable) records that night with two busy loops running (the machine
- * check's measurement, README "The machine or the code"); `--workload array_reduction,canary`
+ * check's measurement, docs/detection.md "The machine or the code"); `--workload array_reduction,canary`
  * records the canary with it.
  */
 import { spawn } from 'node:child_process';

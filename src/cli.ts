@@ -4,8 +4,18 @@ import { NightbenchError } from './errors.js';
 import { harnessVersion } from './version.js';
 
 /**
+ * The command the arguments ask for (`help X` asks for X's help): the first word that is not an
+ * option, as the program's own options (--debug, --help, --version) take no value.
+ */
+function requestedCommand(argv: string[]): string | undefined {
+  const words = argv.filter((arg) => !arg.startsWith('-'));
+  return words[0] === 'help' ? words[1] : words[0];
+}
+
+/**
  * `nightbench <command>`: each command is a module of src/commands that registers its own
- * options and returns an exit code. Errors a user can act on print one line; bugs keep their stack.
+ * options and returns an exit code; only the one asked for is imported, the others are listed by
+ * their summary. Errors a user can act on print one line; bugs keep their stack.
  */
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('nightbench')
@@ -15,8 +25,13 @@ export async function main(argv: string[]): Promise<number> {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   let exitCode = 0;
-  for (const command of commands) {
-    command.register(program, (code) => {
+  const requested = requestedCommand(argv);
+  for (const entry of commands) {
+    if (entry.name !== requested) {
+      program.command(entry.name).summary(entry.summary);
+      continue;
+    }
+    (await entry.load()).register(program, (code) => {
       exitCode = code;
     });
   }

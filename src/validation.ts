@@ -9,9 +9,14 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { configError } from './errors.js';
 
-/** Parses JSON, turning a syntax error into one line that names the file and position. */
-export function parseJsonFile(file: string): unknown {
-  const text = readFileSync(file, 'utf8');
+/**
+ * Parses JSON, turning a syntax error into one line that names the file and position. With
+ * `commentLines`, a line whose first non-blank characters are `//` is a comment: no JSON string
+ * spans lines, so such a line is never inside a value. It is blanked, keeping the positions.
+ */
+export function parseJsonFile(file: string, options: { commentLines?: boolean } = {}): unknown {
+  const read = readFileSync(file, 'utf8');
+  const text = options.commentLines ? read.replace(/^[ \t]*\/\/.*$/gm, '') : read;
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 
 /**
  * A CLI verb: it adds itself to the program and reports its exit code through `setExitCode`
@@ -19,7 +19,8 @@ export interface CommonOptions {
 
 export function addCommonOptions(command: Command): Command {
   return command
-    .option('-c, --config <file>', 'config file (default: nightbench.config.json if present, else the built-in defaults)')
+    // From the environment too, so a workflow names its config once for every step.
+    .addOption(new Option('-c, --config <file>', 'config file (default: nightbench.config.json if present, else the built-in defaults)').env('NIGHTBENCH_CONFIG'))
     .option('--db <file>', 'history database (default: history.path of the config)')
     .option('-v, --verbose', 'more progress output on stderr')
     .option('-q, --quiet', 'no progress output');

@@ -13,7 +13,8 @@ export interface CommandContext {
 
 /** What every config-reading command starts with: the validated config, paths and a log. */
 export function commandContext(options: CommonOptions, overrides: ConfigOverrides = {}): CommandContext {
-  const loaded = loadConfig({ file: options.config, overrides });
+  // An empty --config (an unset workflow input) means the default, as no --config does.
+  const loaded = loadConfig({ file: options.config || undefined, overrides });
   const resolve = (relative: string) => resolvePath(loaded, relative);
   return {
     loaded,

@@ -27,7 +27,8 @@ export function loadConfig(options: { file?: string; cwd?: string; overrides?: C
   const file = path.resolve(cwd, options.file ?? defaultConfigFile);
   let raw: unknown = {};
   if (existsSync(file)) {
-    raw = parseJsonFile(file);
+    // The config may carry `//` comment lines (`nightbench init` writes them).
+    raw = parseJsonFile(file, { commentLines: true });
   } else if (explicit) {
     throw configError(`config file ${file} does not exist`);
   }

@@ -14,7 +14,7 @@ describe('the compiled CLI', () => {
   const work = mkdtempSync(path.join(tmpdir(), 'nb-build-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
   const copy = path.join(work, 'copy');
-  for (const entry of ['package.json', 'README.md', 'bin', 'src', 'db', 'workloads']) cpSync(path.join(repoRoot, entry), path.join(copy, entry), { recursive: true });
+  for (const entry of ['package.json', 'README.md', '.github', 'bin', 'src', 'db', 'workloads']) cpSync(path.join(repoRoot, entry), path.join(copy, entry), { recursive: true });
   symlinkSync(path.join(repoRoot, 'node_modules'), path.join(copy, 'node_modules'));
   execFileSync(process.execPath, ['bin/build.js'], { cwd: copy });
   const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: copy, encoding: 'utf8' })) as [{ filename: string; files: { path: string }[] }];
@@ -29,6 +29,7 @@ describe('the compiled CLI', () => {
     expect(shipped).toContain('bin/nightbench.js');
     expect(shipped.some((file) => file.startsWith('db/migrations/'))).toBe(true);
     expect(shipped.some((file) => file.startsWith('workloads/dask/'))).toBe(true);
+    expect(shipped).toEqual(expect.arrayContaining(['.github/actions/nightbench/action.yml', '.github/workflows/nightly-pipeline.yml', '.github/workflows/triage.yml']));
     expect(shipped.filter((file) => file.startsWith('src/') || file.startsWith('test/'))).toEqual([]);
     expect(existsSync(path.join(installed, 'src'))).toBe(false);
   });
@@ -39,5 +40,13 @@ describe('the compiled CLI', () => {
     run('db', 'migrate', '--db', db);
     run('report', '--db', db, '--out', path.join(work, 'site'));
     expect(readdirSync(path.join(work, 'site', 'assets'))).toEqual(expect.arrayContaining(['index.js', 'site.css']));
+  });
+
+  it('runs init from the package: the workflows it adopts ship with it', () => {
+    const project = path.join(work, 'project');
+    execFileSync('git', ['init', '--quiet', project]);
+    const output = execFileSync(process.execPath, [path.join(installed, 'bin/nightbench.js'), 'init', '--dry-run', '--json', '--target', 'https://github.com/acme/tinyproj.git'], { cwd: project, encoding: 'utf8' });
+    const plan = JSON.parse(output) as { files: { path: string }[] };
+    expect(plan.files.map((file) => file.path)).toContain('.github/workflows/triage.yml');
   });
 });

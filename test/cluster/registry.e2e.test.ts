@@ -18,7 +18,8 @@ ${body}`;
 describe('provider registry', () => {
   it('gives the local provider and the whole CLI without loading the AWS SDK', () => {
     const result = importWithoutAws(`const { getProvider } = await import('./src/cluster/registry.ts');
-await import('./src/commands/index.ts');
+const { commands } = await import('./src/commands/index.ts');
+for (const command of commands) await command.load();
 console.log((await getProvider('local')).name);`);
     expect(result.stderr).not.toContain('loaded');
     expect(result.stdout.trim()).toBe('local');

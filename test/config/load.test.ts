@@ -21,6 +21,13 @@ describe('loadConfig', () => {
     expect(loaded.config.suites).toEqual(['dask']);
   });
 
+  it('skips whole lines that start with //, and nothing inside a value', () => {
+    const loaded = loadConfig({ cwd: withConfig('// a comment\n{\n  // the repeats\n  "repeats": 2,\n  "environment": { "name": "https://x//y" }\n}\n') });
+    expect(loaded.config.repeats).toBe(2);
+    expect(loaded.config.environment.name).toBe('https://x//y');
+    expect(() => loadConfig({ cwd: withConfig('{"repeats": 2 // trailing comments are not comments\n}') })).toThrow(/not valid JSON/);
+  });
+
   it('parses sizes the way people write them', () => {
     const loaded = loadConfig({ cwd: withConfig('{"cluster": {"memoryPerWorker": "512 MiB"}}') });
     expect(loaded.config.cluster.memoryPerWorker).toBe(512 * 2 ** 20);

@@ -3,10 +3,12 @@
  * own rules: every `run:` calls only nightbench commands that exist, permissions per job, no
  * expression inside a script, every action pinned to a commit, no fork code near credentials.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { repoRoot, runCli } from '../helpers/cli.js';
 
@@ -43,7 +45,11 @@ function scripts(): { where: string; run: string }[] {
   const found: { where: string; run: string }[] = [];
   for (const [file, workflow] of Object.entries(workflows)) {
     for (const [name, job] of Object.entries(workflow.jobs)) {
-      for (const [i, step] of (job.steps ?? []).entries()) if (step.run !== undefined) found.push({ where: `${file} job ${name} step ${i + 1}`, run: step.run });
+      for (const [i, step] of (job.steps ?? []).entries()) {
+        if (step.run !== undefined) found.push({ where: `${file} job ${name} step ${i + 1}`, run: step.run });
+        // The nightbench action runs its `command:` input as `nightbench <command>`.
+        if (step.uses?.endsWith('/.github/actions/nightbench') && typeof step.with?.command === 'string') found.push({ where: `${file} job ${name} step ${i + 1}`, run: `nightbench ${step.with.command}` });
+      }
     }
   }
   for (const file of localActions) {
@@ -62,15 +68,18 @@ function everyUses(): { where: string; uses: string }[] {
   );
 }
 
-/** `node bin/nightbench.js db merge --db x` -> ['db', 'merge']: the words before the first option or argument. */
+/**
+ * `node bin/nightbench.js db merge --db x` (or `nightbench db merge ...`, as the action puts it on
+ * PATH) -> ['db', 'merge']: the words before the first option or argument.
+ */
 function nightbenchCommands(script: string): string[][] {
   const joined = script.replace(/\\\n/g, ' ').replace(/\n(?=\s*--)/g, ' ');
-  return [...joined.matchAll(/node bin\/nightbench\.js((?:\s+[a-z][a-z-]*)*)/g)].map((m) => m[1]!.trim().split(/\s+/).filter(Boolean).slice(0, 2));
+  return [...joined.matchAll(/(?:node bin\/nightbench\.js|(?<![\w./$-])nightbench(?=\s))((?:\s+[a-z][a-z-]*)*)/g)].map((m) => m[1]!.trim().split(/\s+/).filter(Boolean).slice(0, 2));
 }
 
 describe('workflow files', () => {
-  it('exist: nightly, ab, reaper, ci, triage', () => {
-    expect(workflowFiles).toEqual(expect.arrayContaining(['ab.yml', 'ci.yml', 'nightly.yml', 'reaper.yml', 'triage.yml']));
+  it('exist: nightly and its pipeline, pages, ab, reaper, ci, triage, bisect, backfill', () => {
+    expect(workflowFiles).toEqual(['ab.yml', 'backfill.yml', 'bisect.yml', 'ci.yml', 'nightly-pipeline.yml', 'nightly.yml', 'pages.yml', 'reaper.yml', 'triage.yml']);
   });
 
   it.each(workflowFiles)('%s passes actionlint', async (file) => {
@@ -94,7 +103,8 @@ describe('workflow files', () => {
   it('pin every third-party action to a full commit sha, and every local one exists', () => {
     for (const { where, uses } of everyUses()) {
       if (uses.startsWith('./')) {
-        const target = path.join(repoRoot, uses);
+        // The pipeline checks nightbench out at .nightbench/tool beside the caller's code: this repository.
+        const target = path.join(repoRoot, uses.replace(/^\.\/\.nightbench\/tool\//, './'));
         expect(existsSync(target.endsWith('.yml') ? target : path.join(target, 'action.yml')), `${where}: ${uses}`).toBe(true);
       } else {
         expect(uses, where).toMatch(/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/);
@@ -107,13 +117,23 @@ describe('workflow files', () => {
     expect(Object.keys(workflows['ab.yml']!.on).sort()).toEqual(['push', 'workflow_dispatch']);
   });
 
-  it('nightly: scheduled and dispatchable, one at a time, shards from the plan, a final job that runs when a shard failed', () => {
+  it('nightly: scheduled and dispatchable, the reusable pipeline run from this very commit, with no copy of its jobs', () => {
     const nightly = workflows['nightly.yml']!;
     expect(Object.keys(nightly.on).sort()).toEqual(['schedule', 'workflow_dispatch']);
     expect(Object.keys((nightly.on.workflow_dispatch as { inputs: object }).inputs)).toEqual(expect.arrayContaining(['provider', 'workers', 'repeats', 'workloads']));
     expect(nightly.concurrency).toBeUndefined();
-    expect(nightly.jobs.shard!.strategy).toEqual({ 'fail-fast': false, matrix: '${{ fromJSON(needs.plan.outputs.matrix) }}' });
-    expect(nightly.jobs.history!.if).toMatch(/^always\(\)/);
+    const call = nightly.jobs.nightly! as Job & { with: Record<string, unknown> };
+    expect(call.uses).toBe('./.github/workflows/nightly-pipeline.yml');
+    expect(call.with).toMatchObject({ 'nightbench-repository': '${{ github.repository }}', 'nightbench-ref': '${{ github.sha }}' });
+    expect(Object.values(nightly.jobs).filter((job) => job.steps)).toEqual([]);
+  });
+
+  it('the pipeline: shards from the plan, a final job that runs when a shard failed, pages after it', () => {
+    const pipeline = workflows['nightly-pipeline.yml']!;
+    expect(pipeline.jobs.shard!.strategy).toEqual({ 'fail-fast': false, matrix: '${{ fromJSON(needs.plan.outputs.matrix) }}' });
+    expect(pipeline.jobs.history!.if).toMatch(/^always\(\)/);
+    expect(pipeline.jobs.pages!.needs).toBe('history');
+    expect(pipeline.jobs.deploy!.permissions).toEqual({ pages: 'write', 'id-token': 'write' });
   });
 
   it('backfill: by hand with a range, the nights split over a matrix, merged and judged once', () => {
@@ -146,16 +166,16 @@ describe('workflow files', () => {
     const nightly = workflows['nightly.yml']!;
     const caller = nightly.jobs.bisect! as Job & { needs?: string; with?: Record<string, string> };
     expect(caller.uses).toBe('./.github/workflows/bisect.yml');
-    expect(caller.needs).toBe('history');
+    expect(caller.needs).toBe('nightly');
     expect(caller.with).toEqual({ issue: '${{ matrix.issue }}', mode: 'bisect' });
-    expect(caller.strategy?.matrix).toEqual({ issue: '${{ fromJSON(needs.history.outputs.opened-issues) }}' });
+    expect(caller.strategy?.matrix).toEqual({ issue: '${{ fromJSON(needs.nightly.outputs.opened-issues) }}' });
   });
 
   it('cancel no writer: nothing that writes the history, or calls a workflow that does, waits in a concurrency group', () => {
     type Grouped = { concurrency?: unknown };
     const writes = (job: Job) => (job.steps ?? []).some((step) => step.run !== undefined && nightbenchCommands(step.run).some((w) => w.join(' ') === 'history save' || w[0] === 'triage'));
     const writers = new Set(Object.entries(workflows).filter(([, w]) => Object.values(w.jobs).some(writes)).map(([file]) => file));
-    expect([...writers].sort()).toEqual(['backfill.yml', 'bisect.yml', 'nightly.yml', 'triage.yml']);
+    expect([...writers].sort()).toEqual(['backfill.yml', 'bisect.yml', 'nightly-pipeline.yml', 'triage.yml']);
     const callsWriter = (job: Job) => job.uses !== undefined && writers.has(path.basename(job.uses));
     const grouped: string[] = [];
     for (const [file, workflow] of Object.entries(workflows)) {
@@ -248,5 +268,68 @@ describe('nightbenchCommands', () => {
     ['node bin/nightbench.js nightly --no-detect\n  --shard "$SHARD"', [['nightly']]],
   ])('%s', (script, expected) => {
     expect(nightbenchCommands(script)).toEqual(expected);
+  });
+});
+
+describe('the reusable pipeline and the action (what other repositories call)', () => {
+  const pipeline = workflows['nightly-pipeline.yml']!;
+  const call = pipeline.on.workflow_call as { inputs: Record<string, { type: string; default?: unknown; description?: string }>; secrets: Record<string, { description?: string; required?: boolean }> };
+  const action = parse(readFileSync(path.join(actionsDir, 'nightbench', 'action.yml'), 'utf8')) as { inputs: Record<string, { description?: string }>; runs: { steps: (Step & { id?: string; shell?: string })[] } };
+  const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string; repository: { url: string } };
+
+  it('is called only, with typed kebab-case inputs for the config, the shards and the provider, and documented optional secrets', () => {
+    expect(Object.keys(pipeline.on)).toEqual(['workflow_call']);
+    expect(Object.keys(call.inputs)).toEqual(expect.arrayContaining(['config', 'shards', 'provider']));
+    for (const [name, input] of Object.entries({ ...call.inputs, ...call.secrets, ...action.inputs })) {
+      expect(name).toMatch(/^[a-z]+(-[a-z]+)*$/);
+      expect(input.description, name).toBeTruthy();
+    }
+    expect(call.inputs.shards!.type).toBe('number');
+    for (const secret of Object.values(call.secrets)) expect(secret.required).toBe(false);
+  });
+
+  it('runs, by default, the nightbench release it belongs to', () => {
+    expect(call.inputs['nightbench-ref']!.default).toBe(`v${pkg.version}`);
+    expect(`https://github.com/${String(call.inputs['nightbench-repository']!.default)}.git`).toBe(pkg.repository.url.replace(/^git\+/, ''));
+  });
+
+  it('sets nightbench up in every job from its own checkout, before any step runs it (the caller has no bin/)', () => {
+    for (const [name, job] of Object.entries(pipeline.jobs)) {
+      if (!job.steps?.some((step) => step.run)) continue;
+      const steps = job.steps.map((step) => step.uses?.replace(/@.*/, '') ?? 'run');
+      expect(steps.slice(0, 3), name).toEqual(['actions/checkout', 'actions/checkout', './.nightbench/tool/.github/actions/nightbench']);
+      expect(job.steps[1]!.with).toMatchObject({ repository: '${{ inputs.nightbench-repository }}', ref: '${{ inputs.nightbench-ref }}', path: '.nightbench/tool' });
+    }
+    expect(scripts().filter((s) => s.where.startsWith('nightly-pipeline.yml') && s.run.includes('bin/nightbench.js'))).toEqual([]);
+  });
+
+  describe('the action\'s command step, run by bash as the runner does', () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'nb-action-'));
+    afterAll(() => rmSync(work, { recursive: true, force: true }));
+    const step = action.runs.steps.find((s) => s.id === 'run')!;
+    const runStep = (command: string) => {
+      const output = path.join(work, `output-${Math.random().toString(36).slice(2)}`);
+      writeFileSync(output, '');
+      const result = spawnSync('bash', ['-e', '-c', step.run!], {
+        cwd: work,
+        encoding: 'utf8',
+        env: { ...process.env, NIGHTBENCH_COMMAND: command, NIGHTBENCH_BIN: path.join(repoRoot, 'bin/nightbench.js'), GITHUB_OUTPUT: output, DB: path.join(work, 'history db.sqlite') },
+      });
+      return { ...result, output: readFileSync(output, 'utf8') };
+    };
+
+    it('runs the command with its shell words and variables expanded, and reports its exit code', () => {
+      expect(step.shell).toBe('bash');
+      const result = runStep('db migrate --db "$DB" --json');
+      expect(result.status, result.stderr).toBe(0);
+      expect((JSON.parse(result.stdout) as { file: string }).file).toBe(path.join(work, 'history db.sqlite'));
+      expect(result.output).toBe('exit-code=0\n');
+    });
+
+    it('fails the step with the command\'s own exit code on bad input', () => {
+      const result = runStep('db migrate --no-such-flag');
+      expect(result.status).toBe(2);
+      expect(result.output).toBe('exit-code=2\n');
+    });
   });
 });
