@@ -49,6 +49,9 @@ export interface ImportWriteCounts {
 
 /** Prepared statements for a bulk import: prepare once, write many runs in one transaction. */
 export function importWriter(db: Db): (row: ImportRunRow) => ImportWriteCounts {
+  // A batch of a large import touches most of the results' index pages: with SQLite's default
+  // cache (16 MB here) it would write and read them back many times within one transaction.
+  db.pragma('cache_size = -262144');
   const insertRun = db.prepare(
     `INSERT INTO runs (id, kind, suite, night, started_at, finished_at, status, target, environment_name, environment_fingerprint, environment,
        provider, cluster_shape, workers, threads_per_worker, memory_per_worker, scale, harness_version, host, cluster_info, config)
