@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { NightbenchError } from '../errors.js';
 import { pruneHistoryFile } from '../history/files.js';
 import { backendNames, backendSummaries, createBackend } from '../history-sync/registry.js';
 import { fileBytes } from '../history-sync/sqlite-file.js';
+import { exportFormats, exportHistory, type ExportFormat } from '../interchange/export.js';
 import { importHistory } from '../interchange/import.js';
 import { formatNames, formatReaders } from '../interchange/read-source.js';
 import type { InterchangeFormat } from '../interchange/types.js';
@@ -124,6 +125,35 @@ export const historyCommand: CliCommand = {
           printResult(options.json, summary,
             `imported ${summary.format} from ${summary.source}: ${summary.files} files, ${summary.runs} runs (${summary.newRuns} new), ${summary.values} values (${summary.newValues} new) in ${summary.series} series${range}` +
               (summary.missing > 0 ? `; ${summary.missing} results without a value left out` : ''));
+        } finally {
+          store.close();
+        }
+        setExitCode(0);
+      });
+
+    addCommonOptions(history.command('export').description('write the nightly history out for other tools: csv (every value) or bmf (Bencher Metric Format, one night)'))
+      .requiredOption('--format <name>', `${exportFormats.join(' or ')}`)
+      .option('--suite <name>', 'only this suite')
+      .option('--night <date>', 'bmf: the night written (default: the latest); csv: the first night written (default: all)')
+      .option('--out <file>', 'write to this file instead of stdout')
+      .option('--json', 'with --out: a machine-readable summary on stdout')
+      .action((options: CommonOptions & { format: string; suite?: string; night?: string; out?: string }) => {
+        if (!(exportFormats as readonly string[]).includes(options.format)) throw new NightbenchError('usage', `--format: expected one of ${exportFormats.join(', ')}, got "${options.format}"`);
+        if (options.night !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.night)) throw new NightbenchError('usage', `--night: expected a date YYYY-MM-DD, got "${options.night}"`);
+        const context = commandContext(options);
+        if (!existsSync(context.historyPath)) throw new NightbenchError('store', `history export: ${context.historyPath} does not exist`);
+        const store = openContextHistory(context);
+        try {
+          const result = exportHistory(store, { format: options.format as ExportFormat, suite: options.suite, night: options.night });
+          const summary = `${result.values} values${result.night ? ` of night ${result.night}` : ''} as ${options.format}`;
+          if (options.out === undefined) {
+            process.stdout.write(result.text);
+            context.log.info(`exported ${summary}`);
+          } else {
+            const out = context.resolve(options.out);
+            writeFileSync(out, result.text);
+            printResult(options.json, { format: options.format, file: out, night: result.night, values: result.values }, `exported ${summary} to ${out}`);
+          }
         } finally {
           store.close();
         }

@@ -8,6 +8,7 @@
  * @module
  */
 import { z } from 'zod';
+import type { Series } from '../detect/series.js';
 import { medianOf } from '../stats/segmentation.js';
 import { validate } from '../validation.js';
 import type { ImportedCommit, ImportedDirection, ImportedRun } from './types.js';
@@ -49,19 +50,20 @@ export function parseBmf(json: unknown, file: string, facts: BmfRunFacts): Impor
   return { machine: facts.machine, machineFacts: {}, environmentName: 'default', environmentFacts: {}, commit: facts.commit, values, missing: 0 };
 }
 
-/** One night's values of a series, as the export reads them. */
-export interface ExportedPoint {
-  workload: string;
-  metric: string;
-  values: readonly number[];
-}
-
-/** A BMF document of one night: the median of its repeats, with their lowest and highest as the bounds. */
-export function toBmf(points: readonly ExportedPoint[]): BmfDocument {
+/**
+ * A BMF document of one night: each series' median of that night's repeats, with their lowest and
+ * highest as the bounds. A benchmark is named by its workload; series of one workload and
+ * measure on several machines or environments are told apart by where they ran.
+ */
+export function toBmf(series: readonly Series[], night: string): BmfDocument {
+  const points = series.flatMap((s) => s.points.filter((p) => p.night === night && p.values.length > 0).map((p) => ({ identity: s.identity, values: p.values })));
+  const perName = new Map<string, number>();
+  for (const { identity } of points) perName.set(`${identity.workload}\0${identity.metric}`, (perName.get(`${identity.workload}\0${identity.metric}`) ?? 0) + 1);
   const document: BmfDocument = {};
-  for (const p of points) {
-    if (p.values.length === 0) continue;
-    (document[p.workload] ??= {})[p.metric] = { value: medianOf(p.values), lower_value: Math.min(...p.values), upper_value: Math.max(...p.values) };
+  for (const { identity, values } of points) {
+    const shared = perName.get(`${identity.workload}\0${identity.metric}`)! > 1;
+    const name = shared ? `${identity.workload} [${[identity.clusterShape, identity.environmentName].join(' ')}]` : identity.workload;
+    (document[name] ??= {})[identity.metric] = { value: medianOf(values), lower_value: Math.min(...values), upper_value: Math.max(...values) };
   }
   return document;
 }

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -91,5 +91,41 @@ describe('importing an asv results folder into a history', () => {
     const result = await runCli(['history', 'import', 'notes.json', '--db', path.join(dir, 'h.sqlite')], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/notes\.json: not a format nightbench imports \(asv, github-action-benchmark, bmf\); give --format/);
+  });
+});
+
+describe('importing github-action-benchmark and BMF, and exporting back out', () => {
+  it("detects data.js and keeps each of the action's suites as a suite", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'h.sqlite');
+    const result = await runCli(['history', 'import', path.join(fixtures, 'gab-data.js'), '--db', file, '--machine', 'gha-ubuntu', '--json'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ format: 'github-action-benchmark', runs: 3, values: 5, suites: ['Python Benchmark', 'Rust Benchmark'], machines: ['gha-ubuntu'] });
+    expect(sqlGet(file, "SELECT direction FROM metric_directions WHERE suite = 'Python Benchmark'")).toEqual({ direction: 'higher' });
+    expect(sqlGet(file, "SELECT subject, author_name AS author FROM commits WHERE sha LIKE '1111%'")).toEqual({ subject: 'Speed up the tokenizer', author: 'Ada Lovelace' });
+  });
+
+  it('a BMF file needs its commit; imported with it, the night exports back as the same BMF values', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'h.sqlite');
+    const source = path.join(fixtures, 'bmf.json');
+    const without = await runCli(['history', 'import', source, '--db', file], { cwd: dir });
+    expect(without).toMatchObject({ code: 2, stderr: `nightbench: ${source}: a BMF file names no commit: give the commit it measured with --commit SHA (and --date)\n` });
+
+    const imported = await runCli(['history', 'import', source, '--db', file, '--suite', 'parser', '--commit', 'abcdef0123', '--date', '2024-03-05T12:00:00Z', '--json'], { cwd: dir });
+    expect(imported.code).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ format: 'bmf', runs: 1, values: 5, nights: { first: '2024-03-05', last: '2024-03-05' } });
+
+    const exported = await runCli(['history', 'export', '--db', file, '--format', 'bmf'], { cwd: dir });
+    expect(exported.code).toBe(0);
+    const document = JSON.parse(exported.stdout) as Record<string, Record<string, { value: number }>>;
+    const original = JSON.parse(readFileSync(source, 'utf8')) as Record<string, Record<string, { value: number }>>;
+    const valuesOf = (d: typeof document) => Object.entries(d).flatMap(([name, measures]) => Object.entries(measures).map(([measure, m]) => [name, measure, m.value]));
+    expect(valuesOf(document)).toEqual(expect.arrayContaining(valuesOf(original)));
+    expect(valuesOf(document)).toHaveLength(valuesOf(original).length);
+
+    const csv = await runCli(['history', 'export', '--db', file, '--format', 'csv', '--out', 'all.csv', '--json'], { cwd: dir });
+    expect(JSON.parse(csv.stdout)).toMatchObject({ format: 'csv', values: 5 });
+    expect(readFileSync(path.join(dir, 'all.csv'), 'utf8')).toContain('parser,2024-03-05,2024-03-05T12:00:00.000Z,parser=abcdef0123,bmf,bmf:default,,default,parser::tokenize,,throughput,1,ok,657.9,operations / second,higher');
   });
 });
