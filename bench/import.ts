@@ -25,15 +25,15 @@ if (!source) {
 
 // The machine is shared: CPU seconds (user + system of this process) say what the import costs
 // whatever else runs; wall seconds say what a user waits on this machine now.
-const pass = (label: string, body: () => { values: number }) => {
+const pass = (label: string, body: () => { values: number; newValues?: number }) => {
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
-  const { values } = body();
+  const { values, newValues } = body();
   const cpu = process.cpuUsage(cpuBefore);
   const wall = (performance.now() - started) / 1000;
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   return {
-    pass: label, values, seconds: Number(wall.toFixed(2)), valuesPerSecond: Math.round(values / wall),
+    pass: label, values, ...(newValues === undefined ? {} : { newValues }), seconds: Number(wall.toFixed(2)), valuesPerSecond: Math.round(values / wall),
     cpuSeconds: Number(cpuSeconds.toFixed(2)), valuesPerCpuSecond: Math.round(values / cpuSeconds),
   };
 };

@@ -64,7 +64,7 @@ function localFile(context: CommandContext, given: string | undefined): string {
 /** `nightbench history fetch|save|prune|import|export`: the history kept between workflow runs, and brought from or to other tools. */
 export const historyCommand: CliCommand = {
   register(program: Command, setExitCode) {
-    const history = program.command('history').description(`the history between runs: fetch it from its store, save a night back, prune old samples (stores: ${backendNames().join(', ')})`);
+    const history = program.command('history').description(`the history between runs: fetch it from its store, save a night back, prune old samples (stores: ${backendNames().join(', ')}); import another tool's history, export it`);
 
     addStoreOptions(history.command('fetch').description('copy the stored history to a local file (a first night finds none and says so)'))
       .option('--to <file>', 'where to write it (default: --db or the config\'s history path)')

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Db } from './database.js';
-import type { CommitInfo, MetricValue } from './types.js';
+import type { CommitInfo, Comparability, MetricValue } from './types.js';
 
 export interface ImportedWorkloadValues {
   workload: string;
@@ -20,16 +20,12 @@ export interface ImportedWorkloadValues {
  * A run as the history stores it, built from another tool's record (src/interchange/history-rows.ts).
  * The tool's machine has no worker count or memory of nightbench's kind: one worker, memory 0 (unknown).
  */
-export interface ImportRunRow {
+export interface ImportRunRow extends Comparability {
   id: string;
   suite: string;
   night: string;
   startedAt: string;
-  environmentName: string;
-  environmentFingerprint: string;
   environment: unknown;
-  provider: string;
-  clusterShape: string;
   host: string;
   harnessVersion: string;
   target: unknown;
