@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBmf, toBmf } from '../../src/interchange/bmf.js';
 import { toCsv } from '../../src/interchange/csv.js';
+import { parseToolJson } from '../../src/interchange/tool-json.js';
 import { dataJsJson, directionOfTool, parseGithubActionBenchmark } from '../../src/interchange/github-action-benchmark.js';
 import type { Series } from '../../src/detect/series.js';
 import type { ResultRow } from '../../src/history/types.js';
@@ -88,5 +89,15 @@ describe('CSV', () => {
       's,2024-03-05,2024-03-05T02:17:00Z,dask=abc distributed=def,local,local:2x1:2GiB,,default,"parse(10, ""x"")",,wall_time,1,ok,1.5,seconds,lower',
       '',
     ]);
+  });
+});
+
+describe("tools' JSON", () => {
+  it("reads Python's NaN and Infinity as missing values, leaving names that contain them alone", () => {
+    expect(parseToolJson('{"test_NaN": [NaN, 1.5, -Infinity], "b": {"x": Infinity}}', 'r.json')).toEqual({ test_NaN: [null, 1.5, null], b: { x: null } });
+  });
+
+  it('names the file when it is not JSON at all', () => {
+    expect(() => parseToolJson('{"a": ', 'results/m/x.json')).toThrow(/^results\/m\/x\.json: not valid JSON: /);
   });
 });
