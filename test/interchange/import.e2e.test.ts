@@ -54,6 +54,22 @@ describe('importing an asv results folder into a history', () => {
     expect(sqlGet(file, "SELECT unit FROM results WHERE metric = 'track' LIMIT 1")).toEqual({ unit: 'queries' });
   });
 
+  it('adds only what a results file has gained since it was imported', () => {
+    const dir = tempDir();
+    cpSync(path.join(fixtures, 'asv-project'), dir, { recursive: true });
+    const file = path.join(dir, 'history.sqlite');
+    const store = openHistory(file);
+    importHistory(store, dir, { suite: 'orm' });
+    // asv reran the failed combination of the second commit: its null became a value.
+    const gained = path.join(dir, 'results', 'linux-box', '2b3c4d5e-virtualenv-py3.11.json');
+    writeFileSync(gained, readFileSync(gained, 'utf8').replace('[0.0021, null]', '[0.0021, 0.0205]'));
+    const again = importHistory(store, dir, { suite: 'orm' });
+    store.close();
+    expect(again).toMatchObject({ newRuns: 0, values: 18, newValues: 1, missing: 1 });
+    // Three commits on linux-box, one on old-mac: every one now has the value.
+    expect(sqlGet(file, "SELECT count(*) AS n FROM results WHERE workload = 'bench_orm.QuerySet.time_bulk_create(100, ''sqlite'')'")).toEqual({ n: 4 });
+  });
+
   it('nightbench detect finds a step in an imported series as in a recorded one', async () => {
     const dir = tempDir();
     // 20 days near 10 ms, then 10 days near 15 ms: the step is on 2024-01-21.
