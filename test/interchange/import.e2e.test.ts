@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -87,6 +87,19 @@ describe('importing an asv results folder into a history', () => {
     const step = await runCli(['detect', '--db', file, '--night', '2024-01-23'], { cwd: dir });
     expect(step.code).toBe(1);
     expect(step.stdout).toContain('1 open regression episode: orm/suite.Orm.time_query time [asv:ci-runner virtualenv-py3.12] since 2024-01-21');
+  });
+
+  it('nightbench report writes a page for each imported workload, parameter combinations included', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'history.sqlite');
+    expect((await runCli(['history', 'import', path.join(fixtures, 'asv-project'), '--db', file, '--suite', 'orm', '-q'], { cwd: dir })).code).toBe(0);
+    const report = await runCli(['report', '--db', file, '--json'], { cwd: dir });
+    expect(report.code).toBe(0);
+    expect(JSON.parse(report.stdout)).toMatchObject({ workloads: 6, series: 9 });
+    const pages = readdirSync(path.join(dir, 'reports/site/workloads/orm'));
+    const page = pages.find((name) => name.startsWith('bench_orm.queryset.time_bulk_create-100-sqlite'));
+    expect(page).toBeDefined();
+    expect(readFileSync(path.join(dir, 'reports/site/workloads/orm', page!), 'utf8')).toContain("time_bulk_create(100, &#39;sqlite&#39;)");
   });
 
   it('refuses a malformed results file in one line naming the file and the field, and stores nothing of that file', async () => {
