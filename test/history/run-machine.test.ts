@@ -39,6 +39,10 @@ describe('the machine a run ran on', () => {
     expect(rows.filter((r) => r.runId === withMachine).map((r) => r.machineClass)).toEqual(['AMD EPYC 7763 64-Core Processor, 4 cores, 16GiB', 'AMD EPYC 7763 64-Core Processor, 4 cores, 16GiB']);
     expect(rows.filter((r) => r.runId === without).every((r) => !('machineClass' in r))).toBe(true);
     expect(sqlAll(file('history.sqlite'), 'SELECT machine FROM runs WHERE id = ?', withMachine)).toEqual([{ machine: JSON.stringify(epyc) }]);
+    const pages = openHistory(file('history.sqlite'));
+    const runs = pages.reportHistory().runs;
+    pages.close();
+    expect(runs.map((r) => [r.machine, r.machineClass])).toEqual([[epyc, machineClass(epyc)], [undefined, undefined]]);
   });
 
   it('is replaced by the instance type a cluster reports when it finishes (EC2 falls back across types)', () => {
