@@ -88,7 +88,7 @@ export interface SeriesVerdict {
  * spread of successive differences is itself too uncertain (REALISE's first weeks opened
  * episodes on noise alone with 4 nights).
  */
-export const minNoiseNights = 10;
+const minNoiseNights = 10;
 
 /**
  * Judges the comparison of `series` for its night under `policy`. `declared` is the direction

@@ -9,18 +9,8 @@
  * @module
  */
 import type { NightRef, SeriesVerdict } from './judge.js';
-import { minNoiseNights } from './judge.js';
 import type { DetectionPolicy } from './policy.js';
 import type { Series } from './series.js';
-
-/**
- * Ok nights of tonight's class, in the lookback before tonight, for a comparison within the class.
- * The persistence path trusts a noise figure from at least this many nights (judge.ts), and the
- * fast path's window holds as many (7); with fewer nights of the class, comparing within it would
- * lose the persistence path, so the night is compared with every class as before and a change
- * that crosses classes is held instead.
- */
-export const minClassNights = minNoiseNights;
 
 /** How a night's machine stands to its baseline's. */
 export interface MachineComparison {
@@ -45,17 +35,23 @@ const dayMs = 86_400_000;
 
 /**
  * The series seen from tonight's machine class: only its nights, when the lookback holds at least
- * {@link minClassNights} ok ones before tonight; undefined otherwise (compare with every class).
+ * `minBaselineNights` (3) ok ones before tonight; undefined otherwise (compare with every class).
+ * Why that many: it is the fewest nights detection judges any night against; with fewer, the
+ * night would be judged against every class anyway, so it is, and a change across classes is
+ * held instead. From 3 to 9 nights of the class only the fast path (2 repeats or more) judges,
+ * since the persistence path trusts a noise figure from 10 nights (judge.ts) and waits; on four
+ * runner classes a quarter of the nights each (bench/machine-mix.ts), asking for 10 left the 30
+ * nights' lookback too few of each class to find a planted +30% at all.
  * The window then reaches back over the class's last `windowDays` ok nights, so the fast path's
  * baseline holds as many nights as on a history of one machine.
  */
-export function sameClassView(series: Series, night: string, policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>, lookbackStart: string): ClassView | undefined {
+export function sameClassView(series: Series, night: string, policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays' | 'minBaselineNights'>, lookbackStart: string): ClassView | undefined {
   const tonight = series.points.find((point) => point.night === night);
   const machineClass = tonight?.machineClass;
   if (machineClass === undefined) return undefined;
   const points = series.points.filter((point) => point.machineClass === machineClass);
   const before = points.filter((point) => point.night < night && point.night >= lookbackStart && point.status === 'ok');
-  if (before.length < minClassNights) return undefined;
+  if (before.length < policy.minBaselineNights) return undefined;
   const windowFrom = before[Math.max(0, before.length - policy.windowDays)]!.night;
   const spanDays = Math.round((Date.parse(`${night}T00:00:00Z`) - Date.parse(`${windowFrom}T00:00:00Z`)) / dayMs);
   return { series: { ...series, points }, windowDays: Math.min(Math.max(policy.windowDays, spanDays), Math.max(policy.windowDays, policy.lookbackDays)), classNights: before.length };

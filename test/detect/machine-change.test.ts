@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { machineChangeOf, minClassNights } from '../../src/detect/machine-change.js';
+import { machineChangeOf } from '../../src/detect/machine-change.js';
 import { machineNight } from '../../src/detect/machine-night.js';
 import { defaultDetectionPolicy as policy } from '../../src/detect/policy.js';
 import type { ResultRow } from '../../src/history/types.js';
@@ -28,7 +28,7 @@ describe('nights on several machine classes', () => {
     const run = runNights(rows, policy, 25, 69);
     const before = run.verdicts.slice(0, 55 - 25).flat();
     expect(before.filter((v) => v.kind === 'regression' || v.kind === 'improvement')).toEqual([]);
-    expect(before.every((v) => (v.machine?.sameClassNights ?? 0) >= minClassNights && !v.machine!.changed)).toBe(true);
+    expect(before.every((v) => (v.machine?.sameClassNights ?? 0) >= policy.minBaselineNights && !v.machine!.changed)).toBe(true);
     const found = run.episodes.filter((e) => e.kind === 'regression');
     expect(found).toHaveLength(1);
     expect(found[0]!.firstBad.night >= nightAt(55) && found[0]!.firstBad.night <= nightAt(57)).toBe(true);
@@ -40,8 +40,8 @@ describe('nights on several machine classes', () => {
     expect(blind.episodes.filter((e) => e.kind === 'regression' && e.firstBad.night <= nightAt(57))).toEqual([]);
   });
 
-  it('with too few nights of a class in the lookback are compared with every class, and a change across classes is marked', () => {
-    // Three weeks on the fast CPU, then the pool moves to the slow one.
+  it('with fewer nights of a class in the lookback than a baseline needs are compared with every class, and a change across classes is marked', () => {
+    // Four weeks on the fast CPU, then the pool moves to the slow one: its first night has no other of its class.
     const rows = onMachines(seriesRows({ seed: 5, nights: 40, repeats: 3, cv: 0.03 }), (i) => (i < 30 ? fast : slow), speeds);
     const run = runNights(rows, policy, 29, 33);
     const opened = run.changes.flat().flatMap((c) => (c.action === 'open' ? [c.episode] : []));
