@@ -10,7 +10,9 @@
  *
  * Scenarios: `shift` (the pool moves from mostly the two fast classes to mostly the two slow ones
  * on night 60), `even` (every class a quarter of the nights), `two` (the two middle classes, half
- * each). Planted: +30% on `--planted` series from night 90.
+ * each), `arrives` (one class only, then from night 60 the slowest class on half the nights: its
+ * first nights have no baseline of their own, and what they open is held). Planted: +30% on
+ * `--planted` series from night 90.
  *
  * @module
  */
@@ -18,7 +20,7 @@ import { Command } from 'commander';
 import { activeStates, type Episode } from '../src/detect/episodes.js';
 import { defaultDetectionPolicy as policy } from '../src/detect/policy.js';
 import { planNight } from '../src/detect/run.js';
-import { detectableBySeries, groupEpisodes, machineClassBySeries } from '../src/github/group.js';
+import { detectableBySeries, groupEpisodes, tonightMachineBySeries } from '../src/github/group.js';
 import { holdOpenings } from '../src/github/machine-hold.js';
 import { planIssues } from '../src/github/plan.js';
 import type { TrackedIssue } from '../src/github/tracker.js';
@@ -43,6 +45,7 @@ const scenarios: Record<string, (night: number) => number[]> = {
   shift: (night) => (night < shiftNight ? [0.45, 0.45, 0.05, 0.05] : [0.05, 0.05, 0.45, 0.45]),
   even: () => [0.25, 0.25, 0.25, 0.25],
   two: () => [0, 0.5, 0.5, 0],
+  arrives: (night) => (night < shiftNight ? [0, 1, 0, 0] : [0, 0.5, 0, 0.5]),
 };
 
 interface Options {
@@ -102,7 +105,7 @@ function replay(rows: readonly ResultRow[], options: Options): Outcome {
     }
     if (report.machine?.machine) machineNights.add(night);
     const reported = episodes.filter((e) => e.kind === 'regression' && (activeStates.includes(e.state) || e.recoveredNight === night));
-    const groups = groupEpisodes(reported, ['pkg'], detectableBySeries(report.verdicts), machineClassBySeries(report.verdicts));
+    const groups = groupEpisodes(reported, ['pkg'], detectableBySeries(report.verdicts), tonightMachineBySeries(report.verdicts));
     const actions = holdOpenings(planIssues(groups, tracked, night), { night, machine: report.machine, machineNights, episodes: reported, rerunConfirms: false });
     for (const action of actions) {
       if (action.kind === 'skip' && action.reason.startsWith('waiting')) outcome.heldOpenings++;
@@ -138,7 +141,7 @@ const program = new Command('machine-mix')
 const raw = program.opts<Record<string, string>>();
 const options: Options = { series: Number(raw['series']), planted: Number(raw['planted']), repeats: Number(raw['repeats']), cv: Number(raw['cv']), seed: Number(raw['seed']) };
 const began = Date.now();
-process.stdout.write(`${options.series} series (${options.planted} with +30% from night ${plantedNight}), ${options.repeats} repeats, CV ${options.cv * 100}%, nights ${firstJudged}..${nights - 1} judged; classes at ${classes.map((c) => c.speed).join(' / ')}x\n`);
+process.stdout.write(`${options.series} series (${options.planted} with +30% from night ${plantedNight}), ${options.repeats} repeat${options.repeats === 1 ? '' : 's'}, CV ${options.cv * 100}%, nights ${firstJudged}..${nights - 1} judged; classes at ${classes.map((c) => c.speed).join(' / ')}x\n`);
 process.stdout.write('| scenario | machine classes | issues | false issues | false series filed | planted filed | within 3 nights | median nights | openings held |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n');
 for (const [name, weights] of Object.entries(scenarios)) {
   const rows = suiteRows(weights, options);

@@ -11,7 +11,7 @@ import { clearLevel, suspectNights } from './suspect-range.js';
 import { resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
 import { detectableOf, type Detectable } from './sensitivity.js';
 import type { NightPoint, Series, SeriesIdentity } from './series.js';
-import type { MachineComparison } from './machine-change.js';
+import type { MachineComparison } from './machine-class.js';
 
 export { describeDetectable, type Detectable } from './sensitivity.js';
 

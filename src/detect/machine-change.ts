@@ -9,20 +9,9 @@
  * @module
  */
 import type { NightRef, SeriesVerdict } from './judge.js';
+import type { MachineComparison } from './machine-class.js';
 import type { DetectionPolicy } from './policy.js';
 import type { Series } from './series.js';
-
-/** How a night's machine stands to its baseline's. */
-export interface MachineComparison {
-  /** The class the night ran on. */
-  machineClass: string;
-  /** The class of the last good night it was compared with, when known. */
-  baselineClass?: string;
-  /** The classes differ: the machine, not only the code, changed since the baseline. */
-  changed: boolean;
-  /** Compared only with nights of its own class (how many ok ones the lookback held), or with every class. */
-  sameClassNights?: number;
-}
 
 /** A series narrowed to the nights of one class, and the window in days that holds as many of them as the policy's window holds nights. */
 export interface ClassView {

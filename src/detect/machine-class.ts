@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { formatSize } from '../config/units.js';
 
 /** What a run records about the machine that ran it. */
 export interface MachineFacts {
@@ -25,6 +24,18 @@ export interface MachineFacts {
   runnerEnvironment?: string;
 }
 
+/** How a night's machine stands to its baseline's. */
+export interface MachineComparison {
+  /** The class the night ran on. */
+  machineClass: string;
+  /** The class of the last good night it was compared with, when known. */
+  baselineClass?: string;
+  /** The classes differ: the machine, not only the code, changed since the baseline. */
+  changed: boolean;
+  /** Compared only with nights of its own class (how many ok ones the lookback held), or with every class. */
+  sameClassNights?: number;
+}
+
 const gib = 2 ** 30;
 
 /**
@@ -35,8 +46,8 @@ const gib = 2 ** 30;
  * classed by its instance type instead ({@link instanceMachineClass}): it fixes CPU, cores and memory.
  */
 export function machineClass(facts: Pick<MachineFacts, 'cpuModel' | 'cores' | 'memory'>): string {
-  const memory = formatSize(Math.max(1, Math.round(facts.memory / gib)) * gib);
-  return `${facts.cpuModel.replace(/\s+/g, ' ').trim() || 'unknown CPU'}, ${facts.cores} cores, ${memory}`;
+  const memory = Math.max(1, Math.round(facts.memory / gib));
+  return `${facts.cpuModel.replace(/\s+/g, ' ').trim() || 'unknown CPU'}, ${facts.cores} cores, ${memory}GiB`;
 }
 
 /** The class of a cluster of EC2 instances (known once it started: EC2 falls back across types). */

@@ -39,8 +39,8 @@ export interface IssueSeries {
   detectable?: Detectable;
   /** The episode opened on a change of machine class: its last good night ran on `from`, its first bad night on `to`. */
   machineChange?: { from: string; to: string };
-  /** The class the reported night ran this series on, when known: a night on `machineChange.from` confirms or settles it. */
-  machineClassTonight?: string;
+  /** The class the reported night ran this series on, when known, and the series' threshold: a night on `machineChange.from` confirms or settles it. */
+  tonight?: { machineClass: string; threshold: number };
 }
 
 /** What the rerun of one issue group showed before it was filed (`github.confirm`, see confirm.ts). */
@@ -99,22 +99,22 @@ export function detectableBySeries(verdicts: readonly SeriesVerdict[]): Map<stri
   return new Map(verdicts.flatMap((verdict) => (verdict.detectable ? [[verdict.seriesKey, verdict.detectable] as const] : [])));
 }
 
-/** The machine class each series ran on tonight, by series key, from a night's verdicts (where known). */
-export function machineClassBySeries(verdicts: readonly SeriesVerdict[]): Map<string, string> {
-  return new Map(verdicts.flatMap((verdict) => (verdict.latest?.machineClass ? [[verdict.seriesKey, verdict.latest.machineClass] as const] : [])));
+/** The machine class each series ran on tonight (where known) and its threshold, by series key, from a night's verdicts. */
+export function tonightMachineBySeries(verdicts: readonly SeriesVerdict[]): Map<string, NonNullable<IssueSeries['tonight']>> {
+  return new Map(verdicts.flatMap((verdict) => (verdict.latest?.machineClass ? [[verdict.seriesKey, { machineClass: verdict.latest.machineClass, threshold: verdict.threshold }] as const] : [])));
 }
 
 /**
  * Episodes grouped by suite and suspect range, one group per future issue. `repositories` is
  * the target's repository order (the primary first); repositories it does not name follow by name.
  * `detectable` (see {@link detectableBySeries}) gives each series its noise and reach, `tonightClasses`
- * ({@link machineClassBySeries}) the machine class it ran on tonight.
+ * ({@link tonightMachineBySeries}) the machine class it ran on tonight and its threshold.
  */
 export function groupEpisodes(
   episodes: readonly ReportedEpisode[],
   repositories: readonly string[] = [],
   detectable: ReadonlyMap<string, Detectable> = new Map(),
-  tonightClasses: ReadonlyMap<string, string> = new Map(),
+  tonightClasses: ReadonlyMap<string, NonNullable<IssueSeries['tonight']>> = new Map(),
 ): IssueGroup[] {
   const groups = new Map<string, IssueGroup>();
   const ordered = [...episodes].sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night) || a.seriesKey.localeCompare(b.seriesKey));
@@ -148,7 +148,7 @@ function suspectRanges(episode: ReportedEpisode, repositories: readonly string[]
   return names.map((repo) => ({ repo, from: episode.lastGood.commits[repo] ?? episode.firstBad.commits[repo]!, to: episode.firstBad.commits[repo] ?? episode.lastGood.commits[repo]! }));
 }
 
-function issueSeries(episode: ReportedEpisode, detectable: Detectable | undefined, machineClassTonight: string | undefined): IssueSeries {
+function issueSeries(episode: ReportedEpisode, detectable: Detectable | undefined, tonight: IssueSeries['tonight']): IssueSeries {
   const { identity } = episode;
   const [from, to] = [episode.lastGood.machineClass, episode.firstBad.machineClass];
   return {
@@ -171,6 +171,6 @@ function issueSeries(episode: ReportedEpisode, detectable: Detectable | undefine
     noise: episode.baselineNoise,
     ...(detectable === undefined ? {} : { detectable }),
     ...(from !== undefined && to !== undefined && from !== to ? { machineChange: { from, to } } : {}),
-    ...(machineClassTonight === undefined ? {} : { machineClassTonight }),
+    ...(tonight === undefined ? {} : { tonight }),
   };
 }

@@ -51,15 +51,17 @@ export function holdOpenings(actions: readonly IssueAction[], context: HoldConte
  * An opening whose series began on another machine class than their baseline's: on a new CPU
  * type the same code measures up to 1.5x apart, so only a night on the baseline's class (or a
  * rerun, which runs both sides on one machine) tells the code's share. Filed once a series that
- * opened like for like, or one on the baseline's class tonight and still shifted, shows it (with
- * every series not back); waits while none does; leaves out series back within noise there.
+ * opened like for like shows it, or one that ran on the baseline's class tonight is still beyond
+ * its threshold of its old level there (with every series not back); waits while none does;
+ * leaves out series back within noise on the baseline's class.
  */
 function holdMachineChange(action: IssueAction & { kind: 'open' }, settled: ReadonlySet<number>): IssueAction {
   const { group } = action;
   const isSettled = (s: IssueSeries) => s.episodeId !== undefined && settled.has(s.episodeId);
-  const onBaselineClass = (s: IssueSeries) => s.machineChange !== undefined && s.machineClassTonight === s.machineChange.from;
+  const onBaselineClass = (s: IssueSeries) => s.machineChange !== undefined && s.tonight?.machineClass === s.machineChange.from;
   const stayed = group.series.filter((s) => !(onBaselineClass(s) && isSettled(s)));
-  const confirmed = stayed.filter((s) => s.machineChange === undefined || onBaselineClass(s));
+  // Beyond noise is not enough here: a night of noise within the threshold would file a machine's change.
+  const confirmed = stayed.filter((s) => s.machineChange === undefined || (onBaselineClass(s) && Math.abs(s.change) >= s.tonight!.threshold));
   if (confirmed.length > 0) return stayed.length === group.series.length ? action : { ...action, group: { ...group, series: stayed } };
   const change = group.series.find((s) => s.machineChange !== undefined)!.machineChange!;
   const why = stayed.length === 0 ? `and is back within noise of its old level on ${change.from} tonight` : `(${change.from} before, ${change.to} since); filed when a night on ${change.from}, or a rerun, still shows it`;

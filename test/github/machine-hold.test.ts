@@ -45,8 +45,8 @@ describe('holdOpenings after a change of machine class', () => {
   const slow = 'Intel Xeon 8272CL, 4 cores, 16GiB';
   const quiet = { machineNights: new Set<string>(), rerunConfirms: false };
   /** The opening of `shuffle` (episode 7), which began on the slow class after a baseline on the fast one; `tonight` is the class it ran on tonight. */
-  const changed = (tonight: string, state: 'open' | 'still-regressed' = 'still-regressed'): IssueAction => ({
-    kind: 'open', group: group([series('shuffle', state, { machineChange: { from: fast, to: slow }, machineClassTonight: tonight })]),
+  const changed = (tonight: string, state: 'open' | 'still-regressed' = 'still-regressed', change = 0.3): IssueAction => ({
+    kind: 'open', group: group([series('shuffle', state, { change, machineChange: { from: fast, to: slow }, tonight: { machineClass: tonight, threshold: 0.1 } })]),
   });
 
   it('waits on the night it opened and on later nights on another class, saying for what', () => {
@@ -55,8 +55,9 @@ describe('holdOpenings after a change of machine class', () => {
     expect(holdOpenings([changed('a third CPU, 4 cores, 16GiB')], { night: '2026-12-04', ...quiet, episodes: [episode(0)] })[0]!.kind).toBe('skip');
   });
 
-  it('files once a night on the baseline\'s class still shows it, and keeps waiting when that night is back within noise', () => {
+  it('files once a night on the baseline\'s class still shows it beyond the threshold, and keeps waiting when that night is back within noise or threshold', () => {
     expect(holdOpenings([changed(fast)], { night: '2026-12-05', ...quiet, episodes: [episode(0)] })[0]!.kind).toBe('open');
+    expect(holdOpenings([changed(fast, 'still-regressed', 0.06)], { night: '2026-12-05', ...quiet, episodes: [episode(0)] })[0]!.kind).toBe('skip');
     expect(holdOpenings([changed(fast)], { night: '2026-12-05', ...quiet, episodes: [episode(1)] })[0]).toMatchObject({
       kind: 'skip', reason: `waiting: began on a machine change and is back within noise of its old level on ${fast} tonight`,
     });
