@@ -11,6 +11,7 @@ import { clearLevel, suspectNights } from './suspect-range.js';
 import { resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
 import { detectableOf, type Detectable } from './sensitivity.js';
 import type { NightPoint, Series, SeriesIdentity } from './series.js';
+import type { MachineComparison } from './machine-class.js';
 
 export { describeDetectable, type Detectable } from './sensitivity.js';
 
@@ -34,6 +35,8 @@ export interface NightRef {
   runId: string;
   /** repo -> sha */
   commits: Record<string, string>;
+  /** The class of the machine that ran it, when known (src/detect/machine-class.ts). */
+  machineClass?: string;
 }
 
 /** The verdict of one series on one night, with the figures that led to it. */
@@ -76,6 +79,8 @@ export interface SeriesVerdict {
   /** The persistence path's figure: the strongest recent shift in standard errors. */
   shiftZ?: number;
   detectable?: Detectable;
+  /** The night's machine against its baseline's, when its run recorded one (src/detect/machine-change.ts). */
+  machine?: MachineComparison;
 }
 
 /**
@@ -210,5 +215,6 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
 
 /** The night, run and commits of a point, without its values. */
 export function nightRef(point: NightPoint): NightRef {
-  return { night: point.night, runId: point.runId, commits: point.commits };
+  const ref = { night: point.night, runId: point.runId, commits: point.commits };
+  return point.machineClass === undefined ? ref : { ...ref, machineClass: point.machineClass };
 }

@@ -3,7 +3,8 @@
  * runner loaded by something else) rather than from the commits. Two signs, either enough:
  * - the canary, a small fixed workload that does not use the target (workloads/dask's `canary`),
  *   moved beyond its noise;
- * - common mode: most of the night's timed series moved together, the same way, beyond their noise.
+ * - common mode: most of the night's timed series moved together, the same way, beyond their noise;
+ * - machine changed: most series ran on another machine class than their baseline (machine-change.ts).
  * A machine night's openings wait for the next night (or a confirming rerun) before they become
  * issues (src/github/machine-hold.ts). Pure: verdicts in, the finding out.
  *
@@ -12,6 +13,7 @@
 import { formatChange } from '../format/index.js';
 import { activeStates, type Episode, type EpisodeChange } from './episodes.js';
 import type { SeriesVerdict } from './judge.js';
+import { machineChangedNight } from './machine-change.js';
 import type { Series } from './series.js';
 import type { DetectionPolicy } from './policy.js';
 
@@ -39,7 +41,8 @@ const movedNoiseMultiple = 2;
 /** ...and at least this share of its threshold. */
 const movedShareOfThreshold = 0.5;
 
-export type MachineSign = 'canary' | 'common-mode';
+/** `machine-changed`: most series ran on another machine class than their baseline (machine-change.ts). */
+export type MachineSign = 'canary' | 'common-mode' | 'machine-changed';
 
 export interface MachineNight {
   night: string;
@@ -72,7 +75,8 @@ export function machineNight(night: string, suite: string | undefined, verdicts:
   // target's code may slow every workload at once, and then it is the code's to answer for.
   const codeChanged = timed.some((v) => v.latest !== undefined && v.lastGood !== undefined && Object.entries(v.latest.commits).some(([repo, sha]) => v.lastGood!.commits[repo] !== sha));
   const commonMode = !codeChanged && timed.length >= minCommonModeSeries && movedSeries / timed.length > commonModeShare;
-  const signs: MachineSign[] = [...(canaryMoved ? ['canary' as const] : []), ...(commonMode ? ['common-mode' as const] : [])];
+  const changedMachine = machineChangedNight(verdicts);
+  const signs: MachineSign[] = [...(canaryMoved ? ['canary' as const] : []), ...(commonMode ? ['common-mode' as const] : []), ...(changedMachine.changed ? ['machine-changed' as const] : [])];
   const direction = canaryMoved ? (canary.change! > 0 ? 'slower' : 'faster') : commonMode ? (slower >= faster ? 'slower' : 'faster') : undefined;
   const canaryText = canary === undefined ? 'no canary judged' : `canary ${canary.identity.metric} ${formatChange(canary.change!)}${canaryMoved ? '' : ' (within its noise)'}`;
   const commonText = `${movedSeries} of ${timed.length} timed series moved ${slower >= faster ? 'slower' : 'faster'} together${codeChanged ? ' (the target\'s code changed: not the machine\'s)' : ''}`;
@@ -80,7 +84,7 @@ export function machineNight(night: string, suite: string | undefined, verdicts:
     night, suite: suite ?? '', machine: signs.length > 0, signs, ...(direction ? { direction } : {}),
     ...(canary === undefined ? {} : { canaryChange: canary.change! }),
     judgedSeries: timed.length, movedSeries,
-    reason: `${canaryText}; ${commonText}`,
+    reason: `${canaryText}; ${commonText}${changedMachine.changed ? `; machine changed: ${changedMachine.reason}` : ''}`,
   };
 }
 

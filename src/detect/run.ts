@@ -12,6 +12,7 @@ import { compareNight } from './compare.js';
 import { falseAlarmNoiseFloors, type FalseAlarmStep } from './false-alarms.js';
 import { activeStates, planEpisodes, type Episode, type EpisodeChange, type NewEpisode } from './episodes.js';
 import { judge, type SeriesVerdict, type VerdictKind } from './judge.js';
+import { sameClassView, withMachine } from './machine-change.js';
 import { keepMachineEpisodes, machineNight, provisionalMachineNights, withoutMachineNights, type MachineNight } from './machine-night.js';
 import type { DetectionPolicy, Direction } from './policy.js';
 
@@ -139,7 +140,8 @@ export function judgeRows(
  * the suite declares for a metric; a series' recent `falseAlarms` floor its noise (`false-alarms.ts`).
  * An unfiled episode that began on one of the `machineNights` is provisional until a later night
  * shows it still shifted: it re-baselines nothing and its night is no baseline of its series
- * (`machine-night.ts`).
+ * (`machine-night.ts`). A night is compared only with the nights of its machine class when the
+ * lookback holds enough of them (`machine-change.ts`).
  */
 export function judgeNight(
   series: readonly Series[],
@@ -167,9 +169,14 @@ export function judgeNight(
     if (seen === undefined || from > seen) levelFrom.set(episode.seriesKey, from);
   }
   const verdicts: SeriesVerdict[] = [];
+  const lookbackStart = nightsBefore(night, lookbackOf(policy));
   for (const one of withoutMachineNights(series, provisionalNights, night)) {
-    const comparison = compareNight(one, { night, windowDays: policy.windowDays, lookbackDays: policy.lookbackDays, baselineStart: levelFrom.get(one.key) });
-    if (comparison.latest !== undefined) verdicts.push(judge(one, comparison, policy, declared(one.identity.suite, one.identity.workload, one.identity.metric), noiseFloors.get(one.key)));
+    // A night is compared with the nights of its own machine class when there are enough of them.
+    const view = sameClassView(one, night, policy, lookbackStart);
+    const compared = view?.series ?? one;
+    const comparison = compareNight(compared, { night, windowDays: view?.windowDays ?? policy.windowDays, lookbackDays: policy.lookbackDays, baselineStart: levelFrom.get(one.key) });
+    if (comparison.latest === undefined) continue;
+    verdicts.push(withMachine(judge(compared, comparison, policy, declared(one.identity.suite, one.identity.workload, one.identity.metric), noiseFloors.get(one.key)), view));
   }
   return verdicts;
 }

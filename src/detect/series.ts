@@ -39,6 +39,8 @@ export interface NightPoint {
   okRepeats: number;
   failedRepeats: number;
   disturbedRepeats: number;
+  /** The class of the machine that ran the night (src/detect/machine-class.ts), when its run recorded one. */
+  machineClass?: string;
 }
 
 export interface Series {
@@ -71,6 +73,7 @@ interface WorkloadRun {
   night: string;
   startedAt: string;
   commits: Record<string, string>;
+  machineClass?: string;
   repeats: Map<number, RepeatStatus>;
   values: Map<string, number[]>;
 }
@@ -141,7 +144,7 @@ function locate(histories: Map<string, WorkloadHistory>, row: ResultRow): { hist
   }
   let run = history.runs.get(row.runId);
   if (run === undefined) {
-    run = { runId: row.runId, night: row.night, startedAt: row.startedAt, commits: row.commits, repeats: new Map(), values: new Map() };
+    run = { runId: row.runId, night: row.night, startedAt: row.startedAt, commits: row.commits, machineClass: row.machineClass, repeats: new Map(), values: new Map() };
     history.runs.set(row.runId, run);
   }
   return { history, run };
@@ -171,5 +174,6 @@ function pointOf(run: WorkloadRun, metric: string): NightPoint {
   }
   const values = run.values.get(metric) ?? [];
   const status: PointStatus = failedRepeats > 0 ? 'failed' : okRepeats === 0 ? 'disturbed' : values.length === 0 ? 'missing' : 'ok';
-  return { night: run.night, runId: run.runId, commits: run.commits, status, values, okRepeats, failedRepeats, disturbedRepeats };
+  const point: NightPoint = { night: run.night, runId: run.runId, commits: run.commits, status, values, okRepeats, failedRepeats, disturbedRepeats };
+  return run.machineClass === undefined ? point : { ...point, machineClass: run.machineClass };
 }

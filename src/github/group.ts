@@ -37,6 +37,10 @@ export interface IssueSeries {
   noise?: number;
   /** What the series catches at its settings, from the reported night's verdict (absent when it was not judged). */
   detectable?: Detectable;
+  /** The episode opened on a change of machine class: its last good night ran on `from`, its first bad night on `to`. */
+  machineChange?: { from: string; to: string };
+  /** The class the reported night ran this series on, when known, and the series' threshold: a night on `machineChange.from` confirms or settles it. */
+  tonight?: { machineClass: string; threshold: number };
 }
 
 /** What the rerun of one issue group showed before it was filed (`github.confirm`, see confirm.ts). */
@@ -67,6 +71,9 @@ export interface IssueGroup {
   confirmation?: Confirmation;
   /** Why the confirmation rerun failed, when it did: the group is then filed as detected. */
   confirmationError?: string;
+  /** The machine classes its last good and first bad nights ran on, when their runs recorded them. */
+  lastGoodMachineClass?: string;
+  firstBadMachineClass?: string;
 }
 
 /**
@@ -92,12 +99,23 @@ export function detectableBySeries(verdicts: readonly SeriesVerdict[]): Map<stri
   return new Map(verdicts.flatMap((verdict) => (verdict.detectable ? [[verdict.seriesKey, verdict.detectable] as const] : [])));
 }
 
+/** The machine class each series ran on tonight (where known) and its threshold, by series key, from a night's verdicts. */
+export function tonightMachineBySeries(verdicts: readonly SeriesVerdict[]): Map<string, NonNullable<IssueSeries['tonight']>> {
+  return new Map(verdicts.flatMap((verdict) => (verdict.latest?.machineClass ? [[verdict.seriesKey, { machineClass: verdict.latest.machineClass, threshold: verdict.threshold }] as const] : [])));
+}
+
 /**
  * Episodes grouped by suite and suspect range, one group per future issue. `repositories` is
  * the target's repository order (the primary first); repositories it does not name follow by name.
- * `detectable` (see {@link detectableBySeries}) gives each series its noise and reach.
+ * `detectable` (see {@link detectableBySeries}) gives each series its noise and reach, `tonightClasses`
+ * ({@link tonightMachineBySeries}) the machine class it ran on tonight and its threshold.
  */
-export function groupEpisodes(episodes: readonly ReportedEpisode[], repositories: readonly string[] = [], detectable: ReadonlyMap<string, Detectable> = new Map()): IssueGroup[] {
+export function groupEpisodes(
+  episodes: readonly ReportedEpisode[],
+  repositories: readonly string[] = [],
+  detectable: ReadonlyMap<string, Detectable> = new Map(),
+  tonightClasses: ReadonlyMap<string, NonNullable<IssueSeries['tonight']>> = new Map(),
+): IssueGroup[] {
   const groups = new Map<string, IssueGroup>();
   const ordered = [...episodes].sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night) || a.seriesKey.localeCompare(b.seriesKey));
   for (const episode of ordered) {
@@ -105,10 +123,14 @@ export function groupEpisodes(episodes: readonly ReportedEpisode[], repositories
     const fingerprint = episodeIssueFingerprint(episode, ranges);
     let group = groups.get(fingerprint);
     if (!group) {
-      group = { fingerprint, suite: episode.identity.suite, lastGoodNight: episode.lastGood.night, firstBadNight: episode.firstBad.night, ranges, series: [] };
+      group = {
+        fingerprint, suite: episode.identity.suite, lastGoodNight: episode.lastGood.night, firstBadNight: episode.firstBad.night, ranges, series: [],
+        ...(episode.lastGood.machineClass === undefined ? {} : { lastGoodMachineClass: episode.lastGood.machineClass }),
+        ...(episode.firstBad.machineClass === undefined ? {} : { firstBadMachineClass: episode.firstBad.machineClass }),
+      };
       groups.set(fingerprint, group);
     }
-    group.series.push(issueSeries(episode, detectable.get(episode.seriesKey)));
+    group.series.push(issueSeries(episode, detectable.get(episode.seriesKey), tonightClasses.get(episode.seriesKey)));
   }
   return [...groups.values()];
 }
@@ -126,8 +148,9 @@ function suspectRanges(episode: ReportedEpisode, repositories: readonly string[]
   return names.map((repo) => ({ repo, from: episode.lastGood.commits[repo] ?? episode.firstBad.commits[repo]!, to: episode.firstBad.commits[repo] ?? episode.lastGood.commits[repo]! }));
 }
 
-function issueSeries(episode: ReportedEpisode, detectable: Detectable | undefined): IssueSeries {
+function issueSeries(episode: ReportedEpisode, detectable: Detectable | undefined, tonight: IssueSeries['tonight']): IssueSeries {
   const { identity } = episode;
+  const [from, to] = [episode.lastGood.machineClass, episode.firstBad.machineClass];
   return {
     ...(episode.id === undefined ? {} : { episodeId: episode.id }),
     workload: identity.workload,
@@ -147,5 +170,7 @@ function issueSeries(episode: ReportedEpisode, detectable: Detectable | undefine
     pValue: episode.pValue,
     noise: episode.baselineNoise,
     ...(detectable === undefined ? {} : { detectable }),
+    ...(from !== undefined && to !== undefined && from !== to ? { machineChange: { from, to } } : {}),
+    ...(tonight === undefined ? {} : { tonight }),
   };
 }

@@ -9,11 +9,13 @@
  *   that are back within noise of their old level or recovered (the shift did not outlast the
  *   load), in every action, so no issue lists them or claims their episodes; an opening still
  *   waits when that is all of them. A shift still there the next night is filed as usual.
+ * - An opening whose series began on another machine class than their baseline's (a runner of
+ *   another CPU type) waits for a night on the baseline's class, or a rerun (`holdMachineChange`).
  *
  * @module
  */
 import type { MachineNight } from '../detect/machine-night.js';
-import type { ReportedEpisode } from './group.js';
+import type { IssueSeries, ReportedEpisode } from './group.js';
 import type { IssueAction } from './plan.js';
 
 export interface HoldContext {
@@ -32,6 +34,7 @@ export function holdOpenings(actions: readonly IssueAction[], context: HoldConte
   const settled = new Set(context.episodes.flatMap((e) => ('id' in e && e.id !== undefined && e.issueNumber === undefined && (e.nightsBack > 0 || e.state === 'recovered') ? [e.id] : [])));
   return actions.map((action): IssueAction => {
     const { group } = action;
+    if (action.kind === 'open' && !context.rerunConfirms && group.series.some((s) => s.machineChange !== undefined)) return holdMachineChange(action, settled);
     if (action.kind === 'open' && context.machine?.machine && !context.rerunConfirms) {
       return { kind: 'skip', group, reason: `waiting: ${context.night} was a machine night (${context.machine.reason}); filed if still regressed on the next night` };
     }
@@ -42,4 +45,25 @@ export function holdOpenings(actions: readonly IssueAction[], context: HoldConte
     }
     return stayed.length === group.series.length || stayed.length === 0 ? action : { ...action, group: { ...group, series: stayed } };
   });
+}
+
+/**
+ * An opening whose series began on another machine class than their baseline's: on a new CPU
+ * type the same code measures up to 1.5x apart, so only a night on the baseline's class (or a
+ * rerun, which runs both sides on one machine) tells the code's share. Filed once a series that
+ * opened like for like shows it, or one that ran on the baseline's class tonight is still beyond
+ * its threshold of its old level there (with every series not back); waits while none does;
+ * leaves out series back within noise on the baseline's class.
+ */
+function holdMachineChange(action: IssueAction & { kind: 'open' }, settled: ReadonlySet<number>): IssueAction {
+  const { group } = action;
+  const isSettled = (s: IssueSeries) => s.episodeId !== undefined && settled.has(s.episodeId);
+  const onBaselineClass = (s: IssueSeries) => s.machineChange !== undefined && s.tonight?.machineClass === s.machineChange.from;
+  const stayed = group.series.filter((s) => !(onBaselineClass(s) && isSettled(s)));
+  // Beyond noise is not enough here: a night of noise within the threshold would file a machine's change.
+  const confirmed = stayed.filter((s) => s.machineChange === undefined || (onBaselineClass(s) && Math.abs(s.change) >= s.tonight!.threshold));
+  if (confirmed.length > 0) return stayed.length === group.series.length ? action : { ...action, group: { ...group, series: stayed } };
+  const change = group.series.find((s) => s.machineChange !== undefined)!.machineChange!;
+  const why = stayed.length === 0 ? `and is back within noise of its old level on ${change.from} tonight` : `(${change.from} before, ${change.to} since); filed when a night on ${change.from}, or a rerun, still shows it`;
+  return { kind: 'skip', group, reason: `waiting: began on a machine change ${why}` };
 }

@@ -21,7 +21,7 @@ import { createGitHubClient, type GitHubClient } from './client.js';
 import { isGitHubFailure } from './errors.js';
 import { fileTracker } from './file-tracker.js';
 import { gitHubTracker } from './github-tracker.js';
-import { detectableBySeries, groupEpisodes, type IssueGroup } from './group.js';
+import { detectableBySeries, groupEpisodes, tonightMachineBySeries, type IssueGroup } from './group.js';
 import { configLinks } from './links.js';
 import { noPeople } from './people.js';
 import { improvementTargets, noRegressionIssue, planImprovementNotes } from './improvements.js';
@@ -79,7 +79,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const reported = reportedEpisodes(store, report, night).filter((e) => !isCanary(e.identity));
   const wanted = reported.filter((e) => e.kind === 'regression' || config.github.improvements === 'issue');
   const detectable = detectableBySeries(report.verdicts);
-  const groups = groupEpisodes(wanted, repositoryOrder(loaded), detectable);
+  const groups = groupEpisodes(wanted, repositoryOrder(loaded), detectable, tonightMachineBySeries(report.verdicts));
   const notes = config.github.improvements === 'comment' ? improvementTargets(reported, store.episodes(suiteFilter(report)), repositoryOrder(loaded), detectable) : [];
   // One search for both: listing a repository's issues with their comments is the costly call.
   const fingerprints = [...new Set([...groups.map((g) => g.fingerprint), ...notes.flatMap((n) => n.issues)])];

@@ -74,7 +74,7 @@ export function renderIssue(group: IssueGroup, context: RenderContext): Rendered
   const late = lateness(group, context.night);
   const sections = [
     [markers.fingerprint(group.fingerprint), markers.night(context.night)].join('\n'),
-    `nightbench found ${plural(group.series.length, 'regressed series', 'regressed series')} of suite \`${group.suite}\` on ${group.firstBadNight}, compared with the nights before it (last good night: ${group.lastGoodNight}).${late.sentence ? ` ${late.sentence}.` : ''}`,
+    `nightbench found ${plural(group.series.length, 'regressed series', 'regressed series')} of suite \`${group.suite}\` on ${group.firstBadNight}, compared with the nights before it (last good night: ${group.lastGoodNight}).${late.sentence ? ` ${late.sentence}.` : ''}${machineSentence(group)}`,
     renderTable(group, context.links),
     renderDetectable(group),
     renderConfirmation(group),
@@ -206,10 +206,24 @@ function renderEnvironment(group: IssueGroup): string {
     ...[...environments.values()].map(
       (e) => `- Cluster: provider \`${e.provider}\`, shape \`${e.clusterShape}\`${e.instanceType ? `, instance type \`${e.instanceType}\`` : ''}; environment \`${e.environmentName}\` (fingerprint \`${e.environmentFingerprint}\`)`,
     ),
-    `- Last good night ${group.lastGoodNight}: ${commitList(group, 'from')}`,
-    `- First bad night ${group.firstBadNight}: ${commitList(group, 'to')}`,
+    `- Last good night ${group.lastGoodNight}: ${commitList(group, 'from')}${ranOn(group.lastGoodMachineClass)}`,
+    `- First bad night ${group.firstBadNight}: ${commitList(group, 'to')}${ranOn(group.firstBadMachineClass)}`,
   ];
   return lines.join('\n');
+}
+
+const ranOn = (machineClass: string | undefined) => (machineClass === undefined ? '' : `; ran on ${machineClass}`);
+
+/**
+ * " The machine changed since the baseline: ..." when the first bad night ran on another machine
+ * class than the last good one (a runner of another CPU type measures up to 1.5x apart), and
+ * what told the code's share apart before filing.
+ */
+function machineSentence(group: IssueGroup): string {
+  const [from, to] = [group.lastGoodMachineClass, group.firstBadMachineClass];
+  if (from === undefined || to === undefined || from === to) return '';
+  const told = group.confirmation ? 'the rerun below ran both sides on one machine' : `filed once a night on ${from} still showed it`;
+  return ` The machine changed since the baseline: the first bad night ran on ${to}, the last good night on ${from}; ${told}.`;
 }
 
 function commitList(group: IssueGroup, side: 'from' | 'to'): string {

@@ -58,11 +58,13 @@ export function mergeDatabase(target: Db, sourceFile: string, options: MergeOpti
              WHERE episode_id IS NOT NULL AND id IN (SELECT value FROM json_each(?))`,
           )
           .run(JSON.stringify(newBisects));
-        // A run that finished in the shard after an earlier merge copied it while still running:
+        // A run that finished in the shard after an earlier merge copied it while still running
+        // (with what its cluster told at the end: the instance type, and so the machine class):
         // counted with the runs, so that a history store saves the merge instead of calling it empty.
         added['runs'] = added['runs']! + target
           .prepare(
-            `UPDATE main.runs SET status = s.status, finished_at = s.finished_at, error = s.error, cost_usd = s.cost_usd, cluster_info = s.cluster_info
+            `UPDATE main.runs SET status = s.status, finished_at = s.finished_at, error = s.error, cost_usd = s.cost_usd, cluster_info = s.cluster_info,
+               instance_type = s.instance_type, region = s.region, machine_class = s.machine_class
              FROM shard.runs s WHERE s.id = main.runs.id AND s.status NOT IN ('running', 'incomplete')
                AND (main.runs.status = 'running' OR (main.runs.status = 'incomplete' AND main.runs.error = ?))`,
           )

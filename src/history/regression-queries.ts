@@ -9,6 +9,7 @@ import type { Db } from './database.js';
 import { guardSqlite as guard } from './database.js';
 import type { EpisodeChange, Episode, EpisodeKind, EpisodeState } from '../detect/episodes.js';
 import type { Direction } from '../detect/policy.js';
+import type { NightRef } from '../detect/judge.js';
 
 interface EpisodeRow {
   id: number;
@@ -43,6 +44,8 @@ interface EpisodeRow {
   nights_back: number;
   recovered_night: string | null;
   issue_number: number | null;
+  first_bad_machine_class: string | null;
+  last_good_machine_class: string | null;
 }
 
 /** Which episodes `loadEpisodes` returns; every field given must match. */
@@ -56,11 +59,18 @@ export interface EpisodeFilter {
 export function loadEpisodes(db: Db, filter: EpisodeFilter = {}): Episode[] {
   const where: string[] = [];
   const params: unknown[] = [];
-  if (filter.suite !== undefined) (where.push('suite = ?'), params.push(filter.suite));
-  if (filter.states) (where.push(`state IN (${filter.states.map(() => '?').join(',')})`), params.push(...filter.states));
-  if (filter.ids) (where.push(`id IN (${filter.ids.map(() => '?').join(',')})`), params.push(...filter.ids));
+  if (filter.suite !== undefined) (where.push('g.suite = ?'), params.push(filter.suite));
+  if (filter.states) (where.push(`g.state IN (${filter.states.map(() => '?').join(',')})`), params.push(...filter.states));
+  if (filter.ids) (where.push(`g.id IN (${filter.ids.map(() => '?').join(',')})`), params.push(...filter.ids));
+  // The machine classes of the episode's two nights come from their runs (db/migrations/018).
   const rows = guard(db, () =>
-    db.prepare(`SELECT * FROM regressions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY first_bad_night, id`).all(...params) as EpisodeRow[],
+    db
+      .prepare(
+        `SELECT g.*, bad.machine_class AS first_bad_machine_class, good.machine_class AS last_good_machine_class
+         FROM regressions g LEFT JOIN runs bad ON bad.id = g.first_bad_run_id LEFT JOIN runs good ON good.id = g.last_good_run_id
+         ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY g.first_bad_night, g.id`,
+      )
+      .all(...params) as EpisodeRow[],
   );
   return rows.map(episodeOf);
 }
@@ -172,6 +182,11 @@ export function metricDirections(db: Db): DeclaredDirection[] {
   return guard(db, () => db.prepare('SELECT suite, workload, metric, direction FROM metric_directions').all() as DeclaredDirection[]);
 }
 
+function nightRefOf(night: string, runId: string, commits: string, machineClass: string | null): NightRef {
+  const ref = { night, runId, commits: JSON.parse(commits) as Record<string, string> };
+  return machineClass === null ? ref : { ...ref, machineClass };
+}
+
 function episodeOf(row: EpisodeRow): Episode {
   return {
     id: row.id,
@@ -191,8 +206,8 @@ function episodeOf(row: EpisodeRow): Episode {
     },
     unit: row.unit,
     direction: row.direction,
-    firstBad: { night: row.first_bad_night, runId: row.first_bad_run_id, commits: JSON.parse(row.first_bad_commits) as Record<string, string> },
-    lastGood: { night: row.last_good_night, runId: row.last_good_run_id, commits: JSON.parse(row.last_good_commits) as Record<string, string> },
+    firstBad: nightRefOf(row.first_bad_night, row.first_bad_run_id, row.first_bad_commits, row.first_bad_machine_class),
+    lastGood: nightRefOf(row.last_good_night, row.last_good_run_id, row.last_good_commits, row.last_good_machine_class),
     baselineMedian: row.baseline_median,
     baselineNoise: row.baseline_noise,
     newMedian: row.new_median,

@@ -9,6 +9,7 @@
 import type { RepeatFacts } from '../report/drilldown.js';
 import type { ReportHistory, ReportRun } from '../report/types.js';
 import type { Db } from './database.js';
+import type { MachineFacts } from '../detect/machine-class.js';
 import type { CommitInfo, MetricValue, ProcessSamples, RepeatStatus } from './types.js';
 
 /** Every nightly run with its commits, values of ok repeats, failed repeats and described commits. */
@@ -21,11 +22,15 @@ export function readReportHistory(db: Db): ReportHistory {
     db
       .prepare(
         `SELECT id, suite, night, started_at AS startedAt, environment_name AS environmentName, environment_fingerprint AS environmentFingerprint,
-                provider, cluster_shape AS clusterShape, instance_type AS instanceType
+                provider, cluster_shape AS clusterShape, instance_type AS instanceType, machine, machine_class AS machineClass
          FROM runs WHERE kind = 'nightly' ORDER BY night, started_at`,
       )
-      .all() as (Omit<ReportRun, 'commits' | 'instanceType'> & { instanceType: string | null })[]
-  ).map((run): ReportRun => ({ ...run, instanceType: run.instanceType ?? undefined, commits: commitsByRun.get(run.id) ?? [] }));
+      .all() as (Omit<ReportRun, 'commits' | 'instanceType' | 'machine' | 'machineClass'> & { instanceType: string | null; machine: string | null; machineClass: string | null })[]
+  ).map(({ machine, machineClass, ...run }): ReportRun => ({
+    ...run, instanceType: run.instanceType ?? undefined, commits: commitsByRun.get(run.id) ?? [],
+    // Runs recorded before db/migrations/018 know no machine.
+    ...(machine === null || machineClass === null ? {} : { machine: JSON.parse(machine) as MachineFacts, machineClass }),
+  }));
 
   const values: ReportHistory['values'] = [];
   const valueRows = db

@@ -81,10 +81,10 @@ export class HistoryStore {
         .statement(
           `INSERT INTO runs (id, kind, suite, night, started_at, status, target, environment_name, environment_fingerprint, environment,
              provider, cluster_shape, workers, threads_per_worker, memory_per_worker, instance_type, region, scale, harness_version,
-             host, pid, boot_id, start_ticks, shard, config)
+             host, pid, boot_id, start_ticks, shard, config, machine, machine_class)
            VALUES (@id, @kind, @suite, @night, @startedAt, 'running', @target, @environmentName, @environmentFingerprint, @environment,
              @provider, @clusterShape, @workers, @threadsPerWorker, @memoryPerWorker, @instanceType, @region, @scale, @harnessVersion,
-             @host, @pid, @bootId, @startTicks, @shard, @config)`,
+             @host, @pid, @bootId, @startTicks, @shard, @config, @machine, @machineClass)`,
         )
         .run({
           ...run,
@@ -96,6 +96,8 @@ export class HistoryStore {
           target: JSON.stringify(run.target),
           environment: JSON.stringify(run.environment),
           config: JSON.stringify(run.config),
+          machine: run.machine === undefined ? null : JSON.stringify(run.machine),
+          machineClass: run.machineClass ?? null,
         });
       for (const commit of run.commits) {
         this.upsertCommit(commit);
@@ -150,9 +152,12 @@ export class HistoryStore {
       this
         .statement(
           `UPDATE runs SET status = ?, finished_at = ?, error = ?, cost_usd = ?, cluster_info = ?,
-             instance_type = COALESCE(?, instance_type), region = COALESCE(?, region) WHERE id = ?`,
+             instance_type = COALESCE(?, instance_type), region = COALESCE(?, region), machine_class = COALESCE(?, machine_class) WHERE id = ?`,
         )
-        .run(outcome.status, outcome.finishedAt, outcome.error ?? null, outcome.costUsd ?? null, JSON.stringify(outcome.clusterInfo ?? {}), outcome.instanceType ?? null, outcome.region ?? null, runId),
+        .run(
+          outcome.status, outcome.finishedAt, outcome.error ?? null, outcome.costUsd ?? null, JSON.stringify(outcome.clusterInfo ?? {}), outcome.instanceType ?? null,
+          outcome.region ?? null, outcome.machineClass ?? null, runId,
+        ),
     );
   }
 
@@ -203,13 +208,13 @@ export class HistoryStore {
       .prepare(
         `SELECT r.id AS runId, r.kind, r.suite, r.night, r.started_at AS startedAt, r.environment_name AS environmentName,
                 r.environment_fingerprint AS environmentFingerprint, r.provider, r.cluster_shape AS clusterShape,
-                r.instance_type AS instanceType, p.workload, p.workload_version AS workloadVersion, p.repeat, p.status,
+                r.instance_type AS instanceType, r.machine_class AS machineClass, p.workload, p.workload_version AS workloadVersion, p.repeat, p.status,
                 v.metric, v.value, v.unit, p.error, p.disturbance
          FROM runs r JOIN repeats p ON p.run_id = r.id LEFT JOIN results v ON v.run_id = p.run_id AND v.workload = p.workload AND v.repeat = p.repeat
          ${clause}
          ORDER BY r.night, r.started_at, p.workload, p.repeat, v.metric`,
       )
-      .all(...params) as (Omit<ResultRow, 'commits' | 'instanceType'> & { instanceType: string | null })[];
+      .all(...params) as (Omit<ResultRow, 'commits' | 'instanceType' | 'machineClass'> & { instanceType: string | null; machineClass: string | null })[];
     // Commits per run in one pass: a per-row subquery would repeat the lookup for every value.
     const commitsByRun = new Map<string, Record<string, string>>();
     for (const row of rows) commitsByRun.set(row.runId, {});
@@ -217,7 +222,9 @@ export class HistoryStore {
     for (const [runId, commits] of commitsByRun) {
       for (const { repo, sha } of lookup.all(runId) as { repo: string; sha: string }[]) commits[repo] = sha;
     }
-    return rows.map((row) => ({ ...row, instanceType: row.instanceType ?? undefined, commits: commitsByRun.get(row.runId)! }));
+    return rows.map(({ machineClass, ...row }) => ({
+      ...row, instanceType: row.instanceType ?? undefined, commits: commitsByRun.get(row.runId)!, ...(machineClass === null ? {} : { machineClass }),
+    }));
   }
 
   beginBisect(bisect: NewBisect): void {

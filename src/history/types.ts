@@ -1,4 +1,5 @@
 /** The shapes the history stores; the SQL lives in db/migrations. */
+import type { MachineFacts } from '../detect/machine-class.js';
 
 export type RunKind = 'nightly' | 'run' | 'ab' | 'bisect';
 export type RunStatus = 'running' | 'complete' | 'partial' | 'failed' | 'incomplete';
@@ -46,6 +47,12 @@ export interface NewRun extends Comparability {
   startTicks?: number;
   shard?: string;
   config: unknown;
+  /**
+   * What ran it (src/runner/machine.ts), and its class (src/detect/machine-class.ts). The runner
+   * always records both; a history imported from elsewhere may know neither, and is judged as before.
+   */
+  machine?: MachineFacts;
+  machineClass?: string;
 }
 
 /** The process that owns a running run or bisect, as recorded: boot and start time absent in rows older than migration 011. */
@@ -112,6 +119,8 @@ export interface RunOutcome {
   /** Known only once a cluster started (EC2 falls back across types); part of comparability. */
   instanceType?: string;
   region?: string;
+  /** The class of the machine that ran it, when the cluster told it (an EC2 instance type): replaces the runner's own. */
+  machineClass?: string;
 }
 
 /** One measured value (or one failed repeat) with everything needed to place it in a series. */
@@ -132,6 +141,8 @@ export interface ResultRow extends Comparability {
   disturbance: string | null;
   /** repo -> sha */
   commits: Record<string, string>;
+  /** The class of the machine that ran it; absent in runs recorded before migration 018 (and in imports that do not say). */
+  machineClass?: string;
 }
 
 /** A process group a run started on its machine, identified so that a recycled pid is never taken for it. */

@@ -5,6 +5,7 @@
  * @module
  */
 import type { MetricValue, ProcessSamples, RepeatStatus } from '../history/types.js';
+import { describeMachine } from '../detect/machine-class.js';
 import { compact, roundTo } from './format.js';
 import { relativeHref, sitePaths, variantOf } from './paths.js';
 import type { CommitRow, DrilldownPage, ProcessTimeline, ReportRun } from './types.js';
@@ -24,6 +25,7 @@ export function buildDrilldown(run: ReportRun, workload: string, repeats: Repeat
   const page = sitePaths.drilldownPage(run.suite, workload, run.id);
   return {
     suite: run.suite, workload, runId: run.id, night: run.night, variant: variantOf(run), commits,
+    ...(run.machine === undefined || run.machineClass === undefined ? {} : { machine: describeMachine(run.machine, run.machineClass) }),
     workloadHref: relativeHref(page, sitePaths.workloadPage(run.suite, workload)),
     repeats: [...repeats].sort((a, b) => a.repeat - b.repeat).map((r) => ({
       repeat: r.repeat, status: r.status, error: r.error ?? undefined,

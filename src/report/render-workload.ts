@@ -80,7 +80,8 @@ export function renderDrilldownPage(page: DrilldownPage, generatedAt: string): s
 <dl class="facts">
   <dt>Run</dt><dd><code>${page.runId}</code></dd>
   <dt>Cluster · environment</dt><dd>${page.variant.label}</dd>
-  <dt>Commits</dt><dd>${page.commits.length ? page.commits.map((c) => html`<div>${commitLine(c)}</div>`) : html`<span class="muted">none recorded</span>`}</dd>
+${page.machine === undefined ? '' : html`  <dt>Machine</dt><dd>${page.machine}</dd>
+`}  <dt>Commits</dt><dd>${page.commits.length ? page.commits.map((c) => html`<div>${commitLine(c)}</div>`) : html`<span class="muted">none recorded</span>`}</dd>
 </dl>
 <form class="controls" id="controls">
   <label>Repeat <select name="repeat">${page.repeats.map((r) => html`<option value="${r.repeat}">${r.repeat} (${r.status})</option>`)}</select></label>

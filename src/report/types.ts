@@ -6,6 +6,7 @@
  * @module
  */
 import type { SensitivitySummary } from '../detect/sensitivity.js';
+import type { MachineFacts } from '../detect/machine-class.js';
 import type { CommitInfo, Comparability, FailureClass, RepeatStatus } from '../history/types.js';
 
 /** The index's status words: detection's verdict on the latest night, or an open episode. */
@@ -27,6 +28,9 @@ export interface ReportRun extends Comparability {
   night: string;
   startedAt: string;
   commits: { repo: string; sha: string }[];
+  /** What ran it and its class, when recorded (db/migrations/018). */
+  machine?: MachineFacts;
+  machineClass?: string;
 }
 
 export interface MeasuredValue {
@@ -263,4 +267,6 @@ export interface DrilldownPage {
   variant: Variant;
   commits: CommitRow[];
   repeats: DrilldownRepeat[];
+  /** The machine that ran it, in one line (src/detect/machine-class.ts), when recorded. */
+  machine?: string;
 }

@@ -15,6 +15,8 @@ import { harnessVersion } from '../version.js';
 import type { ClusterProvider, ClusterShape } from '../cluster/types.js';
 import { clusterShapeKey, identifyEnvironment, type EnvironmentIdentity } from './environment.js';
 import { recoverAbandoned } from './leftovers.js';
+import { readMachineFacts } from './machine.js';
+import { instanceMachineClass, machineClass, type MachineFacts } from '../detect/machine-class.js';
 import { processIdentity } from './proc.js';
 import { runSuite, type RunPlan, type RunSummary } from './runner.js';
 
@@ -55,6 +57,8 @@ export interface PreparedExecution {
   environment: EnvironmentIdentity;
   shape: ClusterShape;
   clusterShape: string;
+  /** The machine this process runs on: every run it records says so. */
+  machine: MachineFacts;
 }
 
 /**
@@ -78,7 +82,7 @@ export async function prepareExecution(
   const selected = await selectAcrossSuites(suites, env, config.workloads, options.pick);
   const environment = await identifyEnvironment({ ...config.environment, python, scale: config.scale });
   const shape = { workers: config.cluster.workers, threadsPerWorker: config.cluster.threadsPerWorker, memoryPerWorker: config.cluster.memoryPerWorker };
-  return { loaded, provider, providerOptions, workdir, target, env, selected, environment, shape, clusterShape: clusterShapeKey(provider.name, shape) };
+  return { loaded, provider, providerOptions, workdir, target, env, selected, environment, shape, clusterShape: clusterShapeKey(provider.name, shape), machine: readMachineFacts() };
 }
 
 /** Records the start of one suite's run (status running) and returns its id. */
@@ -106,6 +110,8 @@ export function beginSuiteRun(store: HistoryStore, prepared: PreparedExecution, 
     ...processIdentity(process.pid),
     shard: options.shard,
     config,
+    machine: prepared.machine,
+    machineClass: machineClass(prepared.machine),
   });
   // Detection reads which way is better for each metric from what the suite declares.
   const workloads = prepared.selected.find((s) => s.suite === suite)?.workloads ?? [];
@@ -158,6 +164,8 @@ export function finishSuiteRun(store: HistoryStore, runId: string, summaries: Ru
     clusterInfo: { clusters: summary?.clusters ?? [] },
     instanceType: first?.instanceType,
     region: first?.region,
+    // The cluster's instances, not the runner that drove them, ran the workloads.
+    machineClass: first?.instanceType === undefined ? undefined : instanceMachineClass(first.instanceType),
   });
   // runSuite stops every cluster it starts before it returns, on every path.
   store.settleRunProcesses(runId, 'stopped');

@@ -3,6 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { machineClass } from '../../src/detect/machine-class.js';
+import { readMachineFacts } from '../../src/runner/machine.js';
 import { runCli } from '../helpers/cli.js';
 import { leftoverClusterProcesses } from '../helpers/processes.js';
 
@@ -26,6 +28,9 @@ describe('nightbench nightly on a real local Dask cluster', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ kind: 'nightly', suite: 'dask', status: 'complete', provider: 'local', cluster_shape: 'local:2x1:1GiB', workers: 2, scale: 0.05 });
     expect(JSON.parse(runs[0]!.target as string)).toMatchObject({ kind: 'installed', versions: { distributed: expect.stringMatching(/^2022\.12\.1/) } });
+    // What ran it: this machine, and its class.
+    expect(JSON.parse(runs[0]!.machine as string)).toEqual(readMachineFacts());
+    expect(runs[0]!.machine_class).toBe(machineClass(readMachineFacts()));
 
     const expectedMetrics = ['wall_time', 'cpu_time', 'peak_memory', 'average_memory', 'transfer_bytes', 'spilled_bytes', 'managed_memory_peak', 'unmanaged_memory_peak', 'tasks', 'compute_seconds', 'transfer_seconds', 'disk_seconds', 'serialization_seconds'];
     const value = (workload: string, repeat: number, metric: string) =>

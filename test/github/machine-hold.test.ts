@@ -39,3 +39,33 @@ describe('holdOpenings', () => {
     expect(holdOpenings([opening('still-regressed')], { ...next, machineNights: new Set(), episodes: [episode(1)] })[0]!.kind).toBe('open');
   });
 });
+
+describe('holdOpenings after a change of machine class', () => {
+  const fast = 'AMD EPYC 7763, 4 cores, 16GiB';
+  const slow = 'Intel Xeon 8272CL, 4 cores, 16GiB';
+  const quiet = { machineNights: new Set<string>(), rerunConfirms: false };
+  /** The opening of `shuffle` (episode 7), which began on the slow class after a baseline on the fast one; `tonight` is the class it ran on tonight. */
+  const changed = (tonight: string, state: 'open' | 'still-regressed' = 'still-regressed', change = 0.3): IssueAction => ({
+    kind: 'open', group: group([series('shuffle', state, { change, machineChange: { from: fast, to: slow }, tonight: { machineClass: tonight, threshold: 0.1 } })]),
+  });
+
+  it('waits on the night it opened and on later nights on another class, saying for what', () => {
+    const held = holdOpenings([changed(slow, 'open')], { night: '2026-12-03', ...quiet, episodes: [episode(0)] })[0]!;
+    expect(held).toMatchObject({ kind: 'skip', reason: `waiting: began on a machine change (${fast} before, ${slow} since); filed when a night on ${fast}, or a rerun, still shows it` });
+    expect(holdOpenings([changed('a third CPU, 4 cores, 16GiB')], { night: '2026-12-04', ...quiet, episodes: [episode(0)] })[0]!.kind).toBe('skip');
+  });
+
+  it('files once a night on the baseline\'s class still shows it beyond the threshold, and keeps waiting when that night is back within noise or threshold', () => {
+    expect(holdOpenings([changed(fast)], { night: '2026-12-05', ...quiet, episodes: [episode(0)] })[0]!.kind).toBe('open');
+    expect(holdOpenings([changed(fast, 'still-regressed', 0.06)], { night: '2026-12-05', ...quiet, episodes: [episode(0)] })[0]!.kind).toBe('skip');
+    expect(holdOpenings([changed(fast)], { night: '2026-12-05', ...quiet, episodes: [episode(1)] })[0]).toMatchObject({
+      kind: 'skip', reason: `waiting: began on a machine change and is back within noise of its old level on ${fast} tonight`,
+    });
+  });
+
+  it('files with a series that opened like for like, and leaves the decision to a confirming rerun when there is one', () => {
+    const mixed: IssueAction = { kind: 'open', group: group([changed(slow).group.series[0]!, series('sum', 'open')]) };
+    expect(holdOpenings([mixed], { night: '2026-12-03', ...quiet, episodes: [] })[0]!.kind).toBe('open');
+    expect(holdOpenings([changed(slow, 'open')], { night: '2026-12-03', ...quiet, rerunConfirms: true, episodes: [] })[0]!.kind).toBe('open');
+  });
+});

@@ -106,6 +106,17 @@ describe('renderIssue', () => {
     expect(renderIssue(regressed, context()).body).not.toContain('No commit changed');
   });
 
+  it('says where the last good and first bad nights ran, and that the machine changed since the baseline when it did', () => {
+    const fast = 'AMD EPYC 7763 64-Core Processor, 4 cores, 16GiB';
+    const slow = 'Intel(R) Xeon(R) Platinum 8272CL CPU @ 2.60GHz, 4 cores, 16GiB';
+    const same = renderIssue({ ...regressed, lastGoodMachineClass: fast, firstBadMachineClass: fast }, context()).body;
+    expect(same).toContain(`- Last good night 2026-12-02: pkg@\`a1b2c3d\`; ran on ${fast}\n- First bad night 2026-12-03: pkg@\`f00dfac\`; ran on ${fast}\n`);
+    expect(same).not.toContain('machine changed');
+    const changed = renderIssue({ ...regressed, lastGoodMachineClass: fast, firstBadMachineClass: slow }, context()).body;
+    expect(changed).toContain(`The machine changed since the baseline: the first bad night ran on ${slow}, the last good night on ${fast}; filed once a night on ${fast} still showed it.`);
+    expect(renderIssue(regressed, context()).body).not.toContain('ran on');
+  });
+
   it('says when git could not read a range and still renders the rest', () => {
     const { body } = renderIssue(regressed, context({ ranges: { pkg: { error: 'pkg: commit a1b2c3d4e5f6 no longer exists' } } }));
     expect(body).toContain('git context unavailable: pkg: commit a1b2c3d4e5f6 no longer exists');
