@@ -6,7 +6,7 @@
 import { median, sampleStandardDeviation } from 'simple-statistics';
 import { formatChange, formatP, formatPercent } from '../format/index.js';
 import { changeNoiseOf, type Comparison } from './compare.js';
-import { clipNoiseUnits, strongestShift } from './evidence.js';
+import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, judgedLevelStart, strongestShift } from './evidence.js';
 import { clearLevel, suspectNights } from './suspect-range.js';
 import { resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
 import { detectableOf, type Detectable } from './sensitivity.js';
@@ -124,8 +124,8 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
     return verdict('disturbed', `${latest.values.length} ok repeat${latest.values.length === 1 ? '' : 's'}, fewer than the ${policy.minRepeats} needed (${latest.disturbedRepeats} disturbed)`);
   }
   // The persistence path's nights: the lookback since the last level shift, then tonight.
-  const since = comparison.lookback.filter((point) => comparison.baselineStart === undefined || point.night >= comparison.baselineStart);
-  if (comparison.baseline.length < policy.minBaselineNights || since.length < policy.minBaselineNights) {
+  const sinceEpisode = comparison.lookback.filter((point) => comparison.baselineStart === undefined || point.night >= comparison.baselineStart);
+  if (comparison.baseline.length < policy.minBaselineNights || sinceEpisode.length < policy.minBaselineNights) {
     return verdict('insufficient-baseline', `${comparison.baseline.length} good night${comparison.baseline.length === 1 ? '' : 's'} in the last ${policy.windowDays} days${comparison.baselineStart ? ` since the level changed on ${comparison.baselineStart}` : ''}, fewer than the ${policy.minBaselineNights} needed`);
   }
   const stats = comparison.stats;
@@ -138,7 +138,13 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const fastAllowed = repeats >= policy.minRepeats;
   const change = stats.ratio - 1;
   const noise = Math.max(stats.noise, noiseFloor);
-  const levels = [...since.map((point) => Math.log(median(point.values))), Math.log(stats.newMedian)];
+  const minBaseline = Math.max(policy.minBaselineNights, policy.windowDays);
+  const shiftOptions = { minBaseline, maxBaseline: Math.max(minBaseline, policy.persistBaselineNights), minNights: policy.persistNights, clip: clipNoiseUnits, noiseFloor: Math.max(stats.repeatNoise, noiseFloor) };
+  // The nights since the level judged last: the last episode's, or a shift since then known to be below the threshold.
+  const episodeLevels = [...sinceEpisode.map((point) => Math.log(median(point.values))), Math.log(stats.newMedian)];
+  const judgedFrom = judgedLevelStart(episodeLevels, shiftOptions, policy.persistZ, threshold);
+  const since = sinceEpisode.slice(judgedFrom);
+  const levels = episodeLevels.slice(judgedFrom);
   // The spread of the nights themselves since the last judged level: a bimodal benchmark's
   // successive differences are calm within each run of one mode, and its mode flips would pass
   // for steps against them (193 false alarms per 100 series x 60 nights at 3 repeats).
@@ -153,16 +159,16 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
 
   // Every night since the last judged level is tested together against it (`evidence.ts`); the
   // noise floor is what the repeats imply, raised by a maintainer's false alarms.
-  const shift = strongestShift(levels, { minBaseline: Math.max(policy.minBaselineNights, policy.windowDays), minNights: policy.persistNights, clip: clipNoiseUnits, noiseFloor: Math.max(stats.repeatNoise, noiseFloor) });
+  const shift = strongestShift(levels, shiftOptions);
   const nightNoise = Math.max(shift?.noise ?? noise, noiseFloor);
   const tonight = levels.at(-1)!;
   const shiftedLevel = shift && shift.baselineLevel + shift.shift;
   // A shift the series already came back from is not opened: tonight must not be clearly at the old level.
   const tonightShifted = shift !== undefined && (tonight - (shift.baselineLevel + shiftedLevel!) / 2) * shift.shift > 0;
   // A step of the threshold measures below it about half the time: the shift counts as large
-  // unless it is more than one standard error below the threshold, so a 10% step is found within
-  // weeks instead of on a coin flip (and a 9% one sometimes is too).
-  const persistent = noiseKnown && shift !== undefined && Math.abs(shift.z) >= policy.persistZ && Math.abs(shift.shift) + shift.standardError / 2 >= Math.log1p(threshold) && tonightShifted;
+  // unless it measures clearly below it (`episodeGateStandardErrors`), so a 10% step is found
+  // within weeks instead of on a coin flip (and a 9% one sometimes is too).
+  const persistent = noiseKnown && shift !== undefined && Math.abs(shift.z) >= policy.persistZ && !belowThreshold(shift, threshold, episodeGateStandardErrors) && tonightShifted;
 
   // Both paths now measure against the spread of the nights since the last judged level.
   const detectable = detectableOf(

@@ -45,6 +45,12 @@ export const detectionSchema = z.strictObject({
    * shift is measured against a well-known level.
    */
   lookbackDays: z.number().int().min(1).max(365).default(30),
+  /**
+   * The persistence path compares the nights since a shift with at most this many nights just
+   * before it (the level it left), however old the shift is: a slow drift over the lookback is
+   * not a step against its distant start.
+   */
+  persistBaselineNights: z.number().int().min(1).max(365).default(30),
   /** The persistence path opens an episode once at least this many nights (tonight included) agree on a shift. */
   persistNights: z.number().int().min(1).max(30).default(3),
   /**

@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { medianNoiseFactor } from '../../src/detect/compare.js';
 import { defaultDetectionPolicy as policy } from '../../src/detect/policy.js';
 import {
   describeSensitivity, detectableOf, detectableWithin, maxTunedRepeats, minimumDetectable, noiseAt, repeatsNeeded, type SensitivityBasis,
 } from '../../src/detect/sensitivity.js';
 import { runNights, seriesRows } from './helpers.js';
 
-/** 3 repeats at 5% CV each and no night-to-night noise of its own: the median's noise is 3.6%. */
-const repeatNoisy: SensitivityBasis = { repeats: 3, noise: 0.05 * Math.sqrt(Math.PI / 6), persistNoise: 0.05 * Math.sqrt(Math.PI / 6), repeatSpread: 0.05, baselineNights: 7, sinceNights: 30, threshold: 0.1 };
+/** 3 repeats at 5% CV each and no night-to-night noise of its own: the median's noise is 3.3%. */
+const repeatNoisy: SensitivityBasis = { repeats: 3, noise: 0.05 * medianNoiseFactor(3), persistNoise: 0.05 * medianNoiseFactor(3), repeatSpread: 0.05, baselineNights: 7, sinceNights: 30, threshold: 0.1 };
 
 describe('sensitivity', () => {
   it('keeps the measured noise at the measured repeats and averages only the repeat part away with more', () => {
     expect(noiseAt(repeatNoisy, 3).noise).toBeCloseTo(repeatNoisy.noise, 12);
-    expect(noiseAt(repeatNoisy, 12).noise).toBeCloseTo(repeatNoisy.noise / 2, 12);
+    expect(noiseAt(repeatNoisy, 12).noise).toBeCloseTo(0.05 * medianNoiseFactor(12), 12);
     // 4% night-to-night on top of the repeats: that part stays whatever the repeats.
     const nightly = { ...repeatNoisy, noise: Math.hypot(0.04, repeatNoisy.noise), persistNoise: Math.hypot(0.04, repeatNoisy.noise) };
     expect(noiseAt(nightly, 1000).noise).toBeGreaterThan(0.04);
@@ -42,7 +43,7 @@ describe('sensitivity', () => {
     const sees = detectableOf({ ...repeatNoisy, noise: 0.02, persistNoise: 0.02, repeatSpread: 0.02 }, policy);
     expect(sees.repeatsForThreshold).toBeUndefined();
     expect(describeSensitivity(sees)).toBe('this test sees a 10% change in 3 nights (11% on its first night)');
-    expect(describeSensitivity(detectableOf(repeatNoisy, policy))).toBe('this test sees a 12% change in 3 nights (21% on its first night); to see 10% in 3 nights it needs 5 repeats a night');
+    expect(describeSensitivity(detectableOf(repeatNoisy, policy))).toBe('this test sees a 11% change in 3 nights (19% on its first night); to see 10% in 3 nights it needs 4 repeats a night');
     const noisy: SensitivityBasis = { ...repeatNoisy, repeats: 1, noise: 0.08, persistNoise: 0.08, repeatSpread: 0.08 };
     const needs = detectableOf(noisy, policy);
     expect(needs.repeatsForThreshold).toBeGreaterThan(1);

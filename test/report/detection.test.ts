@@ -65,12 +65,12 @@ describe('indexDetection', () => {
 
 describe('summarizeSensitivity', () => {
   it('gives the workload page what a judged series catches, rounded up, and what it needs for its threshold', () => {
-    const detectable = detectableOf({ repeats: 3, noise: 0.045, persistNoise: 0.045, repeatSpread: 0.05, baselineNights: 7, sinceNights: 30, threshold: 0.1 }, defaultDetectionPolicy);
+    const detectable = detectableOf({ repeats: 3, noise: 0.04, persistNoise: 0.04, repeatSpread: 0.05, baselineNights: 7, sinceNights: 30, threshold: 0.1 }, defaultDetectionPolicy);
     const index = indexDetection({ verdicts: [{ ...verdict('stable'), detectable }], episodes: [episode({ state: 'still-regressed' })] }, issues);
     // Shown for a regressed series too: what a quiet stretch would have meant.
     expect(index.judge(key).detectable).toBe(detectable);
     const shown = summarizeSensitivity(detectable);
-    expect(shown).toMatchObject({ nights: 3, repeats: 3, threshold: 0.1, oneNight: 0.27, withinNights: 0.16, repeatsForThreshold: 18 });
-    expect(shown.text).toBe('this test sees a 16% change in 3 nights (27% on its first night); to see 10% in 3 nights it needs 18 repeats a night');
+    expect(shown).toMatchObject({ nights: 3, repeats: 3, threshold: 0.1, oneNight: 0.24, withinNights: 0.14, repeatsForThreshold: 9 });
+    expect(shown.text).toBe('this test sees a 14% change in 3 nights (24% on its first night); to see 10% in 3 nights it needs 9 repeats a night');
   });
 });

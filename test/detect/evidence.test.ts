@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { belowThreshold, episodeGateStandardErrors, judgedLevelStart, knownBelowStandardErrors, strongestShift, type ShiftOptions } from '../../src/detect/evidence.js';
+import { createRandom } from '../../src/stats/index.js';
+
+const options: ShiftOptions = { minBaseline: 7, maxBaseline: 30, minNights: 3, clip: 3, noiseFloor: 0 };
+
+/** Log nightly levels: `levels[i]` plus normal noise of `noise`, seeded. */
+function noisy(levels: readonly number[], noise: number, seed: number): number[] {
+  const random = createRandom(seed);
+  return levels.map((level) => level + noise * Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random()));
+}
+const steps = (...parts: [nights: number, ratio: number][]) => parts.flatMap(([nights, ratio]) => Array<number>(nights).fill(Math.log(ratio)));
+
+describe('the level judged last (issue 31: nothing is absorbed unjudged)', () => {
+  it('moves the baseline to a significant step known to be below the threshold: +4% at 1% noise', () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const levels = noisy(steps([20, 1], [20, 1.04]), 0.01, seed);
+      expect(judgedLevelStart(levels, options, 4.3, 0.1)).toBe(20);
+    }
+  });
+
+  it('keeps the baseline before a step of the threshold, however many nights it took to prove: +10% at 5% noise', () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const levels = noisy(steps([25, 1], [20, 1.1]), 0.05, seed);
+      expect(judgedLevelStart(levels, options, 4.3, 0.1)).toBe(0);
+    }
+  });
+
+  it('keeps every night when nothing moved', () => {
+    expect(judgedLevelStart(noisy(steps([40, 1]), 0.05, 3), options, 4.3, 0.1)).toBe(0);
+  });
+});
+
+describe('the shift test', () => {
+  it('compares the nights since a shift with at most maxBaseline nights before it, so an old level far back does not count', () => {
+    // 30 nights 20% lower long before, then 30 nights at the level, then +12%: against the 30 nights just before, +12%.
+    const levels = noisy(steps([30, 0.8], [30, 1], [10, 1.12]), 0.01, 4);
+    const shift = strongestShift(levels, options)!;
+    expect(shift.start).toBe(60);
+    expect(shift.baselineNights).toBe(30);
+    expect(Math.expm1(shift.shift)).toBeCloseTo(0.12, 1);
+  });
+
+  it('calls a shift below the threshold only when its size plus the given standard errors stays below it', () => {
+    const shift = { start: 10, nights: 10, z: 5, shift: Math.log(1.07), baselineLevel: 0, baselineNights: 10, noise: 0.03, standardError: 0.015 };
+    expect(belowThreshold(shift, 0.1, knownBelowStandardErrors)).toBe(false);
+    expect(belowThreshold({ ...shift, standardError: 0.01 }, 0.1, knownBelowStandardErrors)).toBe(true);
+    expect(belowThreshold({ ...shift, standardError: 0.05 }, 0.1, episodeGateStandardErrors)).toBe(true);
+  });
+});
