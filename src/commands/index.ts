@@ -8,6 +8,7 @@ import { historyCommand } from './history.js';
 import { issuesCommand } from './issues.js';
 import { nightlyCommand } from './nightly.js';
 import { reapCommand } from './reap.js';
+import { replayCommand } from './replay.js';
 import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { shardCommand } from './shard.js';
@@ -16,4 +17,4 @@ import { triageCommand } from './triage.js';
 import { tuneCommand } from './tune.js';
 
 /** Every CLI verb, in the order `--help` lists them. A new command is one file and one line here. */
-export const commands: CliCommand[] = [nightlyCommand, backfillCommand, runCommand, detectCommand, issuesCommand, triageCommand, bisectCommand, abCommand, dbCommand, historyCommand, shardCommand, summaryCommand, tuneCommand, reportCommand, reapCommand];
+export const commands: CliCommand[] = [nightlyCommand, backfillCommand, runCommand, detectCommand, replayCommand, issuesCommand, triageCommand, bisectCommand, abCommand, dbCommand, historyCommand, shardCommand, summaryCommand, tuneCommand, reportCommand, reapCommand];

@@ -18,8 +18,13 @@ import type { DetectionPolicy, Direction } from './policy.js';
 export type DeclaredDirections = (suite: string, workload: string, metric: string) => Direction | undefined;
 
 /** Nights before the judged one that detection reads. */
-function lookbackOf(policy: DetectionPolicy): number {
+function lookbackOf(policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>): number {
   return Math.max(policy.windowDays, policy.lookbackDays);
+}
+
+/** The oldest night detection reads to judge `night`. */
+export function lookbackStart(policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>, night: string): string {
+  return nightsBefore(night, lookbackOf(policy));
 }
 import { groupSeries, type Series } from './series.js';
 import type { DeclaredDirection } from '../history/regression-queries.js';
@@ -31,6 +36,11 @@ export interface DetectOptions {
   suite?: string;
   /** Plan the episode changes without storing them. */
   dryRun?: boolean;
+  /**
+   * The nightly rows of the night's lookback (at least {@link lookbackStart} .. the night), already
+   * read: a replay reads its whole range once instead of once a night. Default: read from the history.
+   */
+  rows?: readonly ResultRow[];
 }
 
 /** An episode still regressed after tonight; `id` is absent for one a dry run would open. */
@@ -79,8 +89,8 @@ export function assessNight(store: HistoryStore, policy: DetectionPolicy, option
   const night = options.now !== undefined ? nightOf(options.now) : store.latestNightlyNight(options.suite);
   if (night === undefined) return planNight([], [], policy, { suite: options.suite });
   // A workload an incomplete run cut short is no point of its series: it is never judged.
-  const since = nightsBefore(night, lookbackOf(policy));
-  const rows = store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true });
+  const since = lookbackStart(policy, night);
+  const rows = options.rows ?? store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true });
   return planNight(rows, store.episodes({ suite: options.suite }), policy, {
     night, suite: options.suite, declared: declaredDirections(store.metricDirections()), falseAlarms: store.falseAlarmEpisodes(),
     machineNights: new Set(store.machineNights({ sinceNight: since, machineOnly: true }).map((m) => m.night)),
@@ -103,7 +113,7 @@ export function planNight(
   const verdicts = judgeRows(rows, episodes, policy, night, options.declared, options.falseAlarms, options.machineNights);
   for (const verdict of verdicts) counts[verdict.kind]++;
   const changes = keepMachineEpisodes(planEpisodes(verdicts, episodes, policy), episodes, options.machineNights ?? new Set());
-  const since = nightsBefore(night, lookbackOf(policy));
+  const since = lookbackStart(policy, night);
   const unconfirmedEpisodes = episodes.filter((e) => e.state === 'unconfirmed' && e.firstBad.night >= since && e.firstBad.night <= night);
   const machine = machineNight(night, suite, verdicts, policy);
   return { night, suite, dryRun: true, verdicts, counts, changes, openedIds: [], activeEpisodes: activeAfter(episodes, changes), unconfirmedEpisodes, machine };
@@ -128,7 +138,7 @@ export function judgeRows(
   falseAlarms?: readonly FalseAlarmStep[],
   machineNights?: ReadonlySet<string>,
 ): SeriesVerdict[] {
-  return judgeNight(groupSeries(rows, { from: nightsBefore(night, lookbackOf(policy)), to: night }), episodes, policy, night, declared, falseAlarms, machineNights);
+  return judgeNight(groupSeries(rows, { from: lookbackStart(policy, night), to: night }), episodes, policy, night, declared, falseAlarms, machineNights);
 }
 
 /**

@@ -44,6 +44,8 @@ export interface PublishOptions {
   cli?: string;
   /** Reruns a group before its issue opens; used when `github.confirm` is `rerun`. */
   confirm?: ConfirmPort;
+  /** Issue files go here and GitHub is never asked, token or not (a replay). Default: reports/issues/, GitHub when configured. */
+  filesDir?: string;
 }
 
 export interface PublishResult {
@@ -69,9 +71,9 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const { report, store, loaded, log } = options;
   const { config } = loaded;
   const night = report.night;
-  const filesDir = path.resolve(loaded.baseDir, config.reports.dir, 'issues');
+  const filesDir = options.filesDir ?? path.resolve(loaded.baseDir, config.reports.dir, 'issues');
   const files = fileTracker(filesDir);
-  const client = gitHubClientFor(options);
+  const client = options.filesDir === undefined ? gitHubClientFor(options) : undefined;
   let tracker: IssueTracker = client && config.github.repository ? gitHubTracker(client, config.github.repository, config.github.labels) : files;
   if (night === undefined) return { tracker: tracker.description, filesDir, actions: [], failed: 0 };
 

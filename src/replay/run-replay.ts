@@ -1,0 +1,101 @@
+/**
+ * A replay: the nights of a history judged again, oldest first, as the nightlies would have
+ * judged them, with the issues each night would have opened, updated and closed written as
+ * files (never GitHub). The history is read once; each night gets its lookback's rows. It talks
+ * to the rest through narrow ports, so the command only binds the real ones.
+ *
+ * @module
+ */
+import type { DetectionReport } from '../detect/run.js';
+import type { Episode } from '../detect/episodes.js';
+import { groupSeries } from '../detect/series.js';
+import { formatSeconds } from '../format/index.js';
+import type { IssueAction } from '../github/plan.js';
+import type { ResultRow } from '../history/types.js';
+import type { Log } from '../log.js';
+import { judgeNightsInOrder } from './judge-nights.js';
+import { recordNightActions, type ReplayedIssue, type ReplayLedger } from './ledger.js';
+import { replayTotals, type ReplayTotals } from './totals.js';
+
+export interface ReplayPorts {
+  /** The nightly rows from `since` on, oldest night first: read once. */
+  rows(since: string): ResultRow[];
+  /** Stored detection of one night, given the rows of its lookback. */
+  judgeNight(night: string, rows: readonly ResultRow[]): DetectionReport;
+  markReplayed(episodeIds: number[]): void;
+  /** The night's issues planned and written as files; the actions taken. */
+  publishNight(report: DetectionReport): Promise<IssueAction[]>;
+  episodes(ids: readonly number[]): Episode[];
+  /** The oldest night detection reads to judge `night`. */
+  lookbackStart(night: string): string;
+  /** Milliseconds, for the progress and the time taken. */
+  now(): number;
+  log: Log;
+}
+
+export interface ReplayOutcome {
+  from: string;
+  to: string;
+  /** Nights of the range the history holds, judged in order. */
+  nights: number;
+  /** Values of those nights. */
+  values: number;
+  series: number;
+  seconds: number;
+  episodesFound: number;
+  issues: ReplayedIssue[];
+  totals: ReplayTotals;
+}
+
+/** Progress lines on stderr over the whole replay, whatever its length. */
+const progressLines = 20;
+
+export async function runReplay(ports: ReplayPorts, range: { from: string; to: string }): Promise<ReplayOutcome> {
+  const { log } = ports;
+  const started = ports.now();
+  const rows = ports.rows(ports.lookbackStart(range.from)).filter((row) => row.night <= range.to);
+  const inRange = rows.filter((row) => row.night >= range.from);
+  const nights = [...new Set(inRange.map((row) => row.night))];
+  log.info(`replay: ${nights.length} nights with results from ${range.from} to ${range.to}, ${inRange.filter((r) => r.value !== null).length} values`);
+  const ledger: ReplayLedger = new Map();
+  const every = Math.max(1, Math.ceil(nights.length / progressLines));
+  let report: DetectionReport | undefined;
+  const judged = await judgeNightsInOrder(nights, {
+    judgeNight: (night) => {
+      report = ports.judgeNight(night, rowsOfNights(rows, ports.lookbackStart(night), night));
+      return report.openedIds;
+    },
+    markFound: (ids) => ports.markReplayed(ids),
+    afterNight: async (night, index) => {
+      recordNightActions(ledger, night, await ports.publishNight(report!));
+      if ((index + 1) % every === 0 || index + 1 === nights.length) {
+        const elapsed = (ports.now() - started) / 1000;
+        const left = (elapsed / (index + 1)) * (nights.length - index - 1);
+        log.info(`replay: ${night} (${index + 1}/${nights.length}), ${ledger.size} issue${ledger.size === 1 ? '' : 's'} so far, about ${formatSeconds(left)} left`);
+      }
+    },
+  }, 'replay');
+  const judgedRows = rowsOfNights(rows, range.from, judged.judged.at(-1) ?? range.from);
+  const series = groupSeries(judgedRows, { from: range.from, to: range.to });
+  const { issues, totals } = replayTotals([...ledger.values()], ports.episodes(judged.episodesFound), series);
+  return {
+    from: range.from, to: range.to, nights: judged.judged.length, values: judgedRows.filter((r) => r.value !== null).length, series: series.length,
+    seconds: (ports.now() - started) / 1000, episodesFound: judged.episodesFound.length, issues, totals,
+  };
+}
+
+/** The rows of `from`..`to` out of rows sorted by night: two binary searches, not a scan a night. */
+export function rowsOfNights(rows: readonly ResultRow[], from: string, to: string): readonly ResultRow[] {
+  return rows.slice(firstAtOrAfter(rows, from), firstAtOrAfter(rows, `${to}\uffff`));
+}
+
+function firstAtOrAfter(rows: readonly ResultRow[], night: string): number {
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (rows[mid]!.night < night) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
