@@ -26,7 +26,7 @@ function lookbackOf(policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>
 export function lookbackStart(policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>, night: string): string {
   return nightsBefore(night, lookbackOf(policy));
 }
-import { groupSeries, type Series } from './series.js';
+import { groupSeries, seriesOfNights, type Series } from './series.js';
 import type { DeclaredDirection } from '../history/regression-queries.js';
 
 export interface DetectOptions {
@@ -37,10 +37,11 @@ export interface DetectOptions {
   /** Plan the episode changes without storing them. */
   dryRun?: boolean;
   /**
-   * The nightly rows of the night's lookback (at least {@link lookbackStart} .. the night), already
-   * read: a replay reads its whole range once instead of once a night. Default: read from the history.
+   * The nightly series over a range holding the night's lookback ({@link lookbackStart} .. the
+   * night), read and grouped once: a replay judges night after night without reading and grouping
+   * the lookback again each time. Default: read from the history.
    */
-  rows?: readonly ResultRow[];
+  series?: readonly Series[];
 }
 
 /** An episode still regressed after tonight; `id` is absent for one a dry run would open. */
@@ -90,19 +91,22 @@ export function assessNight(store: HistoryStore, policy: DetectionPolicy, option
   if (night === undefined) return planNight([], [], policy, { suite: options.suite });
   // A workload an incomplete run cut short is no point of its series: it is never judged.
   const since = lookbackStart(policy, night);
-  const rows = options.rows ?? store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true });
-  return planNight(rows, store.episodes({ suite: options.suite }), policy, {
+  const series = options.series
+    ? seriesOfNights(options.series.filter((one) => options.suite === undefined || one.identity.suite === options.suite), since, night)
+    : groupSeries(store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true }), { from: since, to: night });
+  return planNight(series, store.episodes({ suite: options.suite }), policy, {
     night, suite: options.suite, declared: declaredDirections(store.metricDirections()), falseAlarms: store.falseAlarmEpisodes(),
     machineNights: new Set(store.machineNights({ sinceNight: since, machineOnly: true }).map((m) => m.night)),
   });
 }
 
 /**
- * The pure pipeline of one night: group, compare, judge, plan. A report with `dryRun` set: nothing is stored.
+ * The pure pipeline of one night: compare, judge, plan. `series`: those of the night's lookback
+ * (see {@link lookbackStart}). A report with `dryRun` set: nothing is stored.
  * `falseAlarms`: the episodes maintainers called false alarms, which raise their series' noise.
  */
 export function planNight(
-  rows: readonly ResultRow[],
+  series: readonly Series[],
   episodes: readonly Episode[],
   policy: DetectionPolicy,
   options: { night?: string; suite?: string; declared?: DeclaredDirections; falseAlarms?: readonly FalseAlarmStep[]; machineNights?: ReadonlySet<string> },
@@ -110,7 +114,7 @@ export function planNight(
   const counts = Object.fromEntries(verdictKinds.map((kind) => [kind, 0])) as Record<VerdictKind, number>;
   const { night, suite } = options;
   if (night === undefined) return { suite, dryRun: true, verdicts: [], counts, changes: [], openedIds: [], activeEpisodes: [], unconfirmedEpisodes: [] };
-  const verdicts = judgeRows(rows, episodes, policy, night, options.declared, options.falseAlarms, options.machineNights);
+  const verdicts = judgeNight(series, episodes, policy, night, options.declared, options.falseAlarms, options.machineNights);
   for (const verdict of verdicts) counts[verdict.kind]++;
   const changes = keepMachineEpisodes(planEpisodes(verdicts, episodes, policy), episodes, options.machineNights ?? new Set());
   const since = lookbackStart(policy, night);

@@ -17,7 +17,7 @@ export function replayPorts(loaded: LoadedConfig, store: HistoryStore, log: Log,
   const quiet: Log = { ...log, info: log.debug };
   return {
     rows: (since) => store.resultRows({ kind: 'nightly', sinceNight: since, wholePointsOnly: true }),
-    judgeNight: (night, rows) => detectRegressions(store, policy, { now: night, rows }),
+    judgeNight: (night, series) => detectRegressions(store, policy, { now: night, series }),
     markReplayed: (ids) => void store.markEpisodesFound(ids, 'replay'),
     // No confirmation rerun (that would run the cluster) and no token: what the nightly files without one.
     publishNight: async (report) => (await publishIssues({ report, store, loaded, env: {}, log: quiet, filesDir: issuesDir })).actions,

@@ -1,14 +1,14 @@
 /**
  * A replay: the nights of a history judged again, oldest first, as the nightlies would have
  * judged them, with the issues each night would have opened, updated and closed written as
- * files (never GitHub). The history is read once; each night gets its lookback's rows. It talks
+ * files (never GitHub). The history is read and grouped once; each night is judged on its lookback's slice. It talks
  * to the rest through narrow ports, so the command only binds the real ones.
  *
  * @module
  */
 import type { DetectionReport } from '../detect/run.js';
 import type { Episode } from '../detect/episodes.js';
-import { groupSeries } from '../detect/series.js';
+import { groupSeries, seriesOfNights, type Series } from '../detect/series.js';
 import { formatSeconds } from '../format/index.js';
 import type { IssueAction } from '../github/plan.js';
 import type { ResultRow } from '../history/types.js';
@@ -20,8 +20,8 @@ import { replayTotals, type ReplayTotals } from './totals.js';
 export interface ReplayPorts {
   /** The nightly rows from `since` on, oldest night first: read once. */
   rows(since: string): ResultRow[];
-  /** Stored detection of one night, given the rows of its lookback. */
-  judgeNight(night: string, rows: readonly ResultRow[]): DetectionReport;
+  /** Stored detection of one night, given the series of a range that holds its lookback. */
+  judgeNight(night: string, series: readonly Series[]): DetectionReport;
   markReplayed(episodeIds: number[]): void;
   /** The night's issues planned and written as files; the actions taken. */
   publishNight(report: DetectionReport): Promise<IssueAction[]>;
@@ -53,16 +53,18 @@ const progressLines = 20;
 export async function runReplay(ports: ReplayPorts, range: { from: string; to: string }): Promise<ReplayOutcome> {
   const { log } = ports;
   const started = ports.now();
-  const rows = ports.rows(ports.lookbackStart(range.from)).filter((row) => row.night <= range.to);
-  const inRange = rows.filter((row) => row.night >= range.from);
-  const nights = [...new Set(inRange.map((row) => row.night))];
-  log.info(`replay: ${nights.length} nights with results from ${range.from} to ${range.to}, ${inRange.filter((r) => r.value !== null).length} values`);
+  // Read and grouped once: each night is judged on its lookback's slice of these series.
+  const series = groupSeries(ports.rows(ports.lookbackStart(range.from)), { from: ports.lookbackStart(range.from), to: range.to });
+  const inRange = seriesOfNights(series, range.from, range.to);
+  const nights = [...new Set(inRange.flatMap((one) => one.points.map((p) => p.night)))].sort();
+  const values = inRange.reduce((sum, one) => sum + one.points.reduce((n, p) => n + p.values.length, 0), 0);
+  log.info(`replay: ${nights.length} nights with results from ${range.from} to ${range.to}, ${inRange.length} series, ${values} values`);
   const ledger: ReplayLedger = new Map();
   const every = Math.max(1, Math.ceil(nights.length / progressLines));
   let report: DetectionReport | undefined;
   const judged = await judgeNightsInOrder(nights, {
     judgeNight: (night) => {
-      report = ports.judgeNight(night, rowsOfNights(rows, ports.lookbackStart(night), night));
+      report = ports.judgeNight(night, series);
       return report.openedIds;
     },
     markFound: (ids) => ports.markReplayed(ids),
@@ -75,27 +77,9 @@ export async function runReplay(ports: ReplayPorts, range: { from: string; to: s
       }
     },
   }, 'replay');
-  const judgedRows = rowsOfNights(rows, range.from, judged.judged.at(-1) ?? range.from);
-  const series = groupSeries(judgedRows, { from: range.from, to: range.to });
-  const { issues, totals } = replayTotals([...ledger.values()], ports.episodes(judged.episodesFound), series);
+  const { issues, totals } = replayTotals([...ledger.values()], ports.episodes(judged.episodesFound), inRange);
   return {
-    from: range.from, to: range.to, nights: judged.judged.length, values: judgedRows.filter((r) => r.value !== null).length, series: series.length,
+    from: range.from, to: range.to, nights: judged.judged.length, values, series: inRange.length,
     seconds: (ports.now() - started) / 1000, episodesFound: judged.episodesFound.length, issues, totals,
   };
-}
-
-/** The rows of `from`..`to` out of rows sorted by night: two binary searches, not a scan a night. */
-export function rowsOfNights(rows: readonly ResultRow[], from: string, to: string): readonly ResultRow[] {
-  return rows.slice(firstAtOrAfter(rows, from), firstAtOrAfter(rows, `${to}\uffff`));
-}
-
-function firstAtOrAfter(rows: readonly ResultRow[], night: string): number {
-  let low = 0;
-  let high = rows.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (rows[mid]!.night < night) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
