@@ -4,8 +4,11 @@ import { NightbenchError } from '../errors.js';
 import { pruneHistoryFile } from '../history/files.js';
 import { backendNames, backendSummaries, createBackend } from '../history-sync/registry.js';
 import { fileBytes } from '../history-sync/sqlite-file.js';
+import { importHistory } from '../interchange/import.js';
+import { formatNames, formatReaders } from '../interchange/read-source.js';
+import type { InterchangeFormat } from '../interchange/types.js';
 import { addCommonOptions, parseIntegerOption, printResult, type CliCommand, type CommonOptions } from './command.js';
-import { commandContext, type CommandContext } from './context.js';
+import { commandContext, openContextHistory, type CommandContext } from './context.js';
 
 interface StoreOptions extends CommonOptions {
   store: string;
@@ -57,7 +60,7 @@ function localFile(context: CommandContext, given: string | undefined): string {
   return given ? context.resolve(given) : context.historyPath;
 }
 
-/** `nightbench history fetch|save|prune`: the history kept between workflow runs. */
+/** `nightbench history fetch|save|prune|import|export`: the history kept between workflow runs, and brought from or to other tools. */
 export const historyCommand: CliCommand = {
   register(program: Command, setExitCode) {
     const history = program.command('history').description(`the history between runs: fetch it from its store, save a night back, prune old samples (stores: ${backendNames().join(', ')})`);
@@ -91,6 +94,39 @@ export const historyCommand: CliCommand = {
           : `${backend.description} already held every run of ${from}: nothing to save`;
         context.log.info(summary);
         printResult(options.json, { store: backend.description, file: from, ...outcome }, summary);
+        setExitCode(0);
+      });
+
+    addCommonOptions(history.command('import').argument('<source>', 'the file or folder to read').description('bring another tool\'s benchmark history into the history: commits, nights, values, units, directions; importing the same data again adds nothing'))
+      .addHelpText('after', `\nFormats (detected, or --format):\n${formatNames.map((name) => `  ${name}: ${formatReaders[name].summary}`).join('\n')}`)
+      .option('--format <name>', `the source's format (${formatNames.join(', ')}; default: detected)`)
+      .option('--suite <name>', 'the suite of formats that name none (default: the format\'s name)')
+      .option('--repo <name>', 'the repository the commits are recorded under (default: the suite)')
+      .option('--machine <name>', 'the machine of formats that record none (github-action-benchmark, BMF)', 'default')
+      .option('--commit <sha>', 'BMF: the commit its values measured')
+      .option('--date <iso>', 'BMF: when that commit was made (default: now); its UTC date is the night')
+      .option('--json', 'machine-readable output')
+      .action((source: string, options: CommonOptions & { format?: string; suite?: string; repo?: string; machine: string; commit?: string; date?: string }) => {
+        if (options.format !== undefined && !(formatNames as string[]).includes(options.format)) {
+          throw new NightbenchError('usage', `--format: expected one of ${formatNames.join(', ')}, got "${options.format}"`);
+        }
+        const date = options.date === undefined ? new Date() : new Date(options.date);
+        if (Number.isNaN(date.getTime())) throw new NightbenchError('usage', `--date: expected an ISO 8601 date, got "${options.date}"`);
+        const context = commandContext(options);
+        const store = openContextHistory(context);
+        try {
+          const summary = importHistory(store, context.resolve(source), {
+            format: options.format as InterchangeFormat | undefined, suite: options.suite, repo: options.repo, machine: options.machine,
+            commit: options.commit === undefined ? undefined : { sha: options.commit, date: date.toISOString() },
+            log: context.log,
+          });
+          const range = summary.nights ? ` over ${summary.nights.first}..${summary.nights.last}` : '';
+          printResult(options.json, summary,
+            `imported ${summary.format} from ${summary.source}: ${summary.files} files, ${summary.runs} runs (${summary.newRuns} new), ${summary.values} values (${summary.newValues} new) in ${summary.series} series${range}` +
+              (summary.missing > 0 ? `; ${summary.missing} results without a value left out` : ''));
+        } finally {
+          store.close();
+        }
         setExitCode(0);
       });
 

@@ -30,6 +30,7 @@ import {
 import type { Episode, EpisodeChange } from '../detect/episodes.js';
 import { insertAbsentMetrics, insertUnsupportedWorkload, markEpisodesFound, nightsRecorded, type OfflineJudge, unsupportedNightlyWorkloads, type UnsupportedWorkload } from './backfill-queries.js';
 import { markWorkIncomplete, runningWorkOfHost, type TrackedWork } from './abandoned-queries.js';
+import { importWriter, type ImportRunRow, type ImportWriteCounts } from './import-queries.js';
 import { machineNights, recordMachineNight } from './machine-queries.js';
 import type { MachineNight } from '../detect/machine-night.js';
 import { insertRunProcess, settleProcess, settleRunProcesses, unsettledProcessesOfEndedRuns } from './process-queries.js';
@@ -45,6 +46,7 @@ import type { CommitInfo, NewRun, ProcessFate, ProcessOwner, RepeatRecord, Resul
  */
 export class HistoryStore {
   private readonly statements = new Map<string, Database.Statement>();
+  private writeImportedRun?: (row: ImportRunRow) => ImportWriteCounts;
 
   constructor(
     private readonly db: Db,
@@ -289,6 +291,20 @@ export class HistoryStore {
   /** The latest night with a nightly run (of `suite`, if given). */
   latestNightlyNight(suite?: string): string | undefined {
     return latestNightlyNight(this.db, suite);
+  }
+
+  /** Runs brought from another tool, as one transaction; what was already there is left as it is (import-queries.ts). */
+  importRuns(rows: readonly ImportRunRow[]): ImportWriteCounts {
+    const writeRun = (this.writeImportedRun ??= importWriter(this.db));
+    return this.write(() => {
+      const counts = { newRuns: 0, newValues: 0 };
+      for (const row of rows) {
+        const written = writeRun(row);
+        counts.newRuns += written.newRuns;
+        counts.newValues += written.newValues;
+      }
+      return counts;
+    });
   }
 
   /** Stores the metric directions a suite's listing declares. */

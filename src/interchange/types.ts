@@ -1,0 +1,48 @@
+/**
+ * The neutral shape every importer produces and every exporter reads: runs of one commit on one
+ * machine and environment, each with its values. Other tools' formats are translated into this
+ * shape by their own module (asv.ts, github-action-benchmark.ts, bmf.ts); the history stores it.
+ *
+ * @module
+ */
+
+/** Which way is better for a metric; `none` when the tool does not say (judged as lower). */
+export type ImportedDirection = 'lower' | 'higher' | 'none';
+
+export interface ImportedCommit {
+  sha: string;
+  /** ISO 8601: when the commit was made, as the tool recorded it. The night is its UTC date. */
+  date: string;
+  subject?: string;
+  authorName?: string;
+  authorEmail?: string;
+}
+
+export interface ImportedValue {
+  workload: string;
+  /** The benchmark's code version when the tool records one (asv): a new version is a new series. */
+  workloadVersion: string;
+  metric: string;
+  value: number;
+  unit: string;
+  direction: ImportedDirection;
+}
+
+/** One commit measured on one machine in one environment: a run of the history. */
+export interface ImportedRun {
+  /** The suite the tool grouped the benchmarks in, when it has one (github-action-benchmark's name). */
+  suite?: string;
+  machine: string;
+  /** What the tool recorded about the machine (asv's machine.json), kept with the run. */
+  machineFacts: Record<string, unknown>;
+  environmentName: string;
+  /** What the tool recorded about the environment (interpreter, requirements). */
+  environmentFacts: Record<string, unknown>;
+  commit: ImportedCommit;
+  values: ImportedValue[];
+  /** Results the tool holds without a value (a failed or skipped benchmark): not imported. */
+  missing: number;
+}
+
+/** The formats nightbench reads and writes. */
+export type InterchangeFormat = 'asv' | 'github-action-benchmark' | 'bmf';
