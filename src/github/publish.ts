@@ -44,8 +44,11 @@ export interface PublishOptions {
   cli?: string;
   /** Reruns a group before its issue opens; used when `github.confirm` is `rerun`. */
   confirm?: ConfirmPort;
-  /** Issue files go here and GitHub is never asked, token or not (a replay). Default: reports/issues/, GitHub when configured. */
-  filesDir?: string;
+  /**
+   * Issue files only, through this tracker of this folder, and GitHub never asked, token or not:
+   * a replay keeps one for all its nights. Default: reports/issues/, GitHub when configured.
+   */
+  issueFiles?: { dir: string; tracker: IssueTracker };
 }
 
 export interface PublishResult {
@@ -71,9 +74,9 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const { report, store, loaded, log } = options;
   const { config } = loaded;
   const night = report.night;
-  const filesDir = options.filesDir ?? path.resolve(loaded.baseDir, config.reports.dir, 'issues');
-  const files = fileTracker(filesDir);
-  const client = options.filesDir === undefined ? gitHubClientFor(options) : undefined;
+  const filesDir = options.issueFiles?.dir ?? path.resolve(loaded.baseDir, config.reports.dir, 'issues');
+  const files = options.issueFiles?.tracker ?? fileTracker(filesDir);
+  const client = options.issueFiles === undefined ? gitHubClientFor(options) : undefined;
   let tracker: IssueTracker = client && config.github.repository ? gitHubTracker(client, config.github.repository, config.github.labels) : files;
   if (night === undefined) return { tracker: tracker.description, filesDir, actions: [], failed: 0 };
 
