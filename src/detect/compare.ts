@@ -79,6 +79,11 @@ export function nightsBefore(night: string, days: number): string {
   return new Date(Date.parse(`${night}T00:00:00Z`) - days * dayMs).toISOString().slice(0, 10);
 }
 
+/** Nights from `from` to `to` (negative when `to` comes first). */
+export function nightsBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / dayMs);
+}
+
 /**
  * Compares the series' point of `options.night` with the ok points of the `windowDays` nights
  * before it. Why these statistics, decided once for every series (the detector runs over

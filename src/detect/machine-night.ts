@@ -39,6 +39,22 @@ const movedNoiseMultiple = 2;
 /** ...and at least this share of its threshold. */
 const movedShareOfThreshold = 0.5;
 
+/**
+ * Suite-wide: at least {@link minCommonModeSeries} timed series moved the same way, and at least
+ * this share of those judged. Not "most" (the machine's sign): a slow stretch of shared runners
+ * moves some of a large suite at once, and so may a commit. Whoever moved it, such a night is one
+ * thing, and it waits {@link suiteWideWaitNights} before it is filed (src/github/machine-hold.ts).
+ */
+const suiteWideShare = 0.1;
+
+/** Nights a suite-wide night's openings wait: a blip of the runners is back by then, a commit's shift is not. */
+export const suiteWideWaitNights = 2;
+
+/** Whether many timed series moved together the same way (see {@link suiteWideShare}), the code's change or the machine's. */
+export function isSuiteWide(finding: Pick<MachineNight, 'judgedSeries' | 'movedSeries'>): boolean {
+  return finding.movedSeries >= minCommonModeSeries && finding.movedSeries >= suiteWideShare * finding.judgedSeries;
+}
+
 export type MachineSign = 'canary' | 'common-mode';
 
 export interface MachineNight {

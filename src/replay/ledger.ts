@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { nightsBetween } from '../detect/compare.js';
 import type { IssueAction } from '../github/plan.js';
 import type { SuspectRange } from '../github/group.js';
 
@@ -37,12 +38,6 @@ export interface ReplayedIssue {
 
 /** The issues so far, by fingerprint, in the order they were opened. */
 export type ReplayLedger = Map<string, ReplayedIssue>;
-
-const dayMs = 86_400_000;
-
-export function nightsBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / dayMs);
-}
 
 /** Adds one night's planned actions to the ledger, and ages the issues still open. */
 export function recordNightActions(ledger: ReplayLedger, night: string, actions: readonly IssueAction[]): void {
