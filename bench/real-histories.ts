@@ -46,7 +46,7 @@ const log = stderrLog({ quiet: true });
 const wanted = process.argv.slice(2);
 
 /** asv's step_detect over many series at once: one Python process, a copy of asv's file beside a small driver. */
-function asvSteps(series: readonly number[][]): number[][] {
+function asvSteps(series: readonly number[][]): { at: number; ratio: number; results: number }[][] {
   const dir = path.join(work, 'asv');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'step_detect.py'), execFileSync('git', ['--git-dir', `${mirrors}/airspeed-velocity+asv/repo`, 'show', 'HEAD:asv/step_detect.py']));
@@ -61,8 +61,12 @@ function asvSteps(series: readonly number[][]): number[][] {
   ].join('\n'));
   const segments = JSON.parse(execFileSync('/usr/bin/python3', [path.join(dir, 'driver.py')], { input: JSON.stringify(series), maxBuffer: 1 << 30 }).toString()) as [number, number, number][][];
   // The index where each level change of at least asvStepMin starts.
-  return segments.map((steps) => steps.slice(1).flatMap(([left, , value], i) => (Math.abs(value / steps[i]![2] - 1) >= asvStepMin ? [left] : [])));
+  return segments.map((steps) => steps.slice(1).flatMap(([left, right, value], i) => (Math.abs(value / steps[i]![2] - 1) >= asvStepMin ? [{ at: left, ratio: value / steps[i]![2], results: right - left }] : [])));
 }
+
+/** Issue 30's first target: a step up of x1.5 or more whose level holds 20 results (asv's segment after it is that long). */
+const persistentRatio = 1.5;
+const persistentResults = 20;
 
 function nightlyResults(one: Series): { nights: string[]; values: number[] } {
   const ok = one.points.filter((p) => p.status === 'ok' && p.values.length > 0);
@@ -108,22 +112,30 @@ try {
       const i = episode === undefined ? undefined : indexOf.get(episode.seriesKey);
       if (i === undefined) return false;
       const at = results[i]!.nights.indexOf(episode!.firstBad.night);
-      return steps[i]!.some((step) => Math.abs(step - at) <= stepTolerance);
+      return steps[i]!.some((step) => Math.abs(step.at - at) <= stepTolerance);
     })).length;
     const nbWide = suiteWideDates(episodes.map((e) => ({ night: e.firstBad.night, up: e.ratio > 1 })), seriesOfNight);
 
     // the seed rule on the same series
     const seed = results.flatMap((r, i) => seedRuleChanges(r.values).map((at) => ({ i, at, night: r.nights[at]!, up: r.values[at]! > median(r.values.slice(Math.max(0, at - 10), at)) })));
     const seedTransient = seed.map((c) => isTransient(results[c.i]!.values, c.at)).filter((t) => t !== undefined);
-    const seedAtStep = seed.filter((c) => steps[c.i]!.some((step) => Math.abs(step - c.at) <= stepTolerance)).length;
+    const seedAtStep = seed.filter((c) => steps[c.i]!.some((step) => Math.abs(step.at - c.at) <= stepTolerance)).length;
+    // Persistent x1.5 steps, and whether each was caught within 3 results (an episode of its series, or a seed-rule change).
+    const persistent = steps.flatMap((found, i) => found.filter((step) => step.ratio >= persistentRatio && step.results >= persistentResults).map((step) => ({ i, at: step.at })));
+    const caughtBy = (starts: (i: number) => number[]) => persistent.filter((p) => starts(p.i).some((at) => at >= p.at - stepTolerance && at <= p.at + stepTolerance)).length;
+    const episodeStarts = (i: number) => episodes.filter((e) => e.seriesKey === series[i]!.key && e.kind === 'regression').map((e) => results[i]!.nights.indexOf(e.firstBad.night));
+    const nbCaught = caughtBy(episodeStarts);
+    const seedCaught = caughtBy((i) => seed.filter((c) => c.i === i).map((c) => c.at));
     const seedWide = suiteWideDates(seed, seriesOfNight);
     const asvStepCount = steps.reduce((n, s) => n + s.length, 0);
+    const persistentLine = (`  persistent x${persistentRatio} steps up (asv's next level holds ${persistentResults} results): ${persistent.length}; caught within ${stepTolerance} results by nightbench ${share(nbCaught, persistent.length)}, by the seed rule ${share(seedCaught, persistent.length)}`);
 
     console.log(`\n== ${history.name} (${history.tuning ? 'tuning' : 'reported, not tuned on'}): ${imported.series} series, ${imported.values} values, ${outcome.nights} nights ${imported.nights.first}..${imported.nights.last}; import ${importSeconds.toFixed(1)} s, replay ${replaySeconds.toFixed(1)} s; asv step_detect: ${asvStepCount} level changes of ${asvStepMin * 100}%+`);
     console.log(`  nightbench: ${outcome.totals.issues} issues (${outcome.episodesFound} episodes), transient ${share(outcome.totals.transient.transient, outcome.totals.transient.judged)}, at an asv step ${share(atStep, outcome.totals.issues)}, per year ${JSON.stringify(outcome.totals.perYear)}, never settle ${outcome.totals.unsettled.length}`);
     console.log(`    suite-wide dates (${nbWide.length}): ${nbWide.join(', ') || 'none'}`);
     console.log(`  seed rule:  ${seed.length} changes, transient ${share(seedTransient.filter(Boolean).length, seedTransient.length)}, at an asv step ${share(seedAtStep, seed.length)}`);
     console.log(`    suite-wide dates (${seedWide.length}): ${seedWide.join(', ') || 'none'}`);
+    console.log(persistentLine);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
