@@ -17,12 +17,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { median } from 'simple-statistics';
 import { loadConfig } from '../src/config/load.js';
-import { groupSeries, type Series } from '../src/detect/series.js';
+import { groupSeries } from '../src/detect/series.js';
 import { openHistory } from '../src/history/open.js';
 import { importHistory } from '../src/interchange/import.js';
 import { stderrLog } from '../src/log.js';
 import { replayPorts } from '../src/replay/ports.js';
 import { runReplay } from '../src/replay/run-replay.js';
+import { nightlyResults } from '../src/replay/totals.js';
 import { isTransient } from '../src/replay/transient.js';
 import { seedRuleChanges } from './seed-rule.js';
 
@@ -67,11 +68,6 @@ function asvSteps(series: readonly number[][]): { at: number; ratio: number; res
 /** Issue 30's first target: a step up of x1.5 or more whose level holds 20 results (asv's segment after it is that long). */
 const persistentRatio = 1.5;
 const persistentResults = 20;
-
-function nightlyResults(one: Series): { nights: string[]; values: number[] } {
-  const ok = one.points.filter((p) => p.status === 'ok' && p.values.length > 0);
-  return { nights: ok.map((p) => p.night), values: ok.map((p) => median(p.values)) };
-}
 
 /** Nights on which many series started a shift the same way: `starts` are (night, direction) per series. */
 function suiteWideDates(starts: readonly { night: string; up: boolean }[], seriesOfNight: Map<string, number>): string[] {

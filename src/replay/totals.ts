@@ -66,7 +66,7 @@ export function replayTotals(issues: readonly ReplayedIssue[], episodes: readonl
 }
 
 /** One result per night with an ok point: the median of its undisturbed repeats. */
-function nightlyResults(series: Series): { nights: string[]; values: number[] } {
+export function nightlyResults(series: Series): { nights: string[]; values: number[] } {
   const ok = series.points.filter((p) => p.status === 'ok' && p.values.length > 0);
   return { nights: ok.map((p) => p.night), values: ok.map((p) => median(p.values)) };
 }
