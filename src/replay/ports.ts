@@ -24,6 +24,7 @@ export function replayPorts(loaded: LoadedConfig, store: HistoryStore, log: Log,
     // No confirmation rerun (that would run the cluster) and no token: what the nightly files without one.
     publishNight: async (report) => (await publishIssues({ report, store, loaded, env: {}, log: quiet, issueFiles })).actions,
     episodes: (ids) => (ids.length === 0 ? [] : store.episodes({ ids: [...ids] })),
+    episodesReaching: (night) => store.episodes().filter((e) => e.lastNight >= night).length,
     lookbackStart: (night) => lookbackStart(policy, night),
     now: () => Date.now(),
     log,

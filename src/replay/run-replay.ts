@@ -26,6 +26,8 @@ export interface ReplayPorts {
   /** The night's issues planned and written as files; the actions taken. */
   publishNight(report: DetectionReport): Promise<IssueAction[]>;
   episodes(ids: readonly number[]): Episode[];
+  /** Episodes already stored whose last night is `night` or later: detection leaves those nights as they are. */
+  episodesReaching(night: string): number;
   /** The oldest night detection reads to judge `night`. */
   lookbackStart(night: string): string;
   /** Milliseconds, for the progress and the time taken. */
@@ -59,6 +61,10 @@ export async function runReplay(ports: ReplayPorts, range: { from: string; to: s
   const nights = [...new Set(inRange.flatMap((one) => one.points.map((p) => p.night)))].sort();
   const values = inRange.reduce((sum, one) => sum + one.points.reduce((n, p) => n + p.values.length, 0), 0);
   log.info(`replay: ${nights.length} nights with results from ${range.from} to ${range.to}, ${inRange.length} series, ${values} values`);
+  const stored = ports.episodesReaching(range.from);
+  if (stored > 0) {
+    log.warn(`replay: ${stored} episode${stored === 1 ? '' : 's'} of the history already reach ${range.from} or later (live detection or an earlier replay): detection does not judge their nights again, so their issues are not replayed; replay a copy without them to see everything`);
+  }
   const ledger: ReplayLedger = new Map();
   const every = Math.max(1, Math.ceil(nights.length / progressLines));
   let report: DetectionReport | undefined;

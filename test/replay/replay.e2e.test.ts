@@ -2,7 +2,7 @@
  * `nightbench replay` over a small SQLite history (three workloads, 90 nights) with a planted step
  * that stays and a planted blip back after two nights: the step is one issue still open, the blip
  * one closed and counted transient; a dry run stores nothing; a second replay into the same
- * folder is refused.
+ * folder is refused, and one over episodes already stored says they are not replayed again.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,5 +77,11 @@ describe('nightbench replay', () => {
     expect(backwards.code).toBe(2);
     expect(backwards.stderr).toMatch(/--from 2026-03-01 is after --to 2026-01-01/);
     expect(existsSync(path.join(dir, 'reports', 'replay', '2026-03-01_2026-01-01'))).toBe(false);
+  });
+
+  it('warns that episodes already stored for the range are not replayed again', async () => {
+    const result = await replay(['--dry-run', '--json', '--issues-dir', path.join(dir, 'again')]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`2 episodes of the history already reach ${history.nights[0]} or later`);
   });
 });
