@@ -10,6 +10,7 @@ import { formatHours } from '../format/index.js';
 import type { CommitInfo } from '../history/types.js';
 import type { Log } from '../log.js';
 import type { RunReport } from '../runner/execute.js';
+import { judgeNightsInOrder } from '../replay/judge-nights.js';
 import { estimateSecondsLeft, type BackfillPlan } from './plan.js';
 
 export interface BackfillPorts {
@@ -84,12 +85,9 @@ export async function runBackfill(ports: BackfillPorts, plan: BackfillPlan, opti
   if (outcome.remaining.length > 0) log.warn(`${outcome.remaining.length} nights of the range are not in the history (${outcome.remaining.join(', ')}); judging the others`);
   if (!options.judge) return outcome;
   // Judged as it would have been live: night by night, oldest first, no issue in between.
-  for (const night of plan.nights) {
-    const opened = ports.judgeNight(night);
-    ports.markFoundInBackfill(opened);
-    outcome.judged.push(night);
-    outcome.episodesFound.push(...opened);
-  }
+  const judged = await judgeNightsInOrder(plan.nights, { judgeNight: ports.judgeNight, markFound: ports.markFoundInBackfill }, 'backfill');
+  outcome.judged = judged.judged;
+  outcome.episodesFound = judged.episodesFound;
   log.info(`backfill: judged ${outcome.judged.length} nights, ${outcome.episodesFound.length} episode${outcome.episodesFound.length === 1 ? '' : 's'} found`);
   const last = plan.nights.at(-1);
   if (options.issues && last !== undefined) await ports.publishIssues(last);

@@ -41,6 +41,26 @@ const movedNoiseMultiple = 2;
 /** ...and at least this share of its threshold. */
 const movedShareOfThreshold = 0.5;
 
+/**
+ * Suite-wide: at least {@link minCommonModeSeries} timed series moved the same way, and at least
+ * this share of those judged. Not "most" (the machine's sign): a slow stretch of shared runners
+ * moves some of a large suite at once, and so may a commit. Whoever moved it, such a night is one
+ * thing, and it waits {@link suiteWideWaitNights} before it is filed (src/github/machine-hold.ts).
+ */
+const suiteWideShare = 0.1;
+
+/**
+ * Nights a suite-wide night's openings wait: a blip of the runners is back by then, a commit's
+ * shift is not. Three, not two: on the first night back a series is still compared with its
+ * shifted level, and is counted back within noise only the night after (test/replay/suite-wide.e2e.test.ts).
+ */
+export const suiteWideWaitNights = 3;
+
+/** Whether many timed series moved together the same way (see {@link suiteWideShare}), the code's change or the machine's. */
+export function isSuiteWide(finding: Pick<MachineNight, 'judgedSeries' | 'movedSeries'>): boolean {
+  return finding.movedSeries >= minCommonModeSeries && finding.movedSeries >= suiteWideShare * finding.judgedSeries;
+}
+
 /** `machine-changed`: most series ran on another machine class than their baseline (machine-change.ts). */
 export type MachineSign = 'canary' | 'common-mode' | 'machine-changed';
 

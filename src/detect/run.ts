@@ -20,10 +20,15 @@ import type { DetectionPolicy, Direction } from './policy.js';
 export type DeclaredDirections = (suite: string, workload: string, metric: string) => Direction | undefined;
 
 /** Nights before the judged one that detection reads. */
-function lookbackOf(policy: DetectionPolicy): number {
+function lookbackOf(policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>): number {
   return Math.max(policy.windowDays, policy.lookbackDays);
 }
-import { groupSeries, type Series } from './series.js';
+
+/** The oldest night detection reads to judge `night`. */
+export function lookbackStart(policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>, night: string): string {
+  return nightsBefore(night, lookbackOf(policy));
+}
+import { groupSeries, seriesOfNights, type Series } from './series.js';
 import type { DeclaredDirection } from '../history/regression-queries.js';
 
 export interface DetectOptions {
@@ -33,6 +38,12 @@ export interface DetectOptions {
   suite?: string;
   /** Plan the episode changes without storing them. */
   dryRun?: boolean;
+  /**
+   * The nightly series over a range holding the night's lookback ({@link lookbackStart} .. the
+   * night), read and grouped once: a replay judges night after night without reading and grouping
+   * the lookback again each time. Default: read from the history.
+   */
+  series?: readonly Series[];
 }
 
 /** An episode still regressed after tonight; `id` is absent for one a dry run would open. */
@@ -81,20 +92,23 @@ export function assessNight(store: HistoryStore, policy: DetectionPolicy, option
   const night = options.now !== undefined ? nightOf(options.now) : store.latestNightlyNight(options.suite);
   if (night === undefined) return planNight([], [], policy, { suite: options.suite });
   // A workload an incomplete run cut short is no point of its series: it is never judged.
-  const since = nightsBefore(night, lookbackOf(policy));
-  const rows = store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true });
-  return planNight(rows, store.episodes({ suite: options.suite }), policy, {
+  const since = lookbackStart(policy, night);
+  const series = options.series
+    ? seriesOfNights(options.series.filter((one) => options.suite === undefined || one.identity.suite === options.suite), since, night)
+    : groupSeries(store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true }), { from: since, to: night });
+  return planNight(series, store.episodes({ suite: options.suite }), policy, {
     night, suite: options.suite, declared: declaredDirections(store.metricDirections()), falseAlarms: store.falseAlarmEpisodes(),
     machineNights: new Set(store.machineNights({ sinceNight: since, machineOnly: true }).map((m) => m.night)),
   });
 }
 
 /**
- * The pure pipeline of one night: group, compare, judge, plan. A report with `dryRun` set: nothing is stored.
+ * The pure pipeline of one night: compare, judge, plan. `series`: those of the night's lookback
+ * (see {@link lookbackStart}). A report with `dryRun` set: nothing is stored.
  * `falseAlarms`: the episodes maintainers called false alarms, which raise their series' noise.
  */
 export function planNight(
-  rows: readonly ResultRow[],
+  series: readonly Series[],
   episodes: readonly Episode[],
   policy: DetectionPolicy,
   options: { night?: string; suite?: string; declared?: DeclaredDirections; falseAlarms?: readonly FalseAlarmStep[]; machineNights?: ReadonlySet<string> },
@@ -102,10 +116,10 @@ export function planNight(
   const counts = Object.fromEntries(verdictKinds.map((kind) => [kind, 0])) as Record<VerdictKind, number>;
   const { night, suite } = options;
   if (night === undefined) return { suite, dryRun: true, verdicts: [], counts, changes: [], openedIds: [], activeEpisodes: [], unconfirmedEpisodes: [] };
-  const verdicts = judgeRows(rows, episodes, policy, night, options.declared, options.falseAlarms, options.machineNights);
+  const verdicts = judgeNight(series, episodes, policy, night, options.declared, options.falseAlarms, options.machineNights);
   for (const verdict of verdicts) counts[verdict.kind]++;
   const changes = keepMachineEpisodes(planEpisodes(verdicts, episodes, policy), episodes, options.machineNights ?? new Set());
-  const since = nightsBefore(night, lookbackOf(policy));
+  const since = lookbackStart(policy, night);
   const unconfirmedEpisodes = episodes.filter((e) => e.state === 'unconfirmed' && e.firstBad.night >= since && e.firstBad.night <= night);
   const machine = machineNight(night, suite, verdicts, policy);
   return { night, suite, dryRun: true, verdicts, counts, changes, openedIds: [], activeEpisodes: activeAfter(episodes, changes), unconfirmedEpisodes, machine };
@@ -130,7 +144,7 @@ export function judgeRows(
   falseAlarms?: readonly FalseAlarmStep[],
   machineNights?: ReadonlySet<string>,
 ): SeriesVerdict[] {
-  return judgeNight(groupSeries(rows, { from: nightsBefore(night, lookbackOf(policy)), to: night }), episodes, policy, night, declared, falseAlarms, machineNights);
+  return judgeNight(groupSeries(rows, { from: lookbackStart(policy, night), to: night }), episodes, policy, night, declared, falseAlarms, machineNights);
 }
 
 /**

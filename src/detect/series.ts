@@ -125,6 +125,30 @@ export function groupSeries(rows: readonly ResultRow[], range: NightRange = {}):
   return series.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
+/**
+ * The series with only their points of `from`..`to` (inclusive): what {@link groupSeries} gives
+ * for rows of those nights, from series grouped once over a longer range (a replay judges night
+ * after night). A series none of whose points there reports its metric is left out, as grouping
+ * those nights alone would not have found it. Binary searches: no scan of the whole range a night.
+ */
+export function seriesOfNights(series: readonly Series[], from: string, to: string): Series[] {
+  return series.flatMap((one) => {
+    const points = one.points.slice(firstPointAtOrAfter(one.points, from), firstPointAtOrAfter(one.points, `${to}\uffff`));
+    return points.some((point) => point.status !== 'missing') ? [{ ...one, points }] : [];
+  });
+}
+
+function firstPointAtOrAfter(points: readonly NightPoint[], night: string): number {
+  let low = 0;
+  let high = points.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (points[mid]!.night < night) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 function locate(histories: Map<string, WorkloadHistory>, row: ResultRow): { history: WorkloadHistory; run: WorkloadRun } {
   // Internal grouping key: NUL never occurs in names, and concatenation is cheaper than seriesKey.
   const key = `${row.suite}\0${row.workload}\0${row.workloadVersion}\0${row.provider}\0${row.clusterShape}\0${row.instanceType ?? ''}\0${row.instanceType === undefined ? 0 : 1}\0${row.environmentName}\0${row.environmentFingerprint}`;

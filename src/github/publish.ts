@@ -16,7 +16,7 @@ import type { Log } from '../log.js';
 import { applyIssueActions, type ActionOutcome } from './apply.js';
 import { confirmOpenings, type ConfirmPort } from './confirm.js';
 import { holdOpenings } from './machine-hold.js';
-import { isCanary } from '../detect/machine-night.js';
+import { isCanary, isSuiteWide } from '../detect/machine-night.js';
 import { createGitHubClient, type GitHubClient } from './client.js';
 import { isGitHubFailure } from './errors.js';
 import { fileTracker } from './file-tracker.js';
@@ -44,6 +44,11 @@ export interface PublishOptions {
   cli?: string;
   /** Reruns a group before its issue opens; used when `github.confirm` is `rerun`. */
   confirm?: ConfirmPort;
+  /**
+   * Issue files only, through this tracker of this folder, and GitHub never asked, token or not:
+   * a replay keeps one for all its nights. Default: reports/issues/, GitHub when configured.
+   */
+  issueFiles?: { dir: string; tracker: IssueTracker };
 }
 
 export interface PublishResult {
@@ -69,9 +74,9 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const { report, store, loaded, log } = options;
   const { config } = loaded;
   const night = report.night;
-  const filesDir = path.resolve(loaded.baseDir, config.reports.dir, 'issues');
-  const files = fileTracker(filesDir);
-  const client = gitHubClientFor(options);
+  const filesDir = options.issueFiles?.dir ?? path.resolve(loaded.baseDir, config.reports.dir, 'issues');
+  const files = options.issueFiles?.tracker ?? fileTracker(filesDir);
+  const client = options.issueFiles === undefined ? gitHubClientFor(options) : undefined;
   let tracker: IssueTracker = client && config.github.repository ? gitHubTracker(client, config.github.repository, config.github.labels) : files;
   if (night === undefined) return { tracker: tracker.description, filesDir, actions: [], failed: 0 };
 
@@ -95,10 +100,16 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
     tracker = files;
     existing = await files.find(fingerprints);
   }
-  const machineNights = new Set(store.machineNights({ machineOnly: true }).map((m) => m.night));
+  const plan = [...planIssues(groups, existing, night), ...planImprovementNotes(notes, existing)];
+  // Each night's finding since the oldest group began (a replay's history has years of them).
+  const oldest = plan.reduce<string | undefined>((min, a) => (min === undefined || a.group.firstBadNight < min ? a.group.firstBadNight : min), undefined);
+  const findings = oldest === undefined ? [] : store.machineNights({ sinceNight: oldest });
+  const machineNights = new Set(findings.filter((m) => m.machine).map((m) => m.night));
+  const suiteWideNights = new Set(findings.filter(isSuiteWide).map((m) => m.night));
   if (report.machine?.machine) machineNights.add(night);
-  const planned = holdOpenings([...planIssues(groups, existing, night), ...planImprovementNotes(notes, existing)], {
-    night, machine: report.machine, machineNights, episodes: reported, rerunConfirms: config.github.confirm === 'rerun' && options.confirm !== undefined,
+  if (report.machine && isSuiteWide(report.machine)) suiteWideNights.add(night);
+  const planned = holdOpenings(plan, {
+    night, machine: report.machine, machineNights, suiteWideNights, episodes: reported, rerunConfirms: config.github.confirm === 'rerun' && options.confirm !== undefined,
   });
   for (const action of planned) {
     if (action.kind === 'skip' && action.reason === noRegressionIssue) {

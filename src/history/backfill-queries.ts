@@ -1,6 +1,6 @@
 /**
  * The SQL of backfills and past versions (db/migrations/011-backfill.sql): which nights are already recorded,
- * the episodes found by replaying them, workloads a version cannot run and metrics it cannot report.
+ * the episodes found by judging them again (a backfill's or a replay's), workloads a version cannot run and metrics it cannot report.
  * HistoryStore exposes these as methods.
  *
  * @module
@@ -30,9 +30,14 @@ export function nightsRecorded(db: Db, suites: readonly string[], from: string, 
   );
 }
 
-export function markFoundInBackfill(db: Db, episodeIds: readonly number[]): number {
+/** Who judged past nights again and found an episode nobody saw live (db/migrations/017-replay.sql adds `replay`). */
+export type OfflineJudge = 'backfill' | 'replay';
+
+const foundColumns: Record<OfflineJudge, string> = { backfill: 'found_in_backfill', replay: 'found_in_replay' };
+
+export function markEpisodesFound(db: Db, episodeIds: readonly number[], by: OfflineJudge): number {
   if (episodeIds.length === 0) return 0;
-  return guard(db, () => db.prepare(`UPDATE regressions SET found_in_backfill = 1 WHERE id IN (${episodeIds.map(() => '?').join(',')})`).run(...episodeIds).changes);
+  return guard(db, () => db.prepare(`UPDATE regressions SET ${foundColumns[by]} = 1 WHERE id IN (${episodeIds.map(() => '?').join(',')})`).run(...episodeIds).changes);
 }
 
 export interface UnsupportedWorkload {

@@ -28,7 +28,7 @@ import {
   type DeclaredDirection, type EpisodeFilter,
 } from './regression-queries.js';
 import type { Episode, EpisodeChange } from '../detect/episodes.js';
-import { insertAbsentMetrics, insertUnsupportedWorkload, markFoundInBackfill, nightsRecorded, unsupportedNightlyWorkloads, type UnsupportedWorkload } from './backfill-queries.js';
+import { insertAbsentMetrics, insertUnsupportedWorkload, markEpisodesFound, nightsRecorded, type OfflineJudge, unsupportedNightlyWorkloads, type UnsupportedWorkload } from './backfill-queries.js';
 import { markWorkIncomplete, runningWorkOfHost, type TrackedWork } from './abandoned-queries.js';
 import { importWriter, type ImportRunRow, type ImportWriteCounts } from './import-queries.js';
 import { machineNights, recordMachineNight } from './machine-queries.js';
@@ -276,8 +276,9 @@ export class HistoryStore {
     return nightsRecorded(this.db, suites, from, to);
   }
 
-  markFoundInBackfill(episodeIds: readonly number[]): number {
-    return markFoundInBackfill(this.db, episodeIds);
+  /** Marks episodes that judging past nights again found (a backfill's or a replay's). */
+  markEpisodesFound(episodeIds: readonly number[], by: OfflineJudge): number {
+    return markEpisodesFound(this.db, episodeIds, by);
   }
 
   /** A workload the target's version cannot run: not a failed repeat, no value. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SeriesVerdict } from '../../src/detect/judge.js';
-import { machineNight } from '../../src/detect/machine-night.js';
+import { isSuiteWide, machineNight } from '../../src/detect/machine-night.js';
 import { defaultDetectionPolicy as policy } from '../../src/detect/policy.js';
 
 const identity = { suite: 'dask', workloadVersion: '1', environmentName: 'default', environmentFingerprint: 'f', provider: 'local', clusterShape: 'local:2x1:2GiB' };
@@ -53,5 +53,17 @@ describe('machineNight', () => {
     expect(machineNight('2026-02-01', undefined, bytes, policy)).toMatchObject({ machine: false, judgedSeries: 0 });
     const three = quiet.slice(0, 3).map((v) => ({ ...v, change: 0.3, noiseMultiple: 5 }));
     expect(machineNight('2026-02-01', undefined, three, policy).machine).toBe(false);
+  });
+});
+
+describe('isSuiteWide', () => {
+  it.each([
+    [354, 40, true],
+    [354, 30, false],
+    [354, 3, false],
+    [8, 4, true],
+    [100, 9, false],
+  ])('%i judged timed series, %i moved the same way: %s', (judgedSeries, movedSeries, expected) => {
+    expect(isSuiteWide({ judgedSeries, movedSeries })).toBe(expected);
   });
 });

@@ -38,6 +38,16 @@ describe('holdOpenings', () => {
     // A group that did not begin on a machine night is filed as before, back or not.
     expect(holdOpenings([opening('still-regressed')], { ...next, machineNights: new Set(), episodes: [episode(1)] })[0]!.kind).toBe('open');
   });
+
+  it('holds a suite-wide night\'s opening three nights, then files what stayed and nothing for a blip that came back', () => {
+    const wide = { machine: { ...machine, machine: false, signs: [] }, machineNights: new Set<string>(), suiteWideNights: new Set(['2026-12-03']), rerunConfirms: false };
+    expect(holdOpenings([opening()], { ...wide, night: '2026-12-03', episodes: [episode(0)] })[0]).toMatchObject({ kind: 'skip', reason: 'waiting: many series moved together on 2026-12-03; filed if still shifted 3 nights later' });
+    expect(holdOpenings([opening('still-regressed')], { ...wide, night: '2026-12-05', episodes: [episode(0)] })[0]!.kind).toBe('skip');
+    expect(holdOpenings([opening('still-regressed')], { ...wide, night: '2026-12-06', episodes: [episode(0)] })[0]!.kind).toBe('open');
+    expect(holdOpenings([opening('still-regressed')], { ...wide, night: '2026-12-06', episodes: [episode(2)] })[0]).toMatchObject({ kind: 'skip', reason: 'waiting: began on suite-wide night 2026-12-03 and is back within noise of its old level tonight' });
+    // A confirming rerun does not shorten the wait: it would rerun the code, and the code may be what moved.
+    expect(holdOpenings([opening()], { ...wide, rerunConfirms: true, night: '2026-12-03', episodes: [] })[0]!.kind).toBe('skip');
+  });
 });
 
 describe('holdOpenings after a change of machine class', () => {

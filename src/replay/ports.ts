@@ -1,0 +1,32 @@
+/**
+ * The real ports of a replay: the history's nightly rows, detection as the nightly runs it (the
+ * stored episodes advance), and the nightly's issue publishing bound to files only.
+ *
+ * @module
+ */
+import type { LoadedConfig } from '../config/load.js';
+import { detectRegressions, lookbackStart } from '../detect/run.js';
+import { fileTracker } from '../github/file-tracker.js';
+import { publishIssues } from '../github/publish.js';
+import type { HistoryStore } from '../history/store.js';
+import type { Log } from '../log.js';
+import type { ReplayPorts } from './run-replay.js';
+
+export function replayPorts(loaded: LoadedConfig, store: HistoryStore, log: Log, issuesDir: string): ReplayPorts {
+  const policy = loaded.config.detection;
+  // A night's publishing says what it plans at info level: over years of nights that is noise.
+  const quiet: Log = { ...log, info: log.debug };
+  const issueFiles = { dir: issuesDir, tracker: fileTracker(issuesDir) };
+  return {
+    rows: (since) => store.resultRows({ kind: 'nightly', sinceNight: since, wholePointsOnly: true }),
+    judgeNight: (night, series) => detectRegressions(store, policy, { now: night, series }),
+    markReplayed: (ids) => void store.markEpisodesFound(ids, 'replay'),
+    // No confirmation rerun (that would run the cluster) and no token: what the nightly files without one.
+    publishNight: async (report) => (await publishIssues({ report, store, loaded, env: {}, log: quiet, issueFiles })).actions,
+    episodes: (ids) => (ids.length === 0 ? [] : store.episodes({ ids: [...ids] })),
+    episodesReaching: (night) => store.episodes().filter((e) => e.lastNight >= night).length,
+    lookbackStart: (night) => lookbackStart(policy, night),
+    now: () => Date.now(),
+    log,
+  };
+}

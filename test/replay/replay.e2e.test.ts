@@ -1,0 +1,87 @@
+/**
+ * `nightbench replay` over a small SQLite history (three workloads, 90 nights) with a planted step
+ * that stays and a planted blip back after two nights: the step is one issue still open, the blip
+ * one closed and counted transient; a dry run stores nothing; a second replay into the same
+ * folder is refused, and one over episodes already stored says they are not replayed again.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openHistory } from '../../src/history/open.js';
+import { runCli } from '../helpers/cli.js';
+import { sqlAll } from '../helpers/sql.js';
+import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
+
+const stepNight = 60;
+const blipNight = 30;
+
+describe('nightbench replay', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'nb-replay-'));
+  const db = path.join(dir, 'history.sqlite');
+  let history: SyntheticHistory;
+  beforeAll(() => {
+    const store = openHistory(db);
+    history = writeSyntheticHistory(store, {
+      seed: 7, workloads: ['shuffle', 'groupby', 'join'], metrics: [{ name: 'wall_time', unit: 's' }], nights: 90, repeats: 3, samplesForLastNights: 0,
+      changes: [
+        { workload: 'groupby', metric: 'wall_time', night: stepNight, factor: 1.5 },
+        { workload: 'join', metric: 'wall_time', night: blipNight, factor: 1.6, recoversAt: blipNight + 2 },
+      ],
+    });
+    store.close();
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const replay = (args: string[]) => runCli(['replay', '--db', db, '--from', history.nights[0]!, '--to', history.nights.at(-1)!, ...args], { cwd: dir });
+  const episodes = () => sqlAll(db, 'SELECT workload, first_bad_night AS firstBad, state, found_in_replay AS replayed FROM regressions ORDER BY first_bad_night');
+
+  it('a dry run writes the issue files and prints the issues, and stores no episode', async () => {
+    const result = await replay(['--dry-run', '--json', '--issues-dir', path.join(dir, 'dry')]);
+    expect(result.code, result.stderr).toBe(0);
+    const outcome = JSON.parse(result.stdout);
+    expect(outcome.issues.map((i: { firstBadNight: string }) => i.firstBadNight)).toEqual([history.nights[blipNight], history.nights[stepNight]]);
+    expect(episodes()).toEqual([]);
+    expect(readdirSync(path.join(dir, 'dry'))).toHaveLength(2);
+  });
+
+  it('records the episodes marked as replayed, and says which issue was transient and how long each stayed open', async () => {
+    const result = await replay(['--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/replay: \d{4}-\d{2}-\d{2} \(90\/90\)/);
+    const outcome = JSON.parse(result.stdout);
+    expect(outcome).toMatchObject({ nights: 90, series: 3, values: 90 * 3 * 3, dryRun: false });
+    const [blip, step] = outcome.issues;
+    expect(blip).toMatchObject({ openedNight: history.nights[blipNight], transient: true, series: [{ workload: 'join', metric: 'wall_time' }] });
+    expect(blip.closedNight > blip.openedNight).toBe(true);
+    expect(blip.nightsOpen).toBeLessThan(10);
+    expect(step).toMatchObject({ openedNight: history.nights[stepNight], transient: false, nightsOpen: 90 - 1 - stepNight, series: [{ workload: 'groupby' }] });
+    expect(step.closedNight).toBeUndefined();
+    expect(step.series[0].change).toBeGreaterThan(0.35);
+    expect(outcome.totals).toMatchObject({ issues: 2, stillOpen: 1, perYear: { 2026: 2 }, transient: { judged: 2, transient: 1, share: 0.5 }, unsettled: [] });
+
+    expect(episodes()).toEqual([
+      { workload: 'join', firstBad: history.nights[blipNight], state: 'recovered', replayed: 1 },
+      { workload: 'groupby', firstBad: history.nights[stepNight], state: 'still-regressed', replayed: 1 },
+    ]);
+    const issueFile = path.join(outcome.issuesDir, `${step.fingerprint}.md`);
+    expect(readFileSync(issueFile, 'utf8')).toContain('groupby');
+    expect(readFileSync(path.join(outcome.issuesDir, `${blip.fingerprint}.md`), 'utf8')).toContain('<!-- nightbench:state=closed -->');
+  });
+
+  it('refuses to write into a folder that holds an earlier replay, and bad dates, before judging anything', async () => {
+    const again = await replay([]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already holds files/);
+    const backwards = await runCli(['replay', '--db', db, '--from', '2026-03-01', '--to', '2026-01-01'], { cwd: dir });
+    expect(backwards.code).toBe(2);
+    expect(backwards.stderr).toMatch(/--from 2026-03-01 is after --to 2026-01-01/);
+    expect(existsSync(path.join(dir, 'reports', 'replay', '2026-03-01_2026-01-01'))).toBe(false);
+  });
+
+  it('warns that episodes already stored for the range are not replayed again', async () => {
+    const result = await replay(['--dry-run', '--json', '--issues-dir', path.join(dir, 'again')]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`2 episodes of the history already reach ${history.nights[0]} or later`);
+  });
+});
