@@ -12,6 +12,8 @@
  * opened by a fault, every issue in the state its series says. Exit 1 when an invariant is violated.
  *   npx tsx bench/soak.ts [--nights 30] [--quiet]
  */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { allFaults, renderSoak, runSoak, type Fault } from '../test/helpers/soak.js';
 
@@ -21,6 +23,9 @@ if (!Number.isInteger(nights) || nights < 3) {
   process.stderr.write('soak: --nights must be an integer of at least 3\n');
   process.exit(2);
 }
+
+// The workflows run the compiled CLI, and bin/nightbench.js runs it only when it is newer than src/.
+execFileSync('npm', ['run', '--silent', 'build'], { cwd: fileURLToPath(new URL('../', import.meta.url)), stdio: 'inherit' });
 
 /** Each kind of fault every seven nights, the kinds offset by one night, from night 2 on. */
 const faults = new Map<number, Fault[]>();
