@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Cluster, ClusterInfo, ClusterProvider, ClusterRequest } from '../cluster/types.js';
-import { fillTemplate } from '../cluster/types.js';
+import { HostTroubleError, fillTemplate } from '../cluster/types.js';
 import { firstLine, lastLines } from '../errors.js';
 import type { MetricValue, RepeatFailure, RepeatRecord, RepeatStatus, RunProcess } from '../history/types.js';
 import { clusterFailure, failureCauses, repeatFailure } from './failure-causes.js';
@@ -79,12 +79,15 @@ export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider;
   mkdirSync(workdir, { recursive: true });
   let summary: RunSummary | undefined;
   const released: ReleasedLease[] = [];
-  // Leased when the first cluster starts, so a lease that fails (no capacity) is that repeat's
-  // failure, recorded with its cause and retried like any, not the end of the run.
-  const hosts: ClusterHosts = {
-    start: async (request, log) => (await pool.acquire(plan.runId, deps.provider, { ...plan.cluster, workdir }, `[${plan.suite.file.name}]`)).start(request, log),
-  };
+  const lease = () => pool.acquire(plan.runId, deps.provider, { ...plan.cluster, workdir }, `[${plan.suite.file.name}]`);
+  // Each cluster starts on the run's lease, leased again if it failed: a lease refused for want of
+  // capacity is then a repeat's failure, recorded with its cause and retried, not the end of the run.
+  const hosts: ClusterHosts = { start: async (request, log) => (await lease()).start(request, log) };
   try {
+    // Any other lease failure (a bad image, a kernel without netem) ends the run at once: no retry would help.
+    await lease().catch((error: unknown) => {
+      if (!(error instanceof HostTroubleError)) throw error;
+    });
     summary = await runWorkloads(plan, hosts, deps);
   } finally {
     if (!deps.leases) released.push(...(await pool.releaseAll()));

@@ -97,13 +97,14 @@ describe('a repeat that failed for the machine', () => {
     ]);
   });
 
-  it('records a lease that found no capacity at the start of the run as the first repeat\'s failure, and leases again for the retry', async () => {
+  it('records a run whose hosts found no capacity as the first repeat\'s failure, and leases again for the retry', async () => {
     const hosts = flakyProvider(0);
     let leases = 0;
     const leasing: ClusterProvider = {
       ...hosts,
       lease: async () => {
-        if (++leases === 1) throw new HostTroubleError('capacity', 'ec2: no capacity for the scheduler in any instance type');
+        // The run's lease and the first repeat's lease again find no capacity; the retry's finds some.
+        if (++leases <= 2) throw new HostTroubleError('capacity', 'ec2: no capacity for the scheduler in any instance type');
         return { start: hosts.start, info: () => ({ startupSeconds: 0 }), release: async () => undefined };
       },
     };
@@ -113,7 +114,13 @@ describe('a repeat that failed for the machine', () => {
       [2, 'ok', undefined],
       [3, 'ok', undefined],
     ]);
-    expect(leases).toBe(2);
+    expect(leases).toBe(3);
+  });
+
+  it('ends the run at once when a lease fails for anything but capacity', async () => {
+    const hosts = flakyProvider(0);
+    const leasing: ClusterProvider = { ...hosts, lease: async () => Promise.reject(new Error('ec2: launching the scheduler: InvalidAMIID.NotFound')) };
+    await expect(run(leasing, true)).rejects.toThrow('InvalidAMIID.NotFound');
   });
 
   it('blames a host lost under a failing repeat, not the workload, and retries it', async () => {
