@@ -6,7 +6,6 @@
  */
 import { TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { createEc2Provider } from '../../src/cluster/ec2/provider.js';
 import { loadConfig } from '../../src/config/load.js';
 import { openHistory } from '../../src/history/open.js';
@@ -59,6 +58,6 @@ export async function runReclaimedShard(moto: Moto, configFile: string, db: stri
   } finally {
     store.close();
     control.destroy();
-    rmSync(path.join(vanishedFile), { force: true });
+    rmSync(vanishedFile, { force: true });
   }
 }
