@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { NightbenchError } from '../errors.js';
 import type { Log } from '../log.js';
 
 /** The size of a cluster: the one setting that scales a whole suite. */
@@ -72,6 +73,23 @@ export interface SampleTarget {
   pid: number;
 }
 
+/**
+ * What a provider knows went wrong with its hosts rather than with the code: no capacity to start
+ * or replace one, or one lost or reclaimed. A repeat that fails for it is the machine's failure.
+ */
+export type HostTrouble = 'capacity' | 'host-lost';
+
+export class HostTroubleError extends NightbenchError {
+  constructor(
+    readonly trouble: HostTrouble,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('cluster', message, options);
+    this.name = 'HostTroubleError';
+  }
+}
+
 export interface Cluster {
   readonly provider: string;
   readonly schedulerAddress: string;
@@ -81,6 +99,11 @@ export interface Cluster {
   sampleTargets(): SampleTarget[];
   /** Processes that exited since the last call, e.g. "worker-2 exited with code 137". */
   takeExits(): string[];
+  /**
+   * Hosts lost or reclaimed since the cluster started or the last call (EC2: a host left
+   * `running`, a spot interruption notice), looked at now; absent where hosts cannot be lost.
+   */
+  takeHostLosses?(): Promise<string[]>;
   /** Values the provider measures per repeat (network counters); called before and after. */
   counters?(): Promise<Record<string, number>>;
   /** Facts for the run record: start-up seconds, instance types, estimated cost. */

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import type { DetectionReport } from '../detect/index.js';
+import { nightsBefore } from '../detect/compare.js';
 import { activeStates } from '../detect/episodes.js';
 import { shortSha } from '../format/index.js';
 import { collectRangeContext, type RangeContext } from '../git/range.js';
@@ -159,10 +160,19 @@ export function gitHubClientFor({ loaded, env, log }: Pick<PublishOptions, 'load
   return createGitHubClient(github, token, log);
 }
 
-/** Tonight's active episodes plus those that recovered tonight (to close their issues). */
+/**
+ * How long after its recovery an episode's issue is still closed by a later night: the recovery
+ * night's close may have failed (GitHub down, exit 6) or its issues step never run. An issue
+ * already closed is skipped by the plan, so looking again costs no action.
+ */
+const closeWithinDays = 60;
+
+/** Tonight's active episodes plus those recovered in the last `closeWithinDays` (to close their issues). */
 function reportedEpisodes(store: HistoryStore, report: DetectionReport, night: string) {
   if (report.dryRun) return report.activeEpisodes;
-  return store.episodes(suiteFilter(report)).filter((e) => activeStates.includes(e.state) || e.recoveredNight === night);
+  const since = nightsBefore(night, closeWithinDays);
+  const recoveredLately = (e: { recoveredNight?: string }) => e.recoveredNight !== undefined && e.recoveredNight >= since && e.recoveredNight <= night;
+  return store.episodes(suiteFilter(report)).filter((e) => activeStates.includes(e.state) || recoveredLately(e));
 }
 
 /** The stored episodes a report concerns: its suite's, or every suite's. */

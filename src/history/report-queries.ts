@@ -10,6 +10,7 @@ import type { RepeatFacts } from '../report/drilldown.js';
 import type { ReportHistory, ReportRun } from '../report/types.js';
 import type { Db } from './database.js';
 import type { MachineFacts } from '../detect/machine-class.js';
+import { cutShortCondition } from './whole-points-queries.js';
 import type { CommitInfo, MetricValue, ProcessSamples, RepeatStatus } from './types.js';
 
 /** Every nightly run with its commits, values of ok repeats, failed repeats and described commits. */
@@ -63,7 +64,16 @@ export function readReportHistory(db: Db): ReportHistory {
     .prepare("SELECT u.run_id AS runId, u.workload, u.reason FROM unsupported_workloads u JOIN runs r ON r.id = u.run_id AND r.kind = 'nightly'")
     .all() as NonNullable<ReportHistory['unsupported']>;
 
-  return { runs, values, failures, commits, unsupported };
+  // The condition holds for every repeat of a cut-short workload: one row per (run, workload).
+  const cutShort = db
+    .prepare(
+      `SELECT p.run_id AS runId, p.workload, SUM(p.status IN ('ok', 'disturbed')) AS measured, json_extract(r.config, '$.repeats') AS configured
+       FROM repeats p JOIN runs r ON r.id = p.run_id AND r.kind = 'nightly'
+       WHERE ${cutShortCondition} GROUP BY p.run_id, p.workload`,
+    )
+    .all() as NonNullable<ReportHistory['cutShort']>;
+
+  return { runs, values, failures, commits, unsupported, cutShort };
 }
 
 /** Which (run, workload) pairs have stored samples, as "runId\0workload". */

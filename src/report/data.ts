@@ -61,6 +61,8 @@ interface Group {
   values: Map<string, Map<string, number[]>>;
   units: Map<string, string>;
   failures: Map<string, { repeat: number; status: string; error: string }[]>;
+  /** runId -> repeats measured and configured, for the runs that cut this workload short. */
+  cutShort: Map<string, { measured: number; configured: number }>;
 }
 
 const errorTail = (error: string | null) => (error ?? '').trim().split('\n').slice(-3).join('\n').slice(-400);
@@ -81,7 +83,7 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
     const key = [run.suite, workload, variant.id].join('\u0000');
     let group = groups.get(key);
     if (!group) {
-      group = { suite: run.suite, workload, variant, runByNight: new Map(), values: new Map(), units: new Map(), failures: new Map() };
+      group = { suite: run.suite, workload, variant, runByNight: new Map(), values: new Map(), units: new Map(), failures: new Map(), cutShort: new Map() };
       groups.set(key, group);
     }
     const current = group.runByNight.get(run.night);
@@ -108,6 +110,10 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
     const status = f.failureClass === 'infrastructure' ? `${f.status} (infrastructure: ${f.failureCause})` : f.status;
     group.failures.set(f.runId, [...(group.failures.get(f.runId) ?? []), { repeat: f.repeat, status, error: errorTail(f.error) }]);
   }
+  for (const c of history.cutShort ?? []) {
+    const run = runs.get(c.runId);
+    if (run) groupOf(run, c.workload).cutShort.set(c.runId, { measured: c.measured, configured: c.configured });
+  }
 
   const commitTables = buildCommitTables(history, options);
   const runIndex = new Map<string, number>();
@@ -124,6 +130,7 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
     const failing = failingNightMarkers(group.suite, group.workload, nightRuns.map((run) => ({
       night: run.night, failedRepeats: group.failures.get(run.id)?.length ?? 0,
       hasValues: [...group.values.values()].some((byRun) => byRun.has(run.id)), error: group.failures.get(run.id)?.find((f) => f.error)?.error,
+      cutShort: group.cutShort.get(run.id),
     })), options.issues, page.slug);
     const metrics = [...group.values.keys()].sort().map((metric) => metricSeries(group, metric, nightRuns, failing, options));
     page.variants.push({
@@ -169,7 +176,9 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], fail
   const judgement = options.detection.judge(key);
   const perNight = nightRuns.map((run) => byRun.get(run.id) ?? []);
   const repeatCount = Math.max(0, ...perNight.map((values) => values.length));
-  const medians = perNight.map((values) => {
+  // A night an incomplete run cut short shows its repeats but, as in detection, is no point of the series.
+  const medians = perNight.map((values, i) => {
+    if (group.cutShort.has(nightRuns[i]!.id)) return null;
     const present = values.filter((v) => v !== undefined);
     return present.length ? median(present) : null;
   });

@@ -28,7 +28,7 @@ ${page.availability ? html`<p class="availability">${page.availability}</p>` : '
   <label>to <input type="date" name="to"></label>
   <span class="hint">drag across a chart to zoom, double-click to reset; click a point to pin its details</span>
 </form>
-<p class="chart-key" id="chart-key"><span class="key-point"></span> repeat · <span class="key-median"></span> nightly median · <span class="key-band"></span> trailing week ± threshold · <span class="key-level"></span> level (detection's segmentation of the whole history; hover for its value and nights) · <span class="key-regression">▲</span> regression at its first bad night · <span class="key-improvement">◆</span> improvement · <span class="key-recovery">▼</span> recovery · <span class="key-failed">✕</span> every repeat failed · <span class="key-incomplete">◌</span> some repeats failed</p>
+<p class="chart-key" id="chart-key"><span class="key-point"></span> repeat · <span class="key-median"></span> nightly median · <span class="key-band"></span> trailing week ± threshold · <span class="key-level"></span> level (detection's segmentation of the whole history; hover for its value and nights) · <span class="key-regression">▲</span> regression at its first bad night · <span class="key-improvement">◆</span> improvement · <span class="key-recovery">▼</span> recovery · <span class="key-failed">✕</span> every repeat failed · <span class="key-incomplete">◌</span> some repeats failed · <span class="key-cut-short">✂</span> incomplete: run cut short (repeats shown, not judged)</p>
 <div class="workload-layout">
   <div id="charts" class="charts"></div>
   <aside id="details" class="details" aria-live="polite"><p class="muted">Hover a point to see its night, commit and value.</p></aside>

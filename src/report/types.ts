@@ -61,6 +61,17 @@ export interface UnsupportedWorkload {
   reason: string;
 }
 
+/**
+ * A workload an incomplete run cut short (fewer measured repeats than the run was configured
+ * for): detection never judges it (`wholePointsOnly`), so the pages show it as no point.
+ */
+export interface CutShortWorkload {
+  runId: string;
+  workload: string;
+  measured: number;
+  configured: number;
+}
+
 /** Everything the pages show, read from the history once. */
 export interface ReportHistory {
   /** Nightly runs, oldest first. */
@@ -69,6 +80,7 @@ export interface ReportHistory {
   failures: RepeatFailure[];
   commits: CommitInfo[];
   unsupported?: UnsupportedWorkload[];
+  cutShort?: CutShortWorkload[];
 }
 
 /** A cluster shape plus environment: series of different variants are never mixed. */
@@ -130,10 +142,11 @@ export interface MachineNightNote {
 
 /**
  * A night the data marks on every chart of a workload: all its repeats failed (the chart would
- * show a silent gap), or some did (its point stands on fewer repeats). Detection's "machine"
+ * show a silent gap), or some did (its point stands on fewer repeats), or an incomplete run cut
+ * it short (its repeats are shown, but it is no point of the series). Detection's "machine"
  * nights (the host was disturbed, not the code) will be one more kind here.
  */
-export type MarkerOfFailure = 'failed' | 'incomplete';
+export type MarkerOfFailure = 'failed' | 'incomplete' | 'cut-short';
 
 /** A regression (an episode's first bad night), a recovery or a failing night on a chart. */
 export interface Marker {

@@ -1,9 +1,10 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Cluster, ClusterInfo, ClusterProvider, ClusterRequest } from '../cluster/types.js';
-import { fillTemplate } from '../cluster/types.js';
+import { HostTroubleError, fillTemplate } from '../cluster/types.js';
 import { firstLine, lastLines } from '../errors.js';
 import type { MetricValue, RepeatFailure, RepeatRecord, RepeatStatus, RunProcess } from '../history/types.js';
+import { clusterFailure, failureCauses, repeatFailure } from './failure-causes.js';
 import type { Log } from '../log.js';
 import { workloadMetricsSchema, type Workload } from '../suite/schema.js';
 import type { Suite } from '../suite/suite.js';
@@ -40,8 +41,9 @@ export interface RunPlan {
   cluster: Omit<ClusterRequest, 'workdir'>;
   workdir: string;
   /**
-   * Retry a workload's repeat that failed for the machine's sake (its cluster did not start) once,
-   * on a fresh cluster, while this returns true (the night's time budget allows one more repeat).
+   * Retry a workload's repeat that failed for the machine's sake (its cluster did not start, no
+   * capacity for a host, a host lost under it) once, on a fresh cluster, while this returns true
+   * (the night's time budget allows one more repeat).
    * Unset: never (an A/B slot or a bisect step numbers its repeats itself).
    */
   retryInfrastructure?: () => boolean;
@@ -77,8 +79,15 @@ export async function runSuite(plan: RunPlan, deps: { provider: ClusterProvider;
   mkdirSync(workdir, { recursive: true });
   let summary: RunSummary | undefined;
   const released: ReleasedLease[] = [];
+  const lease = () => pool.acquire(plan.runId, deps.provider, { ...plan.cluster, workdir }, `[${plan.suite.file.name}]`);
+  // Each cluster starts on the run's lease, leased again if it failed: a lease refused for want of
+  // capacity is then a repeat's failure, recorded with its cause and retried, not the end of the run.
+  const hosts: ClusterHosts = { start: async (request, log) => (await lease()).start(request, log) };
   try {
-    const hosts = await pool.acquire(plan.runId, deps.provider, { ...plan.cluster, workdir }, `[${plan.suite.file.name}]`);
+    // Any other lease failure (a bad image, a kernel without netem) ends the run at once: no retry would help.
+    await lease().catch((error: unknown) => {
+      if (!(error instanceof HostTroubleError)) throw error;
+    });
     summary = await runWorkloads(plan, hosts, deps);
   } finally {
     if (!deps.leases) released.push(...(await pool.releaseAll()));
@@ -114,6 +123,13 @@ async function runWorkloads(plan: RunPlan, hosts: ClusterHosts, deps: { provider
     let last = first + plan.repeats - 1;
     let retried = false;
     let warmups = 0;
+    /** One more repeat on a fresh cluster, once per workload: the machine's failure is not the code's. */
+    const retryOnce = (failure: RepeatFailure) => {
+      if (failure.class !== 'infrastructure' || retried || deps.signal?.aborted || !plan.retryInfrastructure?.()) return;
+      retried = true;
+      last++;
+      deps.log.info(`${label}: ${failure.cause}: retrying once on a fresh cluster`);
+    };
     try {
       for (let repeat = first; repeat <= last && !deps.signal?.aborted; repeat++) {
         const startedAt = new Date().toISOString();
@@ -138,18 +154,15 @@ async function runWorkloads(plan: RunPlan, hosts: ClusterHosts, deps: { provider
           // Without a working cluster this repeat cannot run; the next one gets a new cluster.
           await cluster?.stop();
           cluster = undefined;
-          record({ ...base, status: 'failed', finishedAt: new Date().toISOString(), error: `cluster: ${firstLine(error)}`, failure: causes.cluster, metrics: [], samples: [] });
+          const failure = clusterFailure(error);
+          record({ ...base, status: 'failed', finishedAt: new Date().toISOString(), error: `cluster: ${firstLine(error)}`, failure, metrics: [], samples: [] });
           deps.log.warn(`${label} repeat ${repeat}/${last}: cluster failed: ${firstLine(error)}`);
-          if (!retried && !deps.signal?.aborted && plan.retryInfrastructure?.()) {
-            // One more repeat on a fresh cluster: the machine's failure is not the code's.
-            retried = true;
-            last++;
-            deps.log.info(`${label}: ${causes.cluster.cause}: retrying once on a fresh cluster`);
-          }
+          retryOnce(failure);
           continue;
         }
         const result = await runRepeat(cluster, plan, workload, repeat, workdir, deps.signal);
         record({ ...base, ...result });
+        if (result.failure) retryOnce(result.failure);
         for (const { metric, reason } of result.absent ?? []) {
           if (absenceSaid.has(metric)) continue;
           absenceSaid.add(metric);
@@ -203,15 +216,6 @@ async function clientStep(cluster: Cluster, plan: RunPlan, step: 'ready' | 'rese
   }
 }
 
-/** Why a repeat failed, and whose failure that is. */
-const causes = {
-  cluster: { class: 'infrastructure', cause: 'the cluster did not start or could not be reset' },
-  interrupted: { class: 'infrastructure', cause: 'the runner was interrupted' },
-  timeLimit: { class: 'code', cause: 'the workload passed its time limit' },
-  raised: { class: 'code', cause: 'the workload failed' },
-  noMetrics: { class: 'code', cause: 'the workload wrote no valid metrics' },
-} as const satisfies Record<string, RepeatFailure>;
-
 interface RepeatResult {
   status: RepeatStatus;
   finishedAt: string;
@@ -240,21 +244,22 @@ async function runRepeat(cluster: Cluster, plan: RunPlan, workload: Workload, re
   });
   const sampled = sampler.stop();
   const finishedAt = new Date().toISOString();
+  // Looked at before the exits are taken, so a host lost just now is among them too.
+  const hostsLost = (await cluster.takeHostLosses?.()) ?? [];
   const exits = cluster.takeExits();
-  if (signal?.aborted) return { status: 'failed', finishedAt, error: 'interrupted', failure: causes.interrupted, metrics: [], samples: sampled.processes };
-  if (result.timedOut) {
-    return { status: 'timeout', finishedAt, error: `exceeded the time limit of ${plan.timeLimitSeconds}s\n${result.stderrTail}`, failure: causes.timeLimit, metrics: [], samples: sampled.processes };
-  }
-  if (result.exitCode !== 0) {
-    // A worker that died in a failing repeat is still the workload's doing (memory, a crash it caused).
-    const disturbance = [...exits, ...sampled.disappeared].join('; ') || undefined;
-    return { status: 'failed', finishedAt, error: `exit ${result.exitCode ?? result.signal}\n${result.stderrTail}`, failure: causes.raised, disturbance, metrics: [], samples: sampled.processes };
+  const failure = repeatFailure({ aborted: signal?.aborted ?? false, timedOut: result.timedOut, exitCode: result.exitCode, hostsLost: hostsLost.length });
+  if (signal?.aborted) return { status: 'failed', finishedAt, error: 'interrupted', failure, metrics: [], samples: sampled.processes };
+  if (failure) {
+    // A worker that died in a failing repeat is still the workload's doing (memory, a crash it caused); a lost host is not.
+    const disturbance = [...new Set([...hostsLost, ...exits, ...sampled.disappeared])].join('; ') || undefined;
+    const error = result.timedOut ? `exceeded the time limit of ${plan.timeLimitSeconds}s\n${result.stderrTail}` : `exit ${result.exitCode ?? result.signal}\n${result.stderrTail}`;
+    return { status: result.timedOut ? 'timeout' : 'failed', finishedAt, error, failure, disturbance, metrics: [], samples: sampled.processes };
   }
   let reported;
   try {
     reported = workloadMetricsSchema.parse(JSON.parse(readFileSync(metricsFile, 'utf8')));
   } catch (error) {
-    return { status: 'failed', finishedAt, error: `the workload wrote no valid metrics file (${metricsFile}): ${firstLine(error)}`, failure: causes.noMetrics, metrics: [], samples: sampled.processes };
+    return { status: 'failed', finishedAt, error: `the workload wrote no valid metrics file (${metricsFile}): ${firstLine(error)}`, failure: failureCauses.noMetrics, metrics: [], samples: sampled.processes };
   }
   const wall = result.durationMs / 1000;
   const metrics: MetricValue[] = [{ metric: 'wall_time', value: wall, unit: 's' }];
@@ -272,7 +277,7 @@ async function runRepeat(cluster: Cluster, plan: RunPlan, workload: Workload, re
   }
   const taken = new Set(metrics.map((m) => m.metric));
   for (const [name, m] of Object.entries(reported.metrics)) if (!taken.has(name)) metrics.push({ metric: name, value: m.value, unit: m.unit });
-  const disturbances = [...exits, ...sampled.disappeared, ...reported.disturbances];
+  const disturbances = [...new Set([...hostsLost, ...exits, ...sampled.disappeared, ...reported.disturbances])];
   return {
     status: disturbances.length > 0 ? 'disturbed' : 'ok',
     finishedAt,

@@ -2,12 +2,15 @@
  * Only whole points are judged: a shard stopped at its time limit (SIGTERM, as a workflow job is)
  * in the middle of a workload leaves one measured repeat of three. That workload is no point of
  * its series on that night: detection neither judges it nor lets it start an episode, however far
- * its one value lies from the baseline; a later whole night is judged as usual.
+ * its one value lies from the baseline; a later whole night is judged as usual. The pages show
+ * that night's repeat, marked as cut short.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sitePaths } from '../../src/report/paths.js';
+import type { WorkloadPage } from '../../src/report/types.js';
 import { runCli } from '../helpers/cli.js';
 import { cheapa, cheapb, cheapTargetConfig, createCheapTarget } from '../helpers/cheap-target.js';
 
@@ -60,6 +63,16 @@ describe('a night a killed shard cut short', () => {
     const partial = await judged('2026-11-04');
     expect(partial.verdicts.filter((v) => v.kind !== 'missing' && v.kind !== 'no-data'), JSON.stringify(partial.verdicts)).toEqual([]);
     expect(partial.episodes).toEqual([]);
+
+    const site = path.join(dir, 'site');
+    const report = await runCli(['report', '--out', site], { cwd: dir });
+    expect(report.code, report.stderr).toBe(0);
+    const data = readFileSync(path.join(site, sitePaths.workloadData('cheap', 'work')), 'utf8');
+    const page = JSON.parse(data.slice(data.indexOf('=') + 1).trim().replace(/;$/, '')) as WorkloadPage;
+    const series = page.variants[0]!.metrics.find((m) => m.metric === 'work_time')!;
+    expect(series.markers.filter((m) => m.kind === 'cut-short')).toEqual([{ night: '2026-11-04', kind: 'cut-short', label: 'incomplete: run cut short (1 of 3 repeats measured; not judged)' }]);
+    expect(series.median.at(-1)).toBeNull();
+    expect(series.repeats[0]!.at(-1)).not.toBeNull();
 
     const whole = await runCli(['nightly', '--no-detect', '--night', '2026-11-05'], { cwd: dir });
     expect(whole.code, whole.stderr).toBe(0);

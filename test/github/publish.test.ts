@@ -85,6 +85,20 @@ describe('publishIssues', () => {
     expect(fake.issues('acme/perf')).toHaveLength(1);
   });
 
+  it('closes on a later night an issue whose close GitHub refused on the night of its recovery', async () => {
+    await nightsUpTo(10);
+    fake.failOn('PATCH', /^\/repos\/acme\/perf\/issues\/\d+$/, 2);
+    const refused = await night(11, loaded({ repository: 'acme/perf', retries: 1 }));
+    expect(refused.failed).toBe(1);
+    expect(fake.issues('acme/perf')[0]!.state).toBe('open');
+    // The night after the history's last: no new values, the episodes stay recovered, and the issue still closes.
+    const report = detectRegressions(store, loaded().config.detection, { now: '2026-01-13' });
+    const later = await publishIssues({ report, store, loaded: loaded(), env: { GITHUB_TOKEN: 't0ken' }, log });
+    expect(later.actions.map((a) => a.kind)).toEqual(['close']);
+    expect(fake.issues('acme/perf')[0]!.state).toBe('closed');
+    expect(fake.issues('acme/perf')).toHaveLength(1);
+  });
+
   it('does not reopen an issue a maintainer closed, and marks its episodes accepted', async () => {
     await nightsUpTo(8);
     fake.closeByMaintainer('acme/perf', 1);

@@ -2,8 +2,9 @@
  * A month of operation, compressed: nights driven through the same CLI steps the workflows run
  * (shard plan, a shard, merge, detect, issues, history save to a git branch; triage jobs and
  * other writers saving beside them), with the cheap suite (no Dask, sub-second repeats), the
- * fake GitHub and a throw-away bare repository, and faults injected on chosen nights. At the end
- * it checks what must never be lost. Used by bench/soak.ts (30 nights) and a short e2e test.
+ * fake GitHub and a throw-away bare repository, and faults injected on chosen nights. A night
+ * whose EC2 worker host is reclaimed runs its shard on moto, in this process (soak-ec2-shard.ts).
+ * At the end it checks what must never be lost. Used by bench/soak.ts (30 nights) and a short e2e test.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,9 +14,11 @@ import { runCli, type CliOptions, type CliResult } from './cli.js';
 import { cheapa, cheapb, cheapTargetConfig, createCheapTarget } from './cheap-target.js';
 import { FakeGitHub } from './fake-github.js';
 import { createBareRepo, writeNight } from '../history-sync/helpers.js';
+import { startMoto, type Moto } from '../cluster/ec2/moto.js';
+import { motoCluster, runReclaimedShard } from './soak-ec2-shard.js';
 
-export type Fault = 'shard-killed' | 'github-502' | 'github-403' | 'triage-race' | 'two-writers' | 'corrupt-shard';
-export const allFaults: readonly Fault[] = ['shard-killed', 'github-502', 'github-403', 'triage-race', 'two-writers', 'corrupt-shard'];
+export type Fault = 'shard-killed' | 'github-502' | 'github-403' | 'triage-race' | 'two-writers' | 'corrupt-shard' | 'host-reclaimed';
+export const allFaults: readonly Fault[] = ['shard-killed', 'github-502', 'github-403', 'triage-race', 'two-writers', 'corrupt-shard', 'host-reclaimed'];
 
 export interface SoakOptions {
   nights: number;
@@ -52,6 +55,8 @@ export interface SoakResult {
   faultsInjected: number;
   /** Repeats in artifacts made unreadable by an injected corruption (gone with the artifact, named apart). */
   corruptedRepeats: number;
+  /** Failed repeats of the final history by cause (all the machine's: the target never breaks). */
+  failuresByCause: Record<string, number>;
 }
 
 const repository = 'acme/perf';
@@ -81,6 +86,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const verdicts: number[] = [];
   const records: NightRecord[] = [];
   let corruptedRepeats = 0;
+  const needsEc2 = [...options.faults.values()].some((faults) => faults.includes('host-reclaimed'));
+  const moto: Moto | undefined = needsEc2 ? await startMoto() : undefined;
+  /** The config of a night on EC2: the same target and detection, its workload failing while CHEAP_FAIL_WHILE exists. */
+  const ec2Config = async (vanished: string): Promise<string> => {
+    const local = JSON.parse(config) as { target: { setup: { env: Record<string, string> } } };
+    return JSON.stringify({ ...local, target: { ...local.target, setup: { env: { ...local.target.setup.env, CHEAP_FAIL_WHILE: vanished } } }, cluster: await motoCluster(moto!) });
+  };
 
   const job = (night: string, name: string): string => {
     const cwd = path.join(dir, night, name);
@@ -113,12 +125,22 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
 
       // The shard job (one shard: the cheap suite has one workload); killed mid-workload when asked.
       const shardJob = job(night, 'shard');
-      const killed = faults.has('shard-killed');
-      await step(shardJob, ['nightly', '--no-detect', '--db', 'shard.sqlite', '--night', night], exits, {
-        onStderr: killed ? (child, stderr) => void (/repeat 2\/\d/.test(stderr) && child.kill('SIGKILL')) : undefined,
-      });
-      if (killed && exits['nightly'] !== undefined) injected.push('shard-killed');
       const shardFile = path.join(shardJob, 'shard.sqlite');
+      const killed = faults.has('shard-killed');
+      if (faults.has('host-reclaimed')) {
+        const configFile = path.join(shardJob, 'nightbench.ec2.json');
+        writeFileSync(configFile, await ec2Config(path.join(shardJob, 'worker-host-gone')));
+        const began = Date.now();
+        const shard = await runReclaimedShard(moto!, configFile, shardFile, night, path.join(shardJob, 'worker-host-gone'));
+        const status = shard.reports.map((r) => r.status).join(', ');
+        log(`  ${((Date.now() - began) / 1000).toFixed(1).padStart(5)} s  nightly on ec2 (moto), host ${shard.reclaimed} reclaimed -> ${status}  (${path.relative(dir, shardJob)})`);
+        if (shard.reclaimed) injected.push('host-reclaimed');
+      } else {
+        await step(shardJob, ['nightly', '--no-detect', '--db', 'shard.sqlite', '--night', night], exits, {
+          onStderr: killed ? (child, stderr) => void (/repeat 2\/\d/.test(stderr) && child.kill('SIGKILL')) : undefined,
+        });
+      }
+      if (killed && exits['nightly'] !== undefined) injected.push('shard-killed');
       const shards = [shardFile];
       if (existsSync(shardFile)) written.push(shardFile);
       if (faults.has('corrupt-shard')) {
@@ -186,8 +208,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     // The history as the next job would fetch it.
     const final = path.join(job('final', 'check'), 'history.sqlite');
     await runCli(['history', 'fetch', ...store.slice(0, 6), '--to', final], { cwd: path.dirname(final) });
-    return { nights: records, invariants: checkInvariants(final, written, verdicts, github), faultsInjected: records.reduce((n, r) => n + r.injected.length, 0), corruptedRepeats };
+    const causes = sqlAll(final, "SELECT COALESCE(failure_cause, 'no cause') AS cause, COUNT(*) AS n FROM repeats WHERE status IN ('failed', 'timeout') GROUP BY 1 ORDER BY 1") as { cause: string; n: number }[];
+    return {
+      nights: records, invariants: checkInvariants(final, written, verdicts, github), faultsInjected: records.reduce((n, r) => n + r.injected.length, 0), corruptedRepeats,
+      failuresByCause: Object.fromEntries(causes.map((c) => [c.cause, c.n])),
+    };
   } finally {
+    await moto?.stop();
     await github.stop();
     target.remove();
     rmSync(dir, { recursive: true, force: true });
@@ -224,8 +251,15 @@ function checkInvariants(final: string, written: readonly string[], verdicts: re
     const shouldBeOpen = mine.some((e) => active.has(e.state));
     return shouldBeOpen === (issue.state === 'open') ? [] : [`#${issue.number} is ${issue.state} but its episodes are ${mine.map((e) => e.state).join(', ')}`];
   });
+  // The target never breaks: every failed repeat is a fault's, and must say it was the machine's.
+  const blamedOnCode = (sqlAll(final, "SELECT run_id AS run, workload, repeat, failure_class AS class, failure_cause AS cause FROM repeats WHERE status IN ('failed', 'timeout')") as { run: string; workload: string; repeat: number; class: string | null; cause: string | null }[])
+    .filter((r) => r.class !== 'infrastructure')
+    .map((r) => `${r.run} ${r.workload} #${r.repeat}: ${r.class ?? 'no class'} (${r.cause ?? 'no cause'})`);
+  const broken = issues.filter((i) => i.labels.includes('broken')).map((i) => `#${i.number} ${i.title}`);
   return [
     { name: 'every repeat recorded anywhere is in the final history', violations: lost },
+    { name: "every failed repeat recorded as the machine's, with its cause", violations: blamedOnCode },
+    { name: 'no broken issue (the target never breaks)', violations: broken },
     { name: 'every verdict persisted', violations: unsaved },
     { name: 'no duplicate open issue', violations: duplicates },
     { name: 'no issue opened by a fault alone', violations: unexplained },
@@ -244,5 +278,7 @@ export function renderSoak(result: SoakResult): string {
   for (const i of result.invariants) lines.push(`| ${i.name} | ${i.violations.length === 0 ? 'yes' : 'NO'} | ${i.violations.slice(0, 5).join('; ') || '-'} |`);
   const losses = result.invariants.reduce((n, i) => n + i.violations.length, 0);
   lines.push('', `${result.nights.length} nights, ${result.faultsInjected} faults injected, ${losses} losses (repeats in corrupted artifacts, gone with them: ${result.corruptedRepeats})`);
+  const causes = Object.entries(result.failuresByCause).map(([cause, n]) => `${n} ${cause}`);
+  lines.push(`failed repeats in the history: ${causes.join('; ') || 'none'}`);
   return `${lines.join('\n')}\n`;
 }

@@ -41,6 +41,11 @@ export interface SyntheticHistoryOptions {
   changes?: PlantedChange[];
   /** Repeats that fail: every repeat of these workloads on these nights (indices). */
   failures?: { workload: string; nights: number[]; error?: string }[];
+  /**
+   * The night (index) whose run was stopped mid-workload: `workload` got `measured` of its
+   * repeats, the workloads after it none, and the run is incomplete (of every cluster shape).
+   */
+  cutShort?: { night: number; workload: string; measured: number };
   /** Per-process samples are stored for the runs of the last N nights only (default 2). */
   samplesForLastNights?: number;
   /** Workers per cluster (processes sampled besides the scheduler); default 2. */
@@ -104,11 +109,14 @@ export function writeSyntheticHistory(store: HistoryStore, options: SyntheticHis
             id: runId, kind: 'nightly', suite, night, startedAt, target: { commits: commits[nightIndex]!.map((c) => ({ repo: c.repo, sha: c.sha })) },
             environment: {}, environmentName: 'default', environmentFingerprint: 'env-0001', provider: shape.split(':')[0] ?? 'local',
             clusterShape: shape, commits: commits[nightIndex]!, workers, threadsPerWorker: 1, memoryPerWorker: 2 * 2 ** 30, scale: 1,
-            harnessVersion: '0.1.0', host: 'synthetic', pid: 0, config: {},
+            harnessVersion: '0.1.0', host: 'synthetic', pid: 0, config: { repeats: options.repeats },
           });
-          for (const workload of workloads) {
+          const cutShort = options.cutShort?.night === nightIndex ? options.cutShort : undefined;
+          const stopAt = cutShort ? workloads.indexOf(cutShort.workload) : workloads.length;
+          for (const workload of workloads.slice(0, stopAt + 1)) {
             const failure = options.failures?.find((f) => f.workload === workload && f.nights.includes(nightIndex));
-            for (let repeat = 1; repeat <= options.repeats; repeat++) {
+            const repeats = workload === cutShort?.workload ? cutShort.measured : options.repeats;
+            for (let repeat = 1; repeat <= repeats; repeat++) {
               const values = metrics.map((metric) => {
                 const key = `${suite}|${workload}|${metric.name}|${shape}`;
                 if (!levels.has(key)) levels.set(key, metric.level ?? baseLevel(random, metric.name));
@@ -129,7 +137,7 @@ export function writeSyntheticHistory(store: HistoryStore, options: SyntheticHis
               });
             }
           }
-          store.finishRun(runId, { status: 'complete', finishedAt: `${night}T03:00:00.000Z` });
+          store.finishRun(runId, { status: cutShort ? 'incomplete' : 'complete', finishedAt: `${night}T03:00:00.000Z` });
         }
       }
     }

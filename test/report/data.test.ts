@@ -96,6 +96,19 @@ describe('buildSiteData', () => {
     ]);
   });
 
+  it('shows the repeats of a night an incomplete run cut short, marked, but no median or baseline from it', () => {
+    const cut = history();
+    cut.cutShort = [{ runId: 'r2', workload: 'shuffle', measured: 3, configured: 5 }];
+    const main = buildSiteData(cut, options({}, {}, { minBaselineNights: 2 })).workloads.find((w) => w.workload === 'shuffle')!.variants.find((v) => v.variant.clusterShape === shape.clusterShape)!;
+    const series = main.metrics[0]!;
+    const decode = (values: (number | null)[]) => values.map((v) => (v === null ? null : fromUnits(v, series.exponent)));
+    expect(series.repeats.map((r) => r[2]).map((v) => fromUnits(v!, series.exponent))).toEqual([11, 12, 13]);
+    expect(decode(series.median)).toEqual([10, 11, null, 13, 14]);
+    // The baselines leave night 2 out, as detection does: night 3's is nights 0 and 1, night 4's 0, 1 and 3.
+    expect(decode(series.baseline)).toEqual([null, null, 10.5, 10.5, 11]);
+    expect(series.markers).toEqual([{ night: night(2), kind: 'cut-short', label: 'incomplete: run cut short (3 of 5 repeats measured; not judged)' }]);
+  });
+
   it('computes the change against the trailing week when there is no open episode', () => {
     const row = buildSiteData(history(), options()).index.rows.find((r) => r.variant.clusterShape === shape.clusterShape && r.workload === 'shuffle')!;
     expect(row.change).toBeCloseTo(14 / 11.5 - 1, 3);

@@ -70,6 +70,18 @@ describe('failingNightMarkers', () => {
     ]);
   });
 
+  it('marks a night an incomplete run cut short apart from failures, without ending the failing streak around it', () => {
+    const fingerprint = brokenFingerprint({ suite: 'dask', workload: 'join', night: '2026-01-02' });
+    const issues = publishedIssues(new Set([fingerprint]), github, episodeIssueFingerprint);
+    const cut: NightFailures = { ...night(3, 1, false, 'the runner was interrupted'), cutShort: { measured: 0, configured: 3 } };
+    const markers = failingNightMarkers('dask', 'join', [night(1, 0, true), night(2, 3, false, traceback), cut, night(4, 3, false, traceback)], issues, page);
+    expect(markers).toEqual([
+      { night: '2026-01-02', kind: 'failed', label: 'failed: KilledWorker: worker-1 died', issueUrl: `../../issues/${fingerprint}.md` },
+      { night: '2026-01-03', kind: 'cut-short', label: 'incomplete: run cut short (0 of 3 repeats measured; not judged)' },
+      { night: '2026-01-04', kind: 'failed', label: 'failed: KilledWorker: worker-1 died', issueUrl: `../../issues/${fingerprint}.md` },
+    ]);
+  });
+
   it('names an error by its last non-empty line', () => {
     expect(errorHeadline(traceback)).toBe('KilledWorker: worker-1 died');
     expect(errorHeadline(undefined)).toBeUndefined();

@@ -27,6 +27,8 @@ const hostileNight = 36;
 /** A regression whose issue was written as a Markdown file (no token): the pages link the file. */
 const fileNight = 24;
 const joinFailsFrom = 38;
+/** The night a shard was stopped after one repeat of rechunk (and before the workloads after it). */
+const cutShortNight = 33;
 let dir: string;
 let site: string;
 let store: HistoryStore;
@@ -53,6 +55,7 @@ beforeAll(async () => {
     clusterShapes: ['local:2x1:2GiB', 'local:4x1:2GiB'], noise: 0.02, hostileNight,
     changes: [{ workload: 'shuffle', metric: 'wall_time', night: plantedNight, factor: 1.5 }, { workload: 'groupby', metric: 'wall_time', night: fileNight, factor: 1.3 }],
     failures: [{ workload: 'join', nights: [joinFailsFrom, joinFailsFrom + 1], error: 'Traceback (most recent call last):\n  <b>KilledWorker</b>: worker-1 died' }],
+    cutShort: { night: cutShortNight, workload: 'rechunk', measured: 1 },
   });
   detectEachNight(store, defaultDetectionPolicy, history.nights.slice(10));
   const planted = store.episodes().filter((e) => e.identity.workload === 'shuffle' && e.identity.metric === 'wall_time');
@@ -240,6 +243,17 @@ describe('the published site', () => {
     const fingerprint = brokenFingerprint({ suite: 'dask', workload: 'join', night: history.nights[joinFailsFrom]! });
     expect(await failed.first().getAttribute('href')).toBe(`../../issues/${fingerprint}.md`);
     await screenshot(page, 'workload-failing-nights');
+  });
+
+  it('marks the night an incomplete run cut a workload short on every chart, in the key and on hover', async () => {
+    await open(sitePaths.workloadPage('dask', 'rechunk'));
+    const cut = page.locator('.chart-box[data-metric="wall_time"] .marker-cut-short');
+    await expect.poll(() => cut.count()).toBe(1);
+    expect(await cut.getAttribute('data-night')).toBe(history.nights[cutShortNight]);
+    expect(await cut.getAttribute('title')).toBe(`${history.nights[cutShortNight]}: incomplete: run cut short (1 of 3 repeats measured; not judged)`);
+    expect(await page.locator('.chart-box .marker-cut-short').count()).toBe(history.metrics.length);
+    expect(await page.textContent('#chart-key')).toContain('✂ incomplete: run cut short');
+    await screenshot(page, 'workload-cut-short');
   });
 
   it('has an A/B section in the navigation with the published reports', async () => {

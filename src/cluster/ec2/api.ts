@@ -9,6 +9,7 @@ import {
   type RunInstancesCommandInput,
 } from '@aws-sdk/client-ec2';
 import { NightbenchError, firstLine } from '../../errors.js';
+import { HostTroubleError } from '../types.js';
 import type { Log } from '../../log.js';
 import { backoffMs, type LaunchSlot, type TaggedInstance } from './plan.js';
 
@@ -93,7 +94,7 @@ export async function launchWithFallback(
       options.log.warn(`ec2: no capacity for the ${options.what} (${where}: ${errorCode(error)}); trying the next instance type or subnet`);
     }
   }
-  throw new NightbenchError('aws', `ec2: no capacity for the ${options.what} in any instance type, subnet or market: ${refusals.join('; ')}`);
+  throw new HostTroubleError('capacity', `ec2: no capacity for the ${options.what} in any instance type, subnet or market: ${refusals.join('; ')}`);
 }
 
 /** Waits until every instance runs, then returns their descriptions (with addresses). */

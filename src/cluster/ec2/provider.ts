@@ -193,11 +193,14 @@ async function leaseEc2Hosts(request: ClusterRequest, log: Log, deps: Ec2Depende
     const addressTemplate = [workload.scheduler.address ?? 'tcp://{host}:{port}'];
     const schedulerAddress = fillTemplate(addressTemplate, { ...workload.placeholders, host: scheduler!.address, port })[0]!;
     const messages: string[] = [];
+    /** Hosts lost or reclaimed, not yet taken: a repeat that fails meanwhile is the machine's failure. */
+    const losses: string[] = [];
     const noted = new Set<string>();
-    const note = (message: string) => {
+    const note = (message: string, hostLost = false) => {
       if (noted.has(message)) return;
       noted.add(message);
       messages.push(message);
+      if (hostLost) losses.push(message);
     };
     const hosts = [scheduler!, ...workers];
     const stopProcesses = () => Promise.all(hosts.map((h) => agent.stopAll(h).catch(() => undefined)));
@@ -237,11 +240,11 @@ async function leaseEc2Hosts(request: ClusterRequest, log: Log, deps: Ec2Depende
       for (const host of hosts) {
         const state = states?.get(host.instanceId);
         if (states && state !== 'running') {
-          note(`${host.role} host ${host.instanceId} left running (${state ?? 'gone'})`);
+          note(`${host.role} host ${host.instanceId} left running (${state ?? 'gone'})`, true);
           continue;
         }
         const status = await agent.status(host).catch(() => undefined);
-        if (status?.interruption) note(`spot interruption notice for ${host.role} host ${host.instanceId}: ${status.interruption}`);
+        if (status?.interruption) note(`spot interruption notice for ${host.role} host ${host.instanceId}: ${status.interruption}`, true);
         for (const [name, code] of Object.entries(status?.exited ?? {})) note(`${name} on ${host.instanceId} exited (code ${code})`);
       }
     };
@@ -257,6 +260,11 @@ async function leaseEc2Hosts(request: ClusterRequest, log: Log, deps: Ec2Depende
       // The processes run on the instances, out of this machine's /proc and process table.
       sampleTargets: () => [],
       takeExits: () => messages.splice(0),
+      // A repeat may end (its client failing at once) before the monitor's next look: look now.
+      takeHostLosses: async () => {
+        await (checking = checking.then(check));
+        return losses.splice(0);
+      },
       info: (): ClusterInfo => ({ startupSeconds, workers: workers.length, instanceIds: hosts.map((h) => h.instanceId) }),
       stop: () =>
         (stopping ??= (async () => {

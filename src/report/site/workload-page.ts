@@ -196,7 +196,7 @@ function placeLevels(u: uPlot, series: MetricSeries, nights: readonly string[]):
   });
 }
 
-const flags = { recovery: '▼', failed: '✕', incomplete: '◌' } as const;
+const flags = { recovery: '▼', failed: '✕', incomplete: '◌', 'cut-short': '✂' } as const;
 
 /** Regression, recovery and failing-night markers: real elements over the plot, so they carry a title and a link. */
 function placeMarkers(u: uPlot, markers: Marker[]): void {

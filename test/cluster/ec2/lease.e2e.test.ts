@@ -1,4 +1,7 @@
-import { TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import { TerminateInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ec2Options } from '../../../src/cluster/ec2/options.js';
 import { createEc2Provider } from '../../../src/cluster/ec2/provider.js';
@@ -18,10 +21,15 @@ beforeAll(() => {
   options = ec2Options({ ami, subnets: subnets.slice(0, 1), securityGroups: [securityGroup], instanceTypes: ['t3.micro'], prices: { 't3.micro': { onDemand: 0.0104 } } });
 });
 
-async function runOnEc2(runId: string, workloads: string[], repeats: number, agent = fakeAgent(), sink?: (r: RepeatRecord) => void) {
+/** A run of the sleepy suite on moto; `failWhile` makes its workloads fail while that file exists, `client` can refuse calls. */
+async function runOnEc2(
+  runId: string, workloads: string[], repeats: number, agent = fakeAgent(), sink?: (r: RepeatRecord) => void,
+  extra: { failWhile?: string; client?: () => EC2Client; retryInfrastructure?: () => boolean } = {},
+) {
   const records: RepeatRecord[] = [];
-  const provider = createEc2Provider({ createClient: () => ec2.moto.client(), probe: async () => {}, sleep: async () => {}, agent: () => agent, monitorIntervalMs: 50 });
-  const run = runSuite(sleepyPlan(sleepySuite(options), options, runId, workloads, { count: repeats }), {
+  const provider = createEc2Provider({ createClient: extra.client ?? (() => ec2.moto.client()), probe: async () => {}, sleep: async () => {}, agent: () => agent, monitorIntervalMs: 50 });
+  const plan = { ...sleepyPlan(sleepySuite(options, 1.5, extra.failWhile), options, runId, workloads, { count: repeats }), retryInfrastructure: extra.retryInfrastructure };
+  const run = runSuite(plan, {
     provider,
     sink: { recordRepeat: (r) => (sink?.(r), records.push(r)) },
     log: silentLog,
@@ -88,6 +96,59 @@ describe('ec2 hosts leased once per run (against a local EC2 endpoint)', () => {
     expect(outcomes(records)).toEqual(['a#1:disturbed', 'a#2:ok']);
     expect(records[0]!.disturbance).toMatch(/spot interruption notice for worker host i-\w+: \{"action": "terminate"/);
     expect(allTerminated(await instancesOfRun(ec2.client, 'lease-spot'))).toBe(true);
+  });
+
+  it('records a repeat that failed as its host was reclaimed as the machine\'s failure, with its cause, and retries it on a replacement', async () => {
+    const agent = fakeAgent();
+    const vanished = path.join(mkdtempSync(path.join(tmpdir(), 'nb-reclaimed-')), 'worker-gone');
+    let schedulerStarts = 0;
+    let reclaimed = '';
+    agent.onStart = (call) => {
+      if (call.name === 'scheduler' && ++schedulerStarts > 1) rmSync(vanished, { force: true });
+      // Under the first repeat, EC2 takes worker-1's host back (a spot reclaim), and the workload fails for it.
+      if (call.name === 'worker-1' && schedulerStarts === 1 && !reclaimed) {
+        reclaimed = call.instanceId;
+        writeFileSync(vanished, '');
+        setTimeout(() => void ec2.client.send(new TerminateInstancesCommand({ InstanceIds: [reclaimed] })), 300);
+      }
+    };
+    const { run, records } = await runOnEc2('lease-reclaimed', ['a'], 2, agent, undefined, { failWhile: vanished, retryInfrastructure: () => true });
+    await run;
+    expect(outcomes(records)).toEqual(['a#1:failed', 'a#2:ok', 'a#3:ok']);
+    expect(records[0]!.failure).toEqual({ class: 'infrastructure', cause: 'a host was lost or reclaimed' });
+    expect(records[0]!.error).toContain('KilledWorker: the worker vanished');
+    expect(records[0]!.disturbance).toContain(`worker host ${reclaimed} left running`);
+    const instances = await instancesOfRun(ec2.client, 'lease-reclaimed');
+    expect(launchesByRole(instances)).toEqual({ scheduler: 1, worker: 2 });
+    expect(allTerminated(instances)).toBe(true);
+  });
+
+  it('records no capacity to replace a lost host as the machine\'s failure, with its cause, and retries it', async () => {
+    const agent = fakeAgent();
+    let refuse = false;
+    /** moto, except that RunInstances finds no capacity anywhere while `refuse` is set. */
+    const client = () => {
+      const moto = ec2.moto.client();
+      moto.middlewareStack.add((next, context) => async (args) => {
+        if (refuse && context.commandName === 'RunInstancesCommand') throw Object.assign(new Error('We currently do not have sufficient capacity'), { name: 'InsufficientInstanceCapacity' });
+        return next(args);
+      }, { step: 'initialize' });
+      return moto;
+    };
+    agent.onStart = (call) => {
+      if (call.name !== 'worker-2' || agent.calls.some((c) => c.name === 'worker-2' && c !== call)) return;
+      // The first repeat loses worker-2's host; from then on no capacity is left for its replacement.
+      refuse = true;
+      setTimeout(() => void ec2.client.send(new TerminateInstancesCommand({ InstanceIds: [call.instanceId] })), 300);
+    };
+    const { run, records } = await runOnEc2('lease-no-capacity', ['a'], 2, agent, (r) => {
+      if (r.failure) refuse = false;
+    }, { client, retryInfrastructure: () => true });
+    await run;
+    expect(outcomes(records)).toEqual(['a#1:disturbed', 'a#2:failed', 'a#3:ok']);
+    expect(records[1]!.failure).toEqual({ class: 'infrastructure', cause: 'no capacity for a host' });
+    expect(records[1]!.error).toMatch(/cluster: ec2: no capacity for the 1 workers in any instance type, subnet or market: t3\.micro spot in subnet-\w+: InsufficientInstanceCapacity; t3\.micro on-demand in subnet-\w+: InsufficientInstanceCapacity$/);
+    expect(allTerminated(await instancesOfRun(ec2.client, 'lease-no-capacity'))).toBe(true);
   });
 
   it('terminates every host when the run fails midway', async () => {

@@ -11,8 +11,11 @@ import type { Workload } from '../../../src/suite/schema.js';
 import { loadSuite, type Suite } from '../../../src/suite/suite.js';
 import { ec2Request } from './request.js';
 
-/** A suite whose workloads are a client command of `seconds` here; its processes only go to the (fake) agents. */
-export function sleepySuite(options: Ec2Options, seconds = 1.5): Suite {
+/**
+ * A suite whose workloads are a client command of `seconds` here; its processes only go to the
+ * (fake) agents. While the file `failWhile` exists the workload fails, as one whose worker vanished would.
+ */
+export function sleepySuite(options: Ec2Options, seconds = 1.5, failWhile?: string): Suite {
   const dir = mkdtempSync(path.join(tmpdir(), 'nb-sleepy-'));
   const request = ec2Request(options);
   writeFileSync(
@@ -22,7 +25,7 @@ export function sleepySuite(options: Ec2Options, seconds = 1.5): Suite {
       list: ['true'],
       ready: ['true'],
       reset: ['true'],
-      run: ['sh', '-c', `sleep ${seconds}; echo '{"metrics": {}}' > "$NIGHTBENCH_METRICS_FILE"`],
+      run: ['sh', '-c', `sleep ${seconds}; ${failWhile ? `test ! -e '${failWhile}' || { echo 'KilledWorker: the worker vanished' >&2; exit 1; }; ` : ''}echo '{"metrics": {}}' > "$NIGHTBENCH_METRICS_FILE"`],
       processes: { scheduler: request.scheduler, worker: request.worker },
     }),
   );
