@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { daysBetween } from '../night.js';
 import type { NightRef, SeriesVerdict } from './judge.js';
 import type { MachineComparison } from './machine-class.js';
 import type { DetectionPolicy } from './policy.js';
@@ -19,8 +20,6 @@ export interface ClassView {
   windowDays: number;
   classNights: number;
 }
-
-const dayMs = 86_400_000;
 
 /**
  * The series seen from tonight's machine class: only its nights, when the lookback holds at least
@@ -42,7 +41,7 @@ export function sameClassView(series: Series, night: string, policy: Pick<Detect
   const before = points.filter((point) => point.night < night && point.night >= lookbackStart && point.status === 'ok');
   if (before.length < policy.minBaselineNights) return undefined;
   const windowFrom = before[Math.max(0, before.length - policy.windowDays)]!.night;
-  const spanDays = Math.round((Date.parse(`${night}T00:00:00Z`) - Date.parse(`${windowFrom}T00:00:00Z`)) / dayMs);
+  const spanDays = daysBetween(windowFrom, night);
   return { series: { ...series, points }, windowDays: Math.min(Math.max(policy.windowDays, spanDays), Math.max(policy.windowDays, policy.lookbackDays)), classNights: before.length };
 }
 

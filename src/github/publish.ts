@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import type { DetectionReport } from '../detect/index.js';
-import { nightsBefore } from '../detect/compare.js';
+import { nightsBefore } from '../night.js';
 import { activeStates } from '../detect/episodes.js';
 import { shortSha } from '../format/index.js';
 import { collectRangeContext, type RangeContext } from '../git/range.js';
