@@ -8,6 +8,7 @@ import type { RunStatus } from '../history/types.js';
 import type { Log } from '../log.js';
 import { beginSuiteRun, finishSuiteRun, prepareExecution, suiteRunPlan, type PreparedExecution } from '../runner/execute.js';
 import { recoverAbandoned } from '../runner/leftovers.js';
+import { processIdentity } from '../runner/proc.js';
 import { leaseSummary, runSuite, type RunSummary } from '../runner/runner.js';
 import { runnerMetrics, type Suite } from '../suite/suite.js';
 import type { MetricDirection } from '../suite/schema.js';
@@ -57,7 +58,7 @@ export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log,
     seed,
     schedule,
   };
-  store.createAbTest(record);
+  store.createAbTest(record, processIdentity(process.pid));
   log.info(`A/B ${record.id}: ${groups.map((g) => `${g.label}=${g.environment}`).join(', ')}; ${schedule.length} slots of ${workloads.length} workloads, ${section.repeats} repeats a side, ${section.order} order, seed ${seed}`);
 
   const night = options.night ?? record.createdAt.slice(0, 10);

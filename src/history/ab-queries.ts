@@ -34,11 +34,12 @@ interface AbTestRow {
   schedule: string;
 }
 
-export function insertAbTest(db: Db, test: NewAbTest<StoredAbTest>): void {
+/** `owner`: this process's boot and start time, when the system tells them (Linux), so its liveness is judged as a run's is. */
+export function insertAbTest(db: Db, test: NewAbTest<StoredAbTest>, owner: { bootId?: string; startTicks?: number } = {}): void {
   db.prepare(
-    `INSERT INTO ab_tests (id, created_at, status, config, order_kind, seed, schedule, host, pid)
-     VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?)`,
-  ).run(test.id, test.createdAt, JSON.stringify(test.config), test.order, test.seed, JSON.stringify(test.schedule), hostname(), process.pid);
+    `INSERT INTO ab_tests (id, created_at, status, config, order_kind, seed, schedule, host, pid, boot_id, start_ticks)
+     VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(test.id, test.createdAt, JSON.stringify(test.config), test.order, test.seed, JSON.stringify(test.schedule), hostname(), process.pid, owner.bootId ?? null, owner.startTicks ?? null);
 }
 
 /** Ties a run (kind 'ab') to its test and group. */

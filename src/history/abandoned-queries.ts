@@ -1,7 +1,7 @@
 /**
  * Work whose process died before it finished: A/B tests and bisects left 'running' (runs have
- * their own marking in HistoryStore.markAbandonedRuns). Both tables record the host and pid of
- * the process that runs them.
+ * their own marking in HistoryStore.markAbandonedRuns). Both tables record the host, pid, boot and
+ * start time of the process that runs them.
  *
  * @module
  */
@@ -11,10 +11,9 @@ import type { ProcessOwner } from './types.js';
 /** The tables of work that records its host and pid while it runs. */
 export type TrackedWork = 'ab_tests' | 'bisects';
 
-/** Work of `host` still marked running, with the process that ran it (boot and start time only where the table records them). */
+/** Work of `host` still marked running, with the process that ran it. */
 export function runningWorkOfHost(db: Db, table: TrackedWork | 'runs', host: string): ({ id: string } & ProcessOwner)[] {
-  const identity = table === 'ab_tests' ? 'NULL AS bootId, NULL AS startTicks' : 'boot_id AS bootId, start_ticks AS startTicks';
-  return db.prepare(`SELECT id, pid, ${identity} FROM ${table} WHERE status = 'running' AND host = ?`).all(host) as ({ id: string } & ProcessOwner)[];
+  return db.prepare(`SELECT id, pid, boot_id AS bootId, start_ticks AS startTicks FROM ${table} WHERE status = 'running' AND host = ?`).all(host) as ({ id: string } & ProcessOwner)[];
 }
 
 /** What was recorded stays; the work is incomplete, and says so wherever it is shown. */

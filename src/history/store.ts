@@ -326,8 +326,8 @@ export class HistoryStore {
 
   // The A/B tests (ab-queries.ts). `T` is the A/B module's record type: the history stores its config and schedule whole.
 
-  createAbTest<T extends StoredAbTest>(test: NewAbTest<T>): void {
-    insertAbTest(this.db, test);
+  createAbTest<T extends StoredAbTest>(test: NewAbTest<T>, owner: { bootId?: string; startTicks?: number } = {}): void {
+    insertAbTest(this.db, test, owner);
   }
 
   attachRunToAbTest(runId: string, testId: string, group: string): void {

@@ -218,3 +218,17 @@ describe('bisects whose process died', () => {
     store.close();
   });
 });
+
+describe('A/B tests whose process died', () => {
+  it('are judged by pid, boot and start time like runs: a pid that now belongs to another process does not keep one running', () => {
+    const store = openHistory(tempFile());
+    const me = processIdentity(process.pid)!;
+    const test = (id: string) => ({ id, createdAt: '2026-12-03T02:00:00Z', config: {}, order: 'blocks', seed: 1, schedule: [] });
+    store.createAbTest(test('live'), me);
+    store.createAbTest(test('recycled-pid'), { ...me, startTicks: me.startTicks - 1 });
+    store.createAbTest(test('other-boot'), { ...me, bootId: 'an-earlier-boot' });
+    expect(store.markAbandonedAbTests(recordedProcessIsAlive).sort()).toEqual(['other-boot', 'recycled-pid']);
+    expect(store.markAbandonedAbTests(recordedProcessIsAlive)).toEqual([]);
+    store.close();
+  });
+});
