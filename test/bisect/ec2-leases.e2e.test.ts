@@ -58,7 +58,10 @@ describe('a bisect on EC2 (against a local EC2 endpoint)', () => {
         { mode: 'bisect', judged: 'metric', workload: 'work', metric: 'work_time', good: { cheapa: good, cheapb: b }, bad: { cheapa: bad, cheapb: b }, priorNoise: 0.1, seed: 1 },
         { provider },
       );
-      expect(report.result.outcome.kind).toBe('culprit');
+      // The culprit ("Be thorough", state 2), or under a loaded machine's noise a spread that holds it.
+      const outcome = report.result.outcome;
+      if (outcome.kind === 'spread') expect([outcome.from <= 2, outcome.to >= 2]).toEqual([true, true]);
+      else expect(outcome).toEqual({ kind: 'culprit', state: 2 });
 
       const rows = store.resultRows({ kind: 'bisect' });
       const repeatsOf = (runId: string) => new Set(rows.filter((r) => r.runId === runId && r.metric === 'work_time').map((r) => r.repeat)).size;
