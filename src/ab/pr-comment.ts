@@ -34,10 +34,10 @@ export function renderPullRequestComment(report: AbReport, reportUrl?: string): 
     '',
     ...(changed.length > 0 ? ['**Significant changes**', '', ...table(changed)] : ['No significant change.']),
     '',
-    ...(unchanged.length > 0 ? ['<details><summary>' + `${unchanged.length} tests without a clear change` + '</summary>', '', ...table(unchanged), '', '</details>', ''] : []),
+    ...(unchanged.length > 0 ? [`<details><summary>${unchanged.length} ${unchanged.length === 1 ? 'test' : 'tests'} without a clear change</summary>`, '', ...table(unchanged), '', '</details>', ''] : []),
     ...analysis.notes.map((n) => `> ${escapeCell(n)}`),
     ...(analysis.notes.length > 0 ? [''] : []),
-    reportUrl ? `[Full report](${reportUrl})` : 'Full report: `nightbench ab report ' + header.id.slice(0, 8) + '`',
+    reportUrl ? `[Full report](${reportUrl})` : `Full report: \`nightbench ab report ${header.id.slice(0, 8)}\``,
     '',
   ].join('\n');
 }
