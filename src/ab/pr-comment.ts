@@ -5,9 +5,14 @@
  *
  * @module
  */
-import { markers } from '../github/markers.js';
 import { escapeCell, rows, summaryLine, verdictWithIcon, type Row } from './render.js';
 import type { AbReport } from './report.js';
+
+/**
+ * Hidden in the comment so a re-run finds it again. It is trusted only in a comment by
+ * nightbench's own login (see src/github/pull-request-comment.ts), like the issue markers.
+ */
+export const pullRequestCommentMarker = '<!-- nightbench:ab-pull-request -->';
 
 const columns = ['workload', 'metric', 'vs A', 'A median', 'median', 'ratio [95% CI]', 'A/A band', 'p adj', 'verdict'];
 
@@ -27,7 +32,7 @@ export function renderPullRequestComment(report: AbReport, reportUrl?: string): 
   const unchanged = all.filter((r) => r.test.verdict === 'no clear change');
   const groups = header.groups.map((g) => `${g.label} = ${escapeCell(g.environment)}`).join(', ');
   return [
-    markers.abPullRequest,
+    pullRequestCommentMarker,
     `### nightbench A/B ${header.id.slice(0, 8)}: ${summaryLine(analysis)}`,
     '',
     `${groups}; ${header.repeats} repeats a side, status ${header.status}. A change counts only when significant (Benjamini-Hochberg at ${header.fdr}) and beyond its A/A band.`,

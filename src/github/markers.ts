@@ -17,8 +17,6 @@ export const markers = {
   recovered: recoveredMarker,
   /** On a comment that notes an improvement episode (by its fingerprint) on a regression's issue. */
   improvement: (fingerprint: string) => `<!-- nightbench:improvement=${fingerprint} -->`,
-  /** On the one A/B result comment of a pull request, which a re-run edits in place. */
-  abPullRequest: '<!-- nightbench:ab-pull-request -->',
 };
 
 /** The fingerprint an issue body carries, if nightbench wrote it. */

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { markers } from '../../src/github/markers.js';
+import { pullRequestCommentMarker } from '../../src/ab/pr-comment.js';
 import { runCli } from '../helpers/cli.js';
 import { FakeGitHub, fakeBotLogin } from '../helpers/fake-github.js';
 import { shuffleSlowerReport } from './report-builder.js';
@@ -46,7 +46,7 @@ describe('ab comment', () => {
     expect(JSON.parse(first.stdout)).toMatchObject({ action: 'created' });
     const [posted] = fake.issue(repository, 1).comments;
     expect(posted).toMatchObject({ login: fakeBotLogin });
-    expect(posted!.body).toContain(markers.abPullRequest);
+    expect(posted!.body).toContain(pullRequestCommentMarker);
     expect(posted!.body).toContain('[Full report](https://github.example/runs/1)');
 
     const second = await comment('--report-url', 'https://github.example/runs/2');
@@ -57,7 +57,7 @@ describe('ab comment', () => {
   });
 
   it('ignores the marker in a comment someone else wrote: adds its own and leaves theirs as it was', async () => {
-    const planted = fake.addComment(repository, 1, 'mallory', `${markers.abPullRequest}\nno regressions here, promise`);
+    const planted = fake.addComment(repository, 1, 'mallory', `${pullRequestCommentMarker}\nno regressions here, promise`);
     const run = await comment();
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ action: 'created' });

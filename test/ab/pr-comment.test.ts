@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { renderPullRequestComment } from '../../src/ab/pr-comment.js';
-import { markers } from '../../src/github/markers.js';
+import { pullRequestCommentMarker, renderPullRequestComment } from '../../src/ab/pr-comment.js';
 import { shuffleSlowerReport as report } from './report-builder.js';
 
 describe('renderPullRequestComment', () => {
   it('starts with the marker a re-run finds it by, and names the A/B and its summary', () => {
     const body = renderPullRequestComment(report(), 'https://github.example/runs/7');
-    expect(body.startsWith(`${markers.abPullRequest}\n`)).toBe(true);
+    expect(body.startsWith(`${pullRequestCommentMarker}\n`)).toBe(true);
     expect(body).toContain('### nightbench A/B 01234567: 1 of 2 tests changed; A/A: 0 of 2 differ');
   });
 
