@@ -5,7 +5,9 @@
  *
  * @module
  */
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { NightbenchError } from '../errors.js';
 import { parseJsonFile, validate } from '../validation.js';
 import type { AbReport } from './report.js';
 
@@ -38,8 +40,10 @@ const resultSchema = z.looseObject({
   analysis: z.looseObject({ tests: z.array(test), nullTests: z.array(test), notes: z.array(z.string()) }),
 });
 
-/** Reads and checks a result file; a file of another shape is a one-line config error (exit 2). */
+/** Reads and checks a result file; a missing file or one of another shape is a one-line error (exit 2). */
 export function readAbResult(file: string): AbReport {
+  // The A/B may have failed before its analysis: say so in one line, not with a stack.
+  if (!existsSync(file)) throw new NightbenchError('usage', `A/B result ${file}: no such file (did the A/B run with --result?)`);
   // The schema checks every field the comment reads; the rest of the report rides along unread.
   return validate(resultSchema, parseJsonFile(file), `A/B result ${file}`) as unknown as AbReport;
 }

@@ -75,13 +75,16 @@ describe('ab comment', () => {
     expect(fake.issue(repository, 1).comments).toHaveLength(0);
   });
 
-  it('exits 2 on a result file of another shape, or a pull request that is not a number, before asking GitHub', async () => {
+  it('exits 2 on a result file of another shape or none, or a pull request that is not a number, before asking GitHub', async () => {
     writeFileSync(resultFile, JSON.stringify({ header: { id: 'x' } }));
     const shape = await comment();
     expect(shape.code).toBe(2);
     expect(shape.stderr).toMatch(/A\/B result .*ab-result\.json: /);
     const pr = await runCli(['ab', 'comment', '--config', path.join(dir, 'nightbench.config.json'), '--result', resultFile, '--pr', 'seven'], { env: { GITHUB_TOKEN: 't0ken' } });
     expect(pr.code).toBe(2);
+    const missing = await runCli(['ab', 'comment', '--config', path.join(dir, 'nightbench.config.json'), '--result', path.join(dir, 'none.json'), '--pr', '1'], { env: { GITHUB_TOKEN: 't0ken' } });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim()).toMatch(/^nightbench: A\/B result .*none\.json: no such file/);
     expect(fake.requests).toHaveLength(0);
   });
 });
