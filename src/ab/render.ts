@@ -16,14 +16,16 @@ export interface AbReportHeader {
   fdr: number;
 }
 
-interface Row {
+/** One test as table cells (in the order of the terminal columns), with the test itself. */
+export interface Row {
   cells: string[];
   test: AbTest;
 }
 
 const columns = ['workload', 'metric', 'vs A', 'A median', 'median', 'ratio [95% CI]', 'A/A band', 'p adj', 'verdict'];
 
-function rows(analysis: AbAnalysis): Row[] {
+/** The tests as table rows: significant changes first, then by effect size. */
+export function rows(analysis: AbAnalysis): Row[] {
   return [...analysis.tests].sort(byEffect).map((test) => ({
     test,
     cells: [
@@ -44,7 +46,8 @@ function groupLines(header: AbReportHeader): string[] {
   return header.groups.map((g) => `${g.label} = ${g.environment}${g.role === 'null' ? ' (second, independent set of the baseline)' : g.role === 'baseline' ? ' (baseline)' : ''}`);
 }
 
-function summaryLine(analysis: AbAnalysis): string {
+/** "2 of 12 tests changed; A/A: 0 of 12 differ". */
+export function summaryLine(analysis: AbAnalysis): string {
   const changed = analysis.tests.filter((t) => t.verdict !== 'no clear change').length;
   const nullChanged = analysis.nullTests.filter((t) => t.verdict !== 'no clear change').length;
   const aa = analysis.nullTests.length > 0 ? `; A/A: ${nullChanged} of ${analysis.nullTests.length} differ` : '';
@@ -70,23 +73,26 @@ export function renderTerminal(header: AbReportHeader, analysis: AbAnalysis): st
   ].join('\n');
 }
 
+/** The verdict with its traffic-light icon, for Markdown. */
+export function verdictWithIcon(test: AbTest): string {
+  const label = verdictLabel(test.verdict, test.unit);
+  return `${verdictIcon[label] ?? ''} ${label}`.trim();
+}
+
 const verdictIcon: Record<string, string> = { better: '🟢', faster: '🟢', worse: '🔴', slower: '🔴', changed: '🟡', 'no clear change': '⚪' };
 
 /** Markdown for a GitHub job summary or PR comment: the same table, with mean ± sd and raw p. */
 export function renderMarkdown(header: AbReportHeader, analysis: AbAnalysis): string {
-  const escape = (text: string) => text.replace(/\|/g, '\\|');
   const mdColumns = ['workload', 'metric', 'vs A', 'A median (mean ± sd)', 'median (mean ± sd)', 'ratio to A [95% CI]', 'A/A band', 'p', 'p adj', 'verdict'];
   const spread = (s: AbTest['baseline'], unit: string) => `${formatValue(s.median, unit)} (${formatValue(s.mean, unit)} ± ${formatValue(s.std, unit)})`;
   const table = rows(analysis).map(({ test, cells }) => {
-    const label = verdictLabel(test.verdict, test.unit);
-    const verdict = `${verdictIcon[label] ?? ''} ${label}`.trim();
-    return `| ${[cells[0]!, cells[1]!, cells[2]!, spread(test.baseline, test.unit), spread(test.candidate, test.unit), cells[5]!, cells[6]!, formatP(test.p), cells[7]!, verdict].map(escape).join(' | ')} |`;
+    return `| ${[cells[0]!, cells[1]!, cells[2]!, spread(test.baseline, test.unit), spread(test.candidate, test.unit), cells[5]!, cells[6]!, formatP(test.p), cells[7]!, verdictWithIcon(test)].map(escapeCell).join(' | ')} |`;
   });
   return [
     `<!-- nightbench-ab: ${header.id} -->`,
     `### A/B ${header.id}`,
     '',
-    ...groupLines(header).map((l) => `- ${escape(l)}`),
+    ...groupLines(header).map((l) => `- ${escapeCell(l)}`),
     `- ${header.repeats} repeats a side, ${header.order} order, seed ${header.seed}, on ${header.clusterShapes.join(' / ')}; status ${header.status}`,
     `- ${summaryLine(analysis)} (Benjamini-Hochberg at ${header.fdr}; a change must also lie beyond its A/A band)`,
     '',
@@ -94,7 +100,12 @@ export function renderMarkdown(header: AbReportHeader, analysis: AbAnalysis): st
     `| ${mdColumns.map(() => '---').join(' | ')} |`,
     ...table,
     '',
-    ...analysis.notes.map((n) => `> ${escape(n)}`),
+    ...analysis.notes.map((n) => `> ${escapeCell(n)}`),
     '',
   ].join('\n');
+}
+
+/** Text safe inside a Markdown table cell. */
+export function escapeCell(text: string): string {
+  return text.replace(/\|/g, '\\|');
 }

@@ -2,20 +2,33 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { sitePages } from '../ab/page.js';
+import { pullRequestCommentMarker, renderPullRequestComment } from '../ab/pr-comment.js';
 import { renderMarkdown, renderTerminal } from '../ab/render.js';
+import { readAbResult } from '../ab/result-file.js';
 import { reportAb, type AbReport } from '../ab/report.js';
 import { runAb } from '../ab/run.js';
 import type { AbTestRecord } from '../ab/test-record.js';
 import { writeJobSummary } from '../actions/job-summary.js';
+import { NightbenchError } from '../errors.js';
+import { createGitHubClient } from '../github/client.js';
+import { upsertPullRequestComment } from '../github/pull-request-comment.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
-import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
+import { addCommonOptions, parseIntegerOption, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory, type CommandContext } from './context.js';
 import { abortOnSignals, addRunOptions, runOverrides, type RunFlags } from './run-options.js';
 
 interface ReportFlags extends CommonOptions {
   markdown?: string;
+  result?: string;
   page: boolean;
+}
+
+interface CommentFlags extends CommonOptions {
+  result: string;
+  pr: number;
+  repository?: string;
+  reportUrl?: string;
 }
 
 interface AbRunFlags extends RunFlags, ReportFlags {
@@ -26,12 +39,13 @@ interface AbRunFlags extends RunFlags, ReportFlags {
 
 function addReportOptions(command: Command): Command {
   return command
-    .option('--markdown <file>', 'also write the report as Markdown (a PR comment); a GitHub job summary gets it anyway')
+    .option('--markdown <file>', 'also write the report as Markdown; a GitHub job summary gets it anyway')
+    .option('--result <file>', 'also write the report as JSON, for `ab comment` to post on a pull request')
     .option('--no-page', 'do not write the A/B page data for the site (<reports.dir>/ab/)');
 }
 
 /**
- * `nightbench ab run|report|list`: A/B tests of environments (ab/config.json, ab/environments/),
+ * `nightbench ab run|report|comment|list`: A/B tests of environments (ab/config.json, ab/environments/),
  * recorded in the history as runs of kind "ab" and analysed again at will.
  */
 export const abCommand: CliCommand = {
@@ -71,6 +85,27 @@ export const abCommand: CliCommand = {
         }
       });
 
+    addCommonOptions(ab.command('comment').description('post an A/B result on its pull request as one comment, edited in place on a re-run'))
+      .requiredOption('--result <file>', 'the result JSON that `ab run|report --result` wrote')
+      .requiredOption('--pr <n>', 'the pull request\'s number', parseIntegerOption('--pr'))
+      .option('--repository <owner/name>', 'the repository (default: github.repository, else $GITHUB_REPOSITORY)')
+      .option('--report-url <url>', 'where the full report is (e.g. the A/B workflow run); linked from the comment')
+      .option('--json', 'print what was done (created or updated, the comment\'s id and address) as JSON')
+      .addHelpText('after', `\nThe token is read from the variable github.tokenEnv names (default GITHUB_TOKEN); it needs only pull-requests: write.\nThe comment is found again by a hidden marker, only among comments by the token's own login.\nExit codes: 0 when posted, 2 on bad input (a result file of another shape included), 6 when GitHub kept failing.`)
+      .action(async (flags: CommentFlags) => {
+        const context = commandContext(flags);
+        const github = context.loaded.config.github;
+        const repository = flags.repository ?? github.repository ?? process.env['GITHUB_REPOSITORY'];
+        if (!repository || !/^[\w.-]+\/[\w.-]+$/.test(repository)) throw new NightbenchError('usage', `ab comment needs the repository as owner/name: --repository, github.repository or $GITHUB_REPOSITORY (got ${repository ?? 'none'})`);
+        if (flags.pr < 1) throw new NightbenchError('usage', `--pr must be a pull request number (got ${flags.pr})`);
+        const token = process.env[github.tokenEnv];
+        if (!token) throw new NightbenchError('usage', `ab comment talks to GitHub: set a token in ${github.tokenEnv}`);
+        const body = renderPullRequestComment(readAbResult(flags.result), flags.reportUrl);
+        const posted = await upsertPullRequestComment(createGitHubClient(github, token, context.log), repository, flags.pr, pullRequestCommentMarker, body);
+        printResult(flags.json, posted, `${posted.action} ${posted.url}`);
+        setExitCode(0);
+      });
+
     addCommonOptions(ab.command('list').description('the recorded A/B tests, newest first'))
       .option('--json', 'machine-readable output')
       .action((flags: CommonOptions) => {
@@ -93,6 +128,7 @@ async function publish(context: CommandContext, record: AbTestRecord, store: His
   const markdown = renderMarkdown(report.header, report.analysis);
   process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderTerminal(report.header, report.analysis));
   if (flags.markdown) writeFile(path.resolve(flags.markdown), markdown, context.log);
+  if (flags.result) writeFile(path.resolve(flags.result), `${JSON.stringify(report, null, 2)}\n`, context.log);
   await writeJobSummary({ markdown, annotations: [], outputs: {} });
   if (flags.page) {
     const dir = path.join(context.resolve(context.loaded.config.reports.dir), 'ab');

@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { abSectionSchema } from '../../src/config/ab-section.js';
 import { sitePages } from '../../src/ab/page.js';
 import { renderMarkdown, renderTerminal } from '../../src/ab/render.js';
+import { renderPullRequestComment } from '../../src/ab/pr-comment.js';
 import { reportAb } from '../../src/ab/report.js';
+import { readAbResult } from '../../src/ab/result-file.js';
 import { abGroups } from '../../src/ab/schedule.js';
 import { testKey } from '../../src/ab/analysis.js';
 import type { AbTestRecord } from '../../src/ab/test-record.js';
@@ -14,6 +16,7 @@ import { mergeShardFiles } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { abSitePageSchema } from '../../src/report/ab-site-page.js';
+import { runCli } from '../helpers/cli.js';
 
 const groups = abGroups(['small-chunks', 'big-chunks'], true);
 const record: NewAbTest<AbTestRecord> = {
@@ -153,5 +156,16 @@ describe('the A/B history and its report', () => {
     } finally {
       other.close();
     }
+  });
+
+  it('writes with `ab report --result` the file `ab comment` reads: the same analysis, its change on the pull request', async () => {
+    history.close();
+    const resultFile = path.join(dir, 'ab-result.json');
+    const run = await runCli(['ab', 'report', record.id.slice(0, 8), '--db', path.join(dir, 'history.sqlite'), '--result', resultFile, '--no-page', '--quiet'], { cwd: dir });
+    history = openHistory(path.join(dir, 'history.sqlite'));
+    expect(run.code, run.stderr).toBe(0);
+    const read = readAbResult(resultFile);
+    expect(read.analysis.tests.map((t) => [t.metric, t.verdict])).toEqual(reportAb(history.abTest<AbTestRecord>(record.id), history.abTestRows(record.id)).analysis.tests.map((t) => [t.metric, t.verdict]));
+    expect(renderPullRequestComment(read)).toMatch(/\*\*Significant changes\*\*[\s\S]*\| chunked_sum \| peak_memory \|/);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A small stateful GitHub on node:http that speaks the REST shapes nightbench uses: the
  * repository (its default branch), issues (list with label/state filters and Link pagination,
- * create, get, update, add labels), comments (with author and time; one by id), collaborator
+ * create, get, update, add labels), comments (with author and time; one by id; edited by id), collaborator
  * permissions, workflow dispatches, commits/{sha} (author login) and commits/{sha}/pulls, and
  * `GET /user` (refused with 403 as for a workflow's token, unless told the token's login). It
  * records every request and can be told to answer 502 or a rate limit to the next N requests,
@@ -279,6 +279,16 @@ export class FakeGitHub {
       handle: (repo, match) => {
         const comment = repo.issues.flatMap((i) => i.comments).find((c) => c.id === Number(match[1]));
         return comment ? [200, commentJson(comment)] : [404, { message: 'Not Found' }];
+      },
+    },
+    {
+      method: 'PATCH',
+      pattern: /^\/issues\/comments\/(\d+)$/,
+      handle: (repo, match, request) => {
+        const comment = repo.issues.flatMap((i) => i.comments).find((c) => c.id === Number(match[1]));
+        if (!comment) return [404, { message: 'Not Found' }];
+        comment.body = (request.body as { body: string }).body;
+        return [200, commentJson(comment)];
       },
     },
     {

@@ -78,8 +78,8 @@ function nightbenchCommands(script: string): string[][] {
 }
 
 describe('workflow files', () => {
-  it('exist: nightly and its pipeline, pages, ab, reaper, ci, triage, bisect, backfill', () => {
-    expect(workflowFiles).toEqual(['ab.yml', 'backfill.yml', 'bisect.yml', 'ci.yml', 'nightly-pipeline.yml', 'nightly.yml', 'pages.yml', 'reaper.yml', 'triage.yml']);
+  it('exist: nightly and its pipeline, pages, ab and its pull-request comment, reaper, ci, triage, bisect, backfill', () => {
+    expect(workflowFiles).toEqual(['ab-comment.yml', 'ab.yml', 'backfill.yml', 'bisect.yml', 'ci.yml', 'nightly-pipeline.yml', 'nightly.yml', 'pages.yml', 'reaper.yml', 'triage.yml']);
   });
 
   it.each(workflowFiles)('%s passes actionlint', async (file) => {
@@ -211,6 +211,38 @@ describe('workflow files', () => {
  * an expression. Allowed only where it is data: a job's `if:` and an `env:` value.
  */
 const untrusted = /github\.event\.(comment|issue|pull_request|review|discussion)\.(body|title)|github\.head_ref/;
+
+describe('A/B pull-request comment workflow', () => {
+  const commenter = workflows['ab-comment.yml']!;
+  const job = commenter.jobs.comment!;
+
+  it('runs after the A/B workflow completes, never on a pull request event', () => {
+    expect(commenter.on).toEqual({ workflow_run: { workflows: ['ab'], types: ['completed'] } });
+    expect(Object.keys(commenter.jobs)).toEqual(['comment']);
+  });
+
+  it('holds the only write permission, to pull requests; the A/B that runs the tested code writes nowhere', () => {
+    expect(job.permissions).toEqual({ contents: 'read', actions: 'read', 'pull-requests': 'write' });
+    for (const ab of Object.values(workflows['ab.yml']!.jobs)) expect(Object.entries(ab.permissions as Record<string, string>).filter(([scope, level]) => level === 'write' && scope !== 'id-token')).toEqual([]);
+  });
+
+  it('checks out only its own default branch (no ref from the run) and takes the result as an artifact', () => {
+    const checkouts = job.steps!.filter((step) => step.uses?.startsWith('actions/checkout@'));
+    expect(checkouts).toHaveLength(1);
+    expect(checkouts[0]!.with).toEqual({ path: '.nightbench/tool', 'persist-credentials': false });
+    const download = job.steps!.find((step) => step.uses?.startsWith('actions/download-artifact@'))!;
+    expect(download.with).toMatchObject({ name: 'ab-${{ github.event.workflow_run.id }}', 'run-id': '${{ github.event.workflow_run.id }}' });
+  });
+
+  it('posts through `ab comment` with the artifact\'s pull request passed as data, and the A/B uploads what it reads', () => {
+    const post = job.steps!.find((step) => typeof step.with?.command === 'string')!;
+    expect(post.with!.command).toBe('ab comment --result ab-artifact/ab-result.json --pr "$PULL_REQUEST" --report-url "$REPORT_URL"');
+    expect(post.env).toMatchObject({ PULL_REQUEST: '${{ steps.found.outputs.pull-request }}' });
+    const upload = workflows['ab.yml']!.jobs.ab!.steps!.find((step) => step.uses?.startsWith('actions/upload-artifact@'))!;
+    expect(String(upload.with!.path)).toMatch(/ab-result\.json[\s\S]*ab-pull-request\.txt/);
+    expect(upload.with!.name).toBe('ab-${{ github.run_id }}');
+  });
+});
 
 describe('triage workflow', () => {
   const triage = workflows['triage.yml']!;

@@ -1,0 +1,48 @@
+/**
+ * The A/B result as one pull-request comment: significant changes first, each with its A/A band,
+ * the rest folded away, and a link to the full report. It carries the marker by which a re-run
+ * finds the comment and edits it instead of adding another. Pure.
+ *
+ * @module
+ */
+import { escapeCell, rows, summaryLine, verdictWithIcon, type Row } from './render.js';
+import type { AbReport } from './report.js';
+
+/**
+ * Hidden in the comment so a re-run finds it again. It is trusted only in a comment by
+ * nightbench's own login (see src/github/pull-request-comment.ts), like the issue markers.
+ */
+export const pullRequestCommentMarker = '<!-- nightbench:ab-pull-request -->';
+
+const columns = ['workload', 'metric', 'vs A', 'A median', 'median', 'ratio [95% CI]', 'A/A band', 'p adj', 'verdict'];
+
+function table(tableRows: readonly Row[]): string[] {
+  return [
+    `| ${columns.join(' | ')} |`,
+    `| ${columns.map(() => '---').join(' | ')} |`,
+    ...tableRows.map(({ test, cells }) => `| ${[...cells.slice(0, 8), verdictWithIcon(test)].map(escapeCell).join(' | ')} |`),
+  ];
+}
+
+/** The comment's Markdown; `reportUrl` is where the full report (job summary, artifact) lives. */
+export function renderPullRequestComment(report: AbReport, reportUrl?: string): string {
+  const { header, analysis } = report;
+  const all = rows(analysis);
+  const changed = all.filter((r) => r.test.verdict !== 'no clear change');
+  const unchanged = all.filter((r) => r.test.verdict === 'no clear change');
+  const groups = header.groups.map((g) => `${g.label} = ${escapeCell(g.environment)}`).join(', ');
+  return [
+    pullRequestCommentMarker,
+    `### nightbench A/B ${header.id.slice(0, 8)}: ${summaryLine(analysis)}`,
+    '',
+    `${groups}; ${header.repeats} repeats a side, status ${header.status}. A change counts only when significant (Benjamini-Hochberg at ${header.fdr}) and beyond its A/A band.`,
+    '',
+    ...(changed.length > 0 ? ['**Significant changes**', '', ...table(changed)] : ['No significant change.']),
+    '',
+    ...(unchanged.length > 0 ? [`<details><summary>${unchanged.length} ${unchanged.length === 1 ? 'test' : 'tests'} without a clear change</summary>`, '', ...table(unchanged), '', '</details>', ''] : []),
+    ...analysis.notes.map((n) => `> ${escapeCell(n)}`),
+    ...(analysis.notes.length > 0 ? [''] : []),
+    reportUrl ? `[Full report](${reportUrl})` : `Full report: \`nightbench ab report ${header.id.slice(0, 8)}\``,
+    '',
+  ].join('\n');
+}
