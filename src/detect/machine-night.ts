@@ -42,8 +42,9 @@ const movedNoiseMultiple = 2;
 const movedShareOfThreshold = 0.5;
 
 /**
- * Suite-wide: at least {@link minCommonModeSeries} timed series moved the same way, and at least
- * this share of those judged. Not "most" (the machine's sign): a slow stretch of shared runners
+ * Suite-wide: at least {@link minCommonModeSeries} workloads' timed series moved the same way, and
+ * at least this share of the timed series judged. Workloads, not series: one slowed workload moves
+ * its wall, work and CPU time together, and a small suite's real regression is not a suite-wide move. Not "most" (the machine's sign): a slow stretch of shared runners
  * moves some of a large suite at once, and so may a commit. Whoever moved it, such a night is one
  * thing, and it waits {@link suiteWideWaitNights} before it is filed (src/github/machine-hold.ts).
  */
@@ -56,9 +57,9 @@ const suiteWideShare = 0.1;
  */
 export const suiteWideWaitNights = 3;
 
-/** Whether many timed series moved together the same way (see {@link suiteWideShare}), the code's change or the machine's. */
-export function isSuiteWide(finding: Pick<MachineNight, 'judgedSeries' | 'movedSeries'>): boolean {
-  return finding.movedSeries >= minCommonModeSeries && finding.movedSeries >= suiteWideShare * finding.judgedSeries;
+/** Whether many workloads moved together the same way (see {@link suiteWideShare}), the code's change or the machine's. */
+export function isSuiteWide(finding: Pick<MachineNight, 'judgedSeries' | 'movedSeries' | 'movedWorkloads'>): boolean {
+  return (finding.movedWorkloads ?? finding.movedSeries) >= minCommonModeSeries && finding.movedSeries >= suiteWideShare * finding.judgedSeries;
 }
 
 /** `machine-changed`: most series ran on another machine class than their baseline (machine-change.ts). */
@@ -78,6 +79,8 @@ export interface MachineNight {
   /** Timed series judged tonight (the canary's left out), and those that moved the dominant way. */
   judgedSeries: number;
   movedSeries: number;
+  /** Workloads with a timed series among those moved (absent on nights stored before it was counted). */
+  movedWorkloads?: number;
   /** One line: why, or why not. */
   reason: string;
 }
@@ -88,9 +91,12 @@ export function machineNight(night: string, suite: string | undefined, verdicts:
   const canary = canaryVerdict(verdicts);
   const canaryMoved = canary !== undefined && moved(canary);
   const timed = verdicts.filter((v) => !isCanary(v.identity) && timeUnits.has(v.unit ?? '') && v.change !== undefined && v.noiseMultiple !== undefined);
-  const slower = timed.filter((v) => moved(v) && v.change! > 0).length;
-  const faster = timed.filter((v) => moved(v) && v.change! < 0).length;
+  const slowerSeries = timed.filter((v) => moved(v) && v.change! > 0);
+  const fasterSeries = timed.filter((v) => moved(v) && v.change! < 0);
+  const slower = slowerSeries.length;
+  const faster = fasterSeries.length;
   const movedSeries = Math.max(slower, faster);
+  const movedWorkloads = new Set((slower >= faster ? slowerSeries : fasterSeries).map((v) => `${v.identity.suite}\0${v.identity.workload}`)).size;
   // A move of the whole suite is the machine's only when no commit is involved: a change of the
   // target's code may slow every workload at once, and then it is the code's to answer for.
   const codeChanged = timed.some((v) => v.latest !== undefined && v.lastGood !== undefined && Object.entries(v.latest.commits).some(([repo, sha]) => v.lastGood!.commits[repo] !== sha));
@@ -103,7 +109,7 @@ export function machineNight(night: string, suite: string | undefined, verdicts:
   return {
     night, suite: suite ?? '', machine: signs.length > 0, signs, ...(direction ? { direction } : {}),
     ...(canary === undefined ? {} : { canaryChange: canary.change! }),
-    judgedSeries: timed.length, movedSeries,
+    judgedSeries: timed.length, movedSeries, movedWorkloads,
     reason: `${canaryText}; ${commonText}${changedMachine.changed ? `; machine changed: ${changedMachine.reason}` : ''}`,
   };
 }

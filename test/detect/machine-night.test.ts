@@ -67,3 +67,16 @@ describe('isSuiteWide', () => {
     expect(isSuiteWide({ judgedSeries, movedSeries })).toBe(expected);
   });
 });
+
+describe('a suite-wide move', () => {
+  it('is many workloads moving together, not one workload moving all its timed metrics', () => {
+    const oneWorkload = ['wall_time', 'work_time', 'cpu_time', 'compute_time'].map((metric) => judged('target_work', metric, 3, 8));
+    const alone = machineNight('2026-02-01', undefined, [...oneWorkload, judged('quick_sum', 'wall_time', 0.01, 0.5)], policy);
+    expect(alone).toMatchObject({ movedSeries: 4, movedWorkloads: 1 });
+    expect(isSuiteWide(alone)).toBe(false);
+    const fourWorkloads = ['shuffle', 'join', 'groupby', 'matmul'].map((workload) => judged(workload, 'wall_time', 0.3, 6));
+    const together = machineNight('2026-02-01', undefined, [...fourWorkloads, ...quiet.slice(4)], policy);
+    expect(together).toMatchObject({ movedSeries: 4, movedWorkloads: 4 });
+    expect(isSuiteWide(together)).toBe(true);
+  });
+});
