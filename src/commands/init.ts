@@ -19,7 +19,7 @@ interface InitFlags {
 }
 
 /** nightbench's own workflows that a project takes as they are (nightly.yml is the project's own caller). */
-const sharedWorkflows = ['pages.yml', 'triage.yml', 'bisect.yml', 'reaper.yml', 'ab.yml'];
+const sharedWorkflows = ['pages.yml', 'triage.yml', 'bisect.yml', 'reaper.yml', 'ab.yml', 'ab-comment.yml'];
 const packageWorkflows = new URL('../../.github/workflows/', import.meta.url);
 
 function parseProvider(value: string): InitChoices['provider'] {

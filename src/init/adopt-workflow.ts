@@ -24,7 +24,9 @@ export function adoptWorkflow(text: string, file: string, pins: NightbenchPins):
   return (
     header +
     text
-      .replaceAll('uses: ./.github/actions/nightbench', `uses: ${actionReference(pins)}`)
+      // ab-comment.yml runs the action from a checkout of the default branch in a subfolder, since
+      // its event checks nothing out: in an adopting project that branch holds no nightbench.
+      .replace(/uses: \.\/(?:[\w.-]+\/)*\.github\/actions\/nightbench\b/g, `uses: ${actionReference(pins)}`)
       .replaceAll('node bin/nightbench.js', 'nightbench')
   );
 }

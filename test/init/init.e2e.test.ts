@@ -27,7 +27,7 @@ describe('nightbench init in a tiny Python project', () => {
   project.git('remote', 'add', 'origin', project.dir);
   afterAll(() => project.remove());
 
-  it('plans without writing on --dry-run, then writes the config, a starter suite and the six workflows', async () => {
+  it('plans without writing on --dry-run, then writes the config, a starter suite and the seven workflows', async () => {
     const dry = await runCli(['init', '--dry-run'], { cwd: project.dir });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('would create .github/workflows/nightly.yml');
@@ -37,7 +37,7 @@ describe('nightbench init in a tiny Python project', () => {
     expect(init.code, init.stderr).toBe(0);
     const written = actions(init.stdout);
     expect(Object.values(written).every((action) => action === 'create')).toBe(true);
-    expect(readdirSync(path.join(project.dir, '.github/workflows')).sort()).toEqual(['ab.yml', 'bisect.yml', 'nightly.yml', 'pages.yml', 'reaper.yml', 'triage.yml']);
+    expect(readdirSync(path.join(project.dir, '.github/workflows')).sort()).toEqual(['ab-comment.yml', 'ab.yml', 'bisect.yml', 'nightly.yml', 'pages.yml', 'reaper.yml', 'triage.yml']);
     expect((JSON.parse(init.stdout) as InitOutput).next[1]).toMatch(/npx nightbench nightly/);
     // The target is this repository's origin, at its branch.
     const config = readFileSync(path.join(project.dir, 'nightbench.config.json'), 'utf8');
@@ -51,7 +51,7 @@ describe('nightbench init in a tiny Python project', () => {
       const text = readFileSync(path.join(project.dir, '.github/workflows', file), 'utf8');
       const problems = await runLint(text, `.github/workflows/${file}`);
       expect(problems.map((p) => `${file}:${p.line}:${p.column}: ${p.message}`)).toEqual([]);
-      expect(text, file).not.toMatch(/bin\/nightbench\.js|uses: \.\/\.github\/actions/);
+      expect(text, file).not.toMatch(/bin\/nightbench\.js|uses: \.\/(\S+\/)?\.github\/actions/);
       for (const uses of text.matchAll(/uses: (\S+\/nightbench\/\.github\/\S+)/g)) expect(uses[1], file).toMatch(new RegExp(`@v${version.replaceAll('.', '\\.')}$`));
     }
   });

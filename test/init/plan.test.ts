@@ -18,9 +18,9 @@ describe('planFiles', () => {
 
 describe('adoptWorkflow', () => {
   it('points the local action at the pinned release and runs nightbench from PATH', () => {
-    const text = 'steps:\n  - uses: ./.github/actions/nightbench\n  - run: node bin/nightbench.js report --out site\n  - uses: ./.github/workflows/bisect.yml\n';
+    const text = 'steps:\n  - uses: ./.github/actions/nightbench\n  - uses: ./.nightbench/tool/.github/actions/nightbench\n  - run: node bin/nightbench.js report --out site\n  - uses: ./.github/workflows/bisect.yml\n';
     const adopted = adoptWorkflow(text, 'pages.yml', { repository: 'acme/nightbench', ref: 'v1.2.3' });
-    expect(adopted).toContain('uses: acme/nightbench/.github/actions/nightbench@v1.2.3\n');
+    expect(adopted).toContain('uses: acme/nightbench/.github/actions/nightbench@v1.2.3\n  - uses: acme/nightbench/.github/actions/nightbench@v1.2.3\n');
     expect(adopted).toContain('run: nightbench report --out site\n');
     // The project's own workflows (init writes bisect.yml too) stay local.
     expect(adopted).toContain('uses: ./.github/workflows/bisect.yml\n');
