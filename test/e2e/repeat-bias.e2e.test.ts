@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openHistory } from '../../src/history/open.js';
-import { firstRepeatRatio } from '../../src/runner/repeat-bias.js';
 import { runCli } from '../helpers/cli.js';
 import { leftoverClusterProcesses } from '../helpers/processes.js';
 
@@ -13,7 +12,11 @@ import { leftoverClusterProcesses } from '../helpers/processes.js';
  * serialization (fresh workers importing pandas and dask while deserializing its first tasks)
  * against 0.00-0.03 s for repeats 2-6, and used +46% CPU; after it, 0.00-0.01 s and +10-20%, with
  * repeat-to-repeat spread of cpu_time of about +/-20% under load. Hence the bounds: serialization
- * within 0.5 s of the later repeats' highest (the fault was 3-4 s), CPU within +40% of their median.
+ * within 0.5 s of the later repeats' highest (the fault was 3-4 s), CPU within +40% of their
+ * highest. Not their median: a whole-suite run beside two busy loops gave repeat 1 +43% over the
+ * median of three later repeats with no import in it (serialization within bounds), as one
+ * repeat's CPU time on a loaded machine spreads by that much alone; the fault is a cost on top of
+ * every later repeat, not on top of a typical one.
  */
 describe('the first repeat on a real local Dask cluster', () => {
   it('runs on what the later repeats run on: no imports inside it, CPU time like theirs', async () => {
@@ -30,8 +33,8 @@ describe('the first repeat on a real local Dask cluster', () => {
     expect(rows.filter((r) => r.metric === 'wall_time' && r.status === 'ok')).toHaveLength(4);
     const serialization = (repeat: number) => rows.find((r) => r.repeat === repeat && r.metric === 'serialization_seconds')!.value!;
     expect(serialization(1)).toBeLessThan(Math.max(serialization(2), serialization(3), serialization(4)) + 0.5);
-    const ratio = firstRepeatRatio(rows, ['cpu_time']).get('array_reduction')!.cpu_time!;
-    expect(ratio).toBeLessThan(1.4);
+    const cpu = (repeat: number) => rows.find((r) => r.repeat === repeat && r.metric === 'cpu_time')!.value!;
+    expect(cpu(1) / Math.max(cpu(2), cpu(3), cpu(4))).toBeLessThan(1.4);
     expect(leftoverClusterProcesses(dir)).toEqual([]);
   }, 600_000);
 });

@@ -33,11 +33,17 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
       stderr += chunk.toString();
       options.onStderr?.(child, stderr);
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
+    const timeoutMs = options.timeoutMs ?? 300_000;
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      // Say so when the test's own time limit killed the CLI: a null exit code alone reads as a crash.
+      resolve({ code, stdout, stderr: killed ? `${stderr}\n[runCli: killed after ${timeoutMs / 1000} s, the test's time limit]` : stderr });
     });
   });
 }
