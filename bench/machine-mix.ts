@@ -19,8 +19,8 @@
 import { Command } from 'commander';
 import { activeStates, type Episode } from '../src/detect/episodes.js';
 import { defaultDetectionPolicy as policy } from '../src/detect/policy.js';
-import { lookbackStart, planNight } from '../src/detect/run.js';
-import { groupSeries, seriesOfNights } from '../src/detect/series.js';
+import { lookbackResults, planNight } from '../src/detect/run.js';
+import { groupSeries, seriesOfLastResults } from '../src/detect/series.js';
 import { detectableBySeries, groupEpisodes, tonightMachineBySeries } from '../src/github/group.js';
 import { holdOpenings } from '../src/github/machine-hold.js';
 import { planIssues } from '../src/github/plan.js';
@@ -100,7 +100,7 @@ function replay(rows: readonly ResultRow[], options: Options): Outcome {
   const series = groupSeries(rows);
   for (let i = firstJudged; i < nights; i++) {
     const night = nightAt(i);
-    const report = planNight(seriesOfNights(series, lookbackStart(policy, night), night), episodes, policy, { night, machineNights });
+    const report = planNight(seriesOfLastResults(series, night, lookbackResults(policy)), episodes, policy, { night, machineNights });
     for (const change of report.changes) {
       if (change.action === 'open') episodes.push({ ...change.episode, id: episodes.length + 1 });
       else Object.assign(episodes.find((e) => e.id === change.id)!, { state: change.to, lastNight: change.lastNight, latestMedian: change.latestMedian, nightsBack: change.nightsBack, recoveredNight: change.recoveredNight });

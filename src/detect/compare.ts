@@ -5,7 +5,6 @@
  * @module
  */
 import { median } from 'simple-statistics';
-import { nightsBefore } from '../night.js';
 import { mannWhitneyU } from '../stats/index.js';
 import { differenceNoise } from '../stats/segmentation.js';
 import type { NightPoint, Series } from './series.js';
@@ -13,10 +12,10 @@ import type { NightPoint, Series } from './series.js';
 export interface CompareOptions {
   /** The judged night, YYYY-MM-DD. */
   night: string;
-  /** Nights before `night` that form the fast path's baseline. */
-  windowDays: number;
-  /** Nights before `night` whose medians give the series' noise and the persistence path's baseline (at least `windowDays`). */
-  lookbackDays: number;
+  /** Results (ok points of the series) before `night` that form the fast path's baseline. */
+  windowResults: number;
+  /** Results before `night` whose medians give the series' noise and the persistence path's baseline (at least `windowResults`). */
+  lookbackResults: number;
   /**
    * No baseline night before this one (YYYY-MM-DD): set to the first bad night of an accepted
    * episode, so that the level a maintainer accepted is what later nights are compared with.
@@ -62,7 +61,7 @@ export interface Comparison {
   baseline: NightPoint[];
   /** Ok nights of the lookback before tonight, oldest first (the window's among them, and older ones). */
   lookback: NightPoint[];
-  /** Nights of the window that are not ok (failed, disturbed, missing): left out, never judged. */
+  /** Nights among the window's that are not ok (failed, disturbed, missing): left out, never judged. */
   skipped: NightPoint[];
   /** The first night after the last level shift (an episode's first bad night), if inside the lookback. */
   baselineStart?: string;
@@ -74,8 +73,11 @@ export interface Comparison {
 }
 
 /**
- * Compares the series' point of `options.night` with the ok points of the `windowDays` nights
- * before it. Why these statistics, decided once for every series (the detector runs over
+ * Compares the series' point of `options.night` with its last `windowResults` ok points before
+ * it. The windows count results, not calendar days (issue 30): an imported history has one value
+ * per commit on irregular dates, and a nightly skips or fails nights, so a week of days may hold
+ * one result or none, while what the statistics need is a number of results.
+ * Why these statistics, decided once for every series (the detector runs over
  * thousands of series each night, so each must cost microseconds):
  * - the rank test (Mann-Whitney U, exact for small samples) is the significance test: it needs
  *   no normality, shrugs off one outlying repeat, and is cheap. A bootstrap interval of the
@@ -90,24 +92,19 @@ export function compareNight(series: Series, options: CompareOptions): Compariso
   const index = lastIndexAtOrBefore(points, options.night);
   const latest = index >= 0 && points[index]!.night === options.night ? points[index] : undefined;
   const end = latest ? index - 1 : index;
-  const windowStart = nightsBefore(options.night, options.windowDays);
-  const lookbackStart = nightsBefore(options.night, Math.max(options.windowDays, options.lookbackDays));
-  const from = options.baselineStart !== undefined && options.baselineStart > windowStart ? options.baselineStart : windowStart;
+  const lookbackResults = Math.max(options.windowResults, options.lookbackResults);
   const baseline: NightPoint[] = [];
   const lookback: NightPoint[] = [];
   const skipped: NightPoint[] = [];
-  let lastGood: NightPoint | undefined;
-  for (let i = end; i >= 0; i--) {
+  for (let i = end; i >= 0 && lookback.length < lookbackResults; i--) {
     const point = points[i]!;
-    if (lastGood === undefined && point.status === 'ok') lastGood = point;
-    if (point.night < lookbackStart) {
-      if (lastGood !== undefined) break;
-      continue;
-    }
     if (point.status === 'ok') lookback.push(point);
-    if (point.night < from) continue;
-    (point.status === 'ok' ? baseline : skipped).push(point);
+    // The window: its results since the level changed; the failed nights among them are skipped.
+    const inWindow = baseline.length < options.windowResults && (options.baselineStart === undefined || point.night >= options.baselineStart);
+    if (inWindow) (point.status === 'ok' ? baseline : skipped).push(point);
   }
+  // The loop reads back until the lookback is full or the points end: its newest night is the latest ok one.
+  const lastGood = lookback[0];
   baseline.reverse();
   lookback.reverse();
   skipped.reverse();

@@ -126,7 +126,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // The persistence path's nights: the lookback since the last level shift, then tonight.
   const sinceEpisode = comparison.lookback.filter((point) => comparison.baselineStart === undefined || point.night >= comparison.baselineStart);
   if (comparison.baseline.length < policy.minBaselineNights || sinceEpisode.length < policy.minBaselineNights) {
-    return verdict('insufficient-baseline', `${comparison.baseline.length} good night${comparison.baseline.length === 1 ? '' : 's'} in the last ${policy.windowDays} days${comparison.baselineStart ? ` since the level changed on ${comparison.baselineStart}` : ''}, fewer than the ${policy.minBaselineNights} needed`);
+    return verdict('insufficient-baseline', `${comparison.baseline.length} good night${comparison.baseline.length === 1 ? '' : 's'} among the last ${policy.windowDays} results${comparison.baselineStart ? ` since the level changed on ${comparison.baselineStart}` : ''}, fewer than the ${policy.minBaselineNights} needed`);
   }
   const stats = comparison.stats;
   if (stats === undefined) {

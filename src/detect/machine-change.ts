@@ -8,41 +8,38 @@
  *
  * @module
  */
-import { daysBetween } from '../night.js';
 import type { NightRef, SeriesVerdict } from './judge.js';
 import type { MachineComparison } from './machine-class.js';
 import type { DetectionPolicy } from './policy.js';
 import type { Series } from './series.js';
 
-/** A series narrowed to the nights of one class, and the window in days that holds as many of them as the policy's window holds nights. */
+/** A series narrowed to the nights of one class. */
 export interface ClassView {
   series: Series;
-  windowDays: number;
   classNights: number;
 }
 
 /**
- * The series seen from tonight's machine class: only its nights, when the lookback holds at least
- * `minBaselineNights` (3) ok ones before tonight; undefined otherwise (compare with every class).
+ * The series seen from tonight's machine class: only its nights, when the nights read for the
+ * lookback hold at least `minBaselineNights` (3) ok ones before tonight; undefined otherwise
+ * (compare with every class).
  * Why that many: it is the fewest nights detection judges any night against; with fewer, the
  * night would be judged against every class anyway, so it is, and a change across classes is
  * held instead. From 3 to 9 nights of the class only the fast path (2 repeats or more) judges,
  * since the persistence path trusts a noise figure from 10 nights (judge.ts) and waits; on four
  * runner classes a quarter of the nights each (bench/machine-mix.ts), asking for 10 left the 30
  * nights' lookback too few of each class to find a planted +30% at all.
- * The window then reaches back over the class's last `windowDays` ok nights, so the fast path's
- * baseline holds as many nights as on a history of one machine.
+ * The windows count results (`compare.ts`), so the fast path's baseline is the class's last
+ * `windowDays` ok nights, as many as on a history of one machine.
  */
-export function sameClassView(series: Series, night: string, policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays' | 'minBaselineNights'>, lookbackStart: string): ClassView | undefined {
+export function sameClassView(series: Series, night: string, policy: Pick<DetectionPolicy, 'minBaselineNights'>): ClassView | undefined {
   const tonight = series.points.find((point) => point.night === night);
   const machineClass = tonight?.machineClass;
   if (machineClass === undefined) return undefined;
   const points = series.points.filter((point) => point.machineClass === machineClass);
-  const before = points.filter((point) => point.night < night && point.night >= lookbackStart && point.status === 'ok');
+  const before = points.filter((point) => point.night < night && point.status === 'ok');
   if (before.length < policy.minBaselineNights) return undefined;
-  const windowFrom = before[Math.max(0, before.length - policy.windowDays)]!.night;
-  const spanDays = daysBetween(windowFrom, night);
-  return { series: { ...series, points }, windowDays: Math.min(Math.max(policy.windowDays, spanDays), Math.max(policy.windowDays, policy.lookbackDays)), classNights: before.length };
+  return { series: { ...series, points }, classNights: before.length };
 }
 
 /** How the machine of `to` stands to that of `from` (a baseline night); undefined when `to`'s class is unknown. */

@@ -37,12 +37,16 @@ export const thresholdRuleSchema = z
   });
 
 export const detectionSchema = z.strictObject({
-  /** Nights before the judged one that form the fast path's baseline. */
+  /**
+   * Results before the judged night that form the fast path's baseline: nights on which the
+   * series has an ok point, not calendar days (issue 30: an imported history has one value per
+   * commit on irregular dates, a nightly skips nights). The name is kept so configs keep working.
+   */
   windowDays: z.number().int().min(1).max(365).default(7),
   /**
-   * Nights before the judged one whose medians give the series' noise and the persistence path's
-   * baseline (since the last level shift): a longer look than the window, so that a moderate
-   * shift is measured against a well-known level.
+   * Results (ok nights of the series, as `windowDays`) before the judged night whose medians give
+   * the series' noise and the persistence path's baseline (since the last level shift): a longer
+   * look than the window, so that a moderate shift is measured against a well-known level.
    */
   lookbackDays: z.number().int().min(1).max(365).default(30),
   /**

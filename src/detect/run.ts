@@ -7,7 +7,7 @@
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import type { ResultRow } from '../history/types.js';
-import { isCalendarNight, nightsBefore } from '../night.js';
+import { isCalendarNight } from '../night.js';
 import { compareNight } from './compare.js';
 import { falseAlarmNoiseFloors, type FalseAlarmStep } from './false-alarms.js';
 import { activeStates, planEpisodes, type Episode, type EpisodeChange, type NewEpisode } from './episodes.js';
@@ -19,16 +19,20 @@ import type { DetectionPolicy, Direction } from './policy.js';
 /** The direction the suite declares for a metric of a workload, if any. */
 export type DeclaredDirections = (suite: string, workload: string, metric: string) => Direction | undefined;
 
-/** Nights before the judged one that detection reads. */
-function lookbackOf(policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>): number {
+/** Results (ok nights of a series) before the judged night that detection reads: the lookback, at least the window. */
+export function lookbackResults(policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>): number {
   return Math.max(policy.windowDays, policy.lookbackDays);
 }
 
-/** The oldest night detection reads to judge `night`. */
-export function lookbackStart(policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>, night: string): string {
-  return nightsBefore(night, lookbackOf(policy));
+/**
+ * The oldest night detection reads from the history to judge `night`: as many nights with a
+ * nightly run (of `suite`) as the lookback counts results, since the windows count results and
+ * not calendar days; '' (everything before `night`) when the history holds fewer.
+ */
+export function readFrom(store: Pick<HistoryStore, 'nightlyNightsBack'>, policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>, night: string, suite?: string): string {
+  return store.nightlyNightsBack(night, lookbackResults(policy), suite) ?? '';
 }
-import { groupSeries, seriesOfNights, type Series } from './series.js';
+import { groupSeries, seriesOfLastResults, type Series } from './series.js';
 import type { DeclaredDirection } from '../history/regression-queries.js';
 
 export interface DetectOptions {
@@ -39,8 +43,8 @@ export interface DetectOptions {
   /** Plan the episode changes without storing them. */
   dryRun?: boolean;
   /**
-   * The nightly series over a range holding the night's lookback ({@link lookbackStart} .. the
-   * night), read and grouped once: a replay judges night after night without reading and grouping
+   * The nightly series over a range holding the night's lookback (its last
+   * {@link lookbackResults} results before the night, and the night), read and grouped once: a replay judges night after night without reading and grouping
    * the lookback again each time. Default: read from the history.
    */
   series?: readonly Series[];
@@ -92,9 +96,9 @@ export function assessNight(store: HistoryStore, policy: DetectionPolicy, option
   const night = options.now !== undefined ? nightOf(options.now) : store.latestNightlyNight(options.suite);
   if (night === undefined) return planNight([], [], policy, { suite: options.suite });
   // A workload an incomplete run cut short is no point of its series: it is never judged.
-  const since = lookbackStart(policy, night);
+  const since = readFrom(store, policy, night, options.suite);
   const series = options.series
-    ? seriesOfNights(options.series.filter((one) => options.suite === undefined || one.identity.suite === options.suite), since, night)
+    ? seriesOfLastResults(options.series.filter((one) => options.suite === undefined || one.identity.suite === options.suite), night, lookbackResults(policy))
     : groupSeries(store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true }), { from: since, to: night });
   return planNight(series, store.episodes({ suite: options.suite }), policy, {
     night, suite: options.suite, declared: declaredDirections(store.metricDirections()), falseAlarms: store.falseAlarmEpisodes(),
@@ -104,7 +108,7 @@ export function assessNight(store: HistoryStore, policy: DetectionPolicy, option
 
 /**
  * The pure pipeline of one night: compare, judge, plan. `series`: those of the night's lookback
- * (see {@link lookbackStart}). A report with `dryRun` set: nothing is stored.
+ * (see {@link lookbackResults}). A report with `dryRun` set: nothing is stored.
  * `falseAlarms`: the episodes maintainers called false alarms, which raise their series' noise.
  */
 export function planNight(
@@ -119,7 +123,7 @@ export function planNight(
   const verdicts = judgeNight(series, episodes, policy, night, options.declared, options.falseAlarms, options.machineNights);
   for (const verdict of verdicts) counts[verdict.kind]++;
   const changes = keepMachineEpisodes(planEpisodes(verdicts, episodes, policy), episodes, options.machineNights ?? new Set());
-  const since = lookbackStart(policy, night);
+  const since = series.reduce((oldest, one) => (one.points[0] !== undefined && one.points[0].night < oldest ? one.points[0].night : oldest), night);
   const unconfirmedEpisodes = episodes.filter((e) => e.state === 'unconfirmed' && e.firstBad.night >= since && e.firstBad.night <= night);
   const machine = machineNight(night, suite, verdicts, policy);
   return { night, suite, dryRun: true, verdicts, counts, changes, openedIds: [], activeEpisodes: activeAfter(episodes, changes), unconfirmedEpisodes, machine };
@@ -132,8 +136,8 @@ function declaredDirections(declared: readonly DeclaredDirection[]): DeclaredDir
 }
 
 /**
- * The pure pipeline up to the verdicts: groups the rows of `night` and its window (rows of other
- * nights cost a comparison each) and judges every series with a point on `night`.
+ * The pure pipeline up to the verdicts: groups the rows up to `night` (those after it cost a
+ * comparison each) and judges every series with a point on `night` against its lookback.
  */
 export function judgeRows(
   rows: readonly ResultRow[],
@@ -144,7 +148,7 @@ export function judgeRows(
   falseAlarms?: readonly FalseAlarmStep[],
   machineNights?: ReadonlySet<string>,
 ): SeriesVerdict[] {
-  return judgeNight(groupSeries(rows, { from: lookbackStart(policy, night), to: night }), episodes, policy, night, declared, falseAlarms, machineNights);
+  return judgeNight(groupSeries(rows, { to: night }), episodes, policy, night, declared, falseAlarms, machineNights);
 }
 
 /**
@@ -183,12 +187,11 @@ export function judgeNight(
     if (seen === undefined || from > seen) levelFrom.set(episode.seriesKey, from);
   }
   const verdicts: SeriesVerdict[] = [];
-  const lookbackStart = nightsBefore(night, lookbackOf(policy));
   for (const one of withoutMachineNights(series, provisionalNights, night)) {
     // A night is compared with the nights of its own machine class when there are enough of them.
-    const view = sameClassView(one, night, policy, lookbackStart);
+    const view = sameClassView(one, night, policy);
     const compared = view?.series ?? one;
-    const comparison = compareNight(compared, { night, windowDays: view?.windowDays ?? policy.windowDays, lookbackDays: policy.lookbackDays, baselineStart: levelFrom.get(one.key) });
+    const comparison = compareNight(compared, { night, windowResults: policy.windowDays, lookbackResults: policy.lookbackDays, baselineStart: levelFrom.get(one.key) });
     if (comparison.latest === undefined) continue;
     verdicts.push(withMachine(judge(compared, comparison, policy, declared(one.identity.suite, one.identity.workload, one.identity.metric), noiseFloors.get(one.key)), view));
   }

@@ -138,6 +138,20 @@ export function seriesOfNights(series: readonly Series[], from: string, to: stri
   });
 }
 
+/**
+ * The series with only their last `results + 1` points up to `night` (tonight and the results
+ * before it that detection reads): what a night's judgement needs from series grouped once over a
+ * long history, counted in results, not days. A series without a point reporting its metric
+ * among them is left out, as {@link seriesOfNights} does. Binary searches: no scan of the history a night.
+ */
+export function seriesOfLastResults(series: readonly Series[], night: string, results: number): Series[] {
+  return series.flatMap((one) => {
+    const end = firstPointAtOrAfter(one.points, `${night}\uffff`);
+    const points = one.points.slice(Math.max(0, end - results - 1), end);
+    return points.some((point) => point.status !== 'missing') ? [{ ...one, points }] : [];
+  });
+}
+
 function firstPointAtOrAfter(points: readonly NightPoint[], night: string): number {
   let low = 0;
   let high = points.length;

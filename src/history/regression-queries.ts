@@ -157,6 +157,23 @@ export function latestNightlyNight(db: Db, suite?: string): string | undefined {
   return row.night ?? undefined;
 }
 
+/**
+ * The oldest of the `count` latest nights before `night` with a nightly run (of `suite`, if
+ * given); undefined when there are fewer (everything before `night` is then needed). Detection
+ * reads from here: its windows count results, not calendar days.
+ */
+export function nightlyNightsBack(db: Db, night: string, count: number, suite?: string): string | undefined {
+  const row = guard(db, () =>
+    db
+      .prepare(
+        `SELECT min(night) AS night, count(*) AS nights FROM (SELECT DISTINCT night FROM runs
+         WHERE kind = 'nightly' AND night < ? AND (? IS NULL OR suite = ?) ORDER BY night DESC LIMIT ?)`,
+      )
+      .get(night, suite ?? null, suite ?? null, count) as { night: string | null; nights: number },
+  );
+  return row.nights < count ? undefined : (row.night ?? undefined);
+}
+
 /** A metric's direction as a suite's listing declares it. */
 export interface DeclaredDirection {
   suite: string;

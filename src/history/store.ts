@@ -24,7 +24,7 @@ import type { NightOutcome } from '../detect/failures.js';
 import { selectNightOutcomes } from './failure-queries.js';
 import { finishBisect, insertBisect, linkRunToBisect, selectBisects, type BisectOutcomeRecord, type BisectRecord, type NewBisect } from './bisect-queries.js';
 import {
-  applyEpisodeChanges, latestNightlyNight, loadEpisodes, markEpisodesAccepted, markEpisodesUnconfirmed, metricDirections, recordMetricDirections, setEpisodeIssue,
+  applyEpisodeChanges, latestNightlyNight, loadEpisodes, nightlyNightsBack, markEpisodesAccepted, markEpisodesUnconfirmed, metricDirections, recordMetricDirections, setEpisodeIssue,
   type DeclaredDirection, type EpisodeFilter,
 } from './regression-queries.js';
 import type { Episode, EpisodeChange } from '../detect/episodes.js';
@@ -298,6 +298,11 @@ export class HistoryStore {
   /** The latest night with a nightly run (of `suite`, if given). */
   latestNightlyNight(suite?: string): string | undefined {
     return latestNightlyNight(this.db, suite);
+  }
+
+  /** The oldest of the `count` latest nightly nights before `night`; undefined when there are fewer (regression-queries.ts). */
+  nightlyNightsBack(night: string, count: number, suite?: string): string | undefined {
+    return nightlyNightsBack(this.db, night, count, suite);
   }
 
   /** Runs brought from another tool, as one transaction; what was already there is left as it is (import-queries.ts). */

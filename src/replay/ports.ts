@@ -5,7 +5,7 @@
  * @module
  */
 import type { LoadedConfig } from '../config/load.js';
-import { detectRegressions, lookbackStart } from '../detect/run.js';
+import { detectRegressions, readFrom } from '../detect/run.js';
 import { fileTracker } from '../github/file-tracker.js';
 import { publishIssues } from '../github/publish.js';
 import type { HistoryStore } from '../history/store.js';
@@ -25,7 +25,7 @@ export function replayPorts(loaded: LoadedConfig, store: HistoryStore, log: Log,
     publishNight: async (report) => (await publishIssues({ report, store, loaded, env: {}, log: quiet, issueFiles })).actions,
     episodes: (ids) => (ids.length === 0 ? [] : store.episodes({ ids: [...ids] })),
     episodesReaching: (night) => store.episodes().filter((e) => e.lastNight >= night).length,
-    lookbackStart: (night) => lookbackStart(policy, night),
+    lookbackStart: (night) => readFrom(store, policy, night),
     now: () => Date.now(),
     log,
   };

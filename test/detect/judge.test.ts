@@ -9,7 +9,7 @@ import { nightAt, seriesRows, type SeriesSpec } from './helpers.js';
 function verdictOf(spec: SeriesSpec, night: number, policy: RawDetectionPolicy = {}): SeriesVerdict {
   const [series] = groupSeries(seriesRows(spec));
   const parsed = detectionSchema.parse(policy);
-  return judge(series!, compareNight(series!, { night: nightAt(night), windowDays: parsed.windowDays, lookbackDays: parsed.lookbackDays }), parsed);
+  return judge(series!, compareNight(series!, { night: nightAt(night), windowResults: parsed.windowDays, lookbackResults: parsed.lookbackDays }), parsed);
 }
 
 function verdictsOf(spec: SeriesSpec, nights: number[], policy: RawDetectionPolicy = {}): string[] {
@@ -71,7 +71,8 @@ describe('judge', () => {
   it('skips failed and missing nights of the baseline, and reports a failed night as failed', () => {
     const spec = { ...quiet, seed: 11, steps: [{ from: 10, factor: 1.15 }], failedNights: [7, 8], absentNights: [6] };
     const verdict = verdictOf(spec, 10);
-    expect(verdict).toMatchObject({ kind: 'regression', baselineNights: 4, skippedNights: 2, baselineFrom: nightAt(3) });
+    // The window counts results: the 7 ok nights before night 10 reach back to night 0.
+    expect(verdict).toMatchObject({ kind: 'regression', baselineNights: 7, skippedNights: 2, baselineFrom: nightAt(0) });
     expect(verdict.lastGood?.night).toBe(nightAt(9));
     expect(verdictOf(spec, 8)).toMatchObject({ kind: 'failed', reason: '3 of 3 repeats failed' });
     expect(verdictOf({ ...spec, failedNights: [9] }, 10).lastGood?.night).toBe(nightAt(8));
@@ -97,6 +98,13 @@ describe('judge', () => {
     expect(verdictOf(spec, 2)).toMatchObject({ kind: 'insufficient-baseline', baselineNights: 2 });
     // Two nights of three repeats against three: the smallest exact one-sided p is 1/84.
     expect(verdictOf(spec, 2, { minBaselineNights: 2, alpha: 0.02 }).kind).toBe('regression');
-    expect(verdictOf({ ...spec, steps: [{ from: 9, factor: 2 }], absentNights: [5, 6, 7] }, 9, { minBaselineNights: 3, windowDays: 4 }).kind).toBe('insufficient-baseline');
+  });
+
+  it('counts the window in results, not days: nights the workload did not run do not shrink it (issue 30)', () => {
+    const spec = { ...quiet, seed: 18, steps: [{ from: 9, factor: 2 }], absentNights: [5, 6, 7] };
+    // Four nights back from night 9 hold one result (night 8); the last four results are nights 2, 3, 4 and 8.
+    expect(verdictOf(spec, 9, { minBaselineNights: 3, windowDays: 4 })).toMatchObject({ kind: 'regression', baselineNights: 4, baselineFrom: nightAt(2) });
+    // Fewer results than the minimum before the night, however many days: still insufficient.
+    expect(verdictOf({ ...spec, absentNights: [1, 2, 3, 4, 5, 6, 7] }, 9, { minBaselineNights: 3, windowDays: 4 }).kind).toBe('insufficient-baseline');
   });
 });

@@ -34,6 +34,30 @@ afterEach(() => {
 const commitsOf = (h: SyntheticHistory, night: number) => Object.fromEntries(h.commits[night]!.map((c) => [c.repo, c.sha]));
 const table = () => sqlAll(store.file, 'SELECT * FROM regressions ORDER BY id');
 
+describe('detectRegressions on a sparse SQLite history (issue 30: windows count results, not days)', () => {
+  it('judges a history with one night in ten days, reading back as many nights as the lookback counts, and opens its planted step', () => {
+    const sparseDir = mkdtempSync(path.join(tmpdir(), 'nb-detect-sparse-'));
+    const sparse = openHistory(path.join(sparseDir, 'history.sqlite'));
+    try {
+      const h = writeSyntheticHistory(sparse, {
+        seed: 32, workloads: ['groupby'], nights: 40, daysApart: 10, repeats: 3, samplesForLastNights: 0,
+        changes: [{ workload: 'groupby', metric: 'wall_time', night: 39, factor: 1.3 }],
+      });
+      // The 30 results before the last night reach 300 days back; the read starts at the oldest of them.
+      expect(sparse.nightlyNightsBack(h.nights[39]!, 30)).toBe(h.nights[9]);
+      expect(sparse.nightlyNightsBack(h.nights[5]!, 30)).toBeUndefined();
+      const report = detectRegressions(sparse, policy, { now: h.nights[39] });
+      const wall = report.verdicts.find((v) => v.identity.metric === 'wall_time')!;
+      expect(wall).toMatchObject({ kind: 'regression', baselineNights: 7, baselineFrom: h.nights[32] });
+      // Its week of days holds no result before it; its window of 7 results spans 70 days, so every series is judged.
+      expect(report.counts['insufficient-baseline']).toBe(0);
+    } finally {
+      sparse.close();
+      rmSync(sparseDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('detectRegressions on a SQLite history', () => {
   it('stores the episode of a planted step with its commit range, and changes nothing when run again', () => {
     const report = detectRegressions(store, policy, { now: history.nights[15] });

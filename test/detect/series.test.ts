@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupSeries, seriesKey } from '../../src/detect/series.js';
+import { groupSeries, seriesKey, seriesOfLastResults } from '../../src/detect/series.js';
 import type { ResultRow } from '../../src/history/types.js';
 import { nightAt, seriesRows } from './helpers.js';
 
@@ -44,5 +44,12 @@ describe('groupSeries', () => {
     expect(wall!.points.map((p) => p.status)).toEqual(['ok', 'disturbed', 'ok']);
     expect(wall!.points[1]).toMatchObject({ values: [], disturbedRepeats: 2 });
     expect(cpu!.points.map((p) => p.status)).toEqual(['ok', 'disturbed', 'missing']);
+  });
+
+  it('slices each series to the night and the results before it, by count, whatever the dates (seriesOfLastResults)', () => {
+    const rows = seriesRows({ seed: 2, nights: 12, repeats: 1, cv: 0.03, absentNights: [3, 4, 5, 6, 7] });
+    const [sliced] = seriesOfLastResults(groupSeries(rows), nightAt(10), 4);
+    expect(sliced!.points.map((p) => p.night)).toEqual([1, 2, 8, 9, 10].map(nightAt));
+    expect(seriesOfLastResults(groupSeries(rows), nightAt(0), 4)[0]!.points.map((p) => p.night)).toEqual([nightAt(0)]);
   });
 });

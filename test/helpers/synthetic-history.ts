@@ -34,6 +34,8 @@ export interface SyntheticHistoryOptions {
   repeats: number;
   /** YYYY-MM-DD of the first night. */
   firstNight?: string;
+  /** Days from one night to the next (default 1): a sparse history, as an imported one often is. */
+  daysApart?: number;
   /** Cluster shapes run every night, each its own run (and its own series). */
   clusterShapes?: string[];
   /** Night-to-night and repeat-to-repeat noise (coefficient of variation); default 0.03. */
@@ -89,7 +91,7 @@ export function writeSyntheticHistory(store: HistoryStore, options: SyntheticHis
   const workloads = Array.isArray(options.workloads) ? options.workloads : Array.from({ length: options.workloads }, (_, i) => workloadName(i));
   const metrics = options.metrics ?? defaultMetrics;
   const clusterShapes = options.clusterShapes ?? ['local:2x1:2GiB'];
-  const nights = nightsFrom(options.firstNight ?? '2026-01-01', options.nights);
+  const nights = nightsFrom(options.firstNight ?? '2026-01-01', options.nights, options.daysApart ?? 1);
   const noise = options.noise ?? 0.03;
   const workers = options.workers ?? 2;
   const samplesFrom = options.nights - (options.samplesForLastNights ?? 2);
@@ -162,9 +164,9 @@ function workloadName(index: number): string {
   return index < workloadStems.length ? stem : `${stem}_${Math.floor(index / workloadStems.length)}`;
 }
 
-function nightsFrom(first: string, count: number): string[] {
+function nightsFrom(first: string, count: number, daysApart: number): string[] {
   const start = Date.parse(`${first}T00:00:00Z`);
-  return Array.from({ length: count }, (_, i) => new Date(start + i * 86_400_000).toISOString().slice(0, 10));
+  return Array.from({ length: count }, (_, i) => new Date(start + i * daysApart * 86_400_000).toISOString().slice(0, 10));
 }
 
 function plantedFactor(changes: PlantedChange[], suite: string, workload: string, metric: string, night: number): number {
