@@ -7,15 +7,9 @@
  *
  * @module
  */
-import type { Comparability, RepeatStatus, ResultRow } from '../history/types.js';
+import type { RepeatStatus, ResultRow, SeriesIdentity } from '../history/types.js';
 
-/** Everything that must match for two values to be compared. */
-export interface SeriesIdentity extends Comparability {
-  suite: string;
-  workload: string;
-  workloadVersion: string;
-  metric: string;
-}
+export type { SeriesIdentity };
 
 /**
  * What a night tells about a series:

@@ -7,9 +7,8 @@
  */
 import type { Db } from './database.js';
 import { guardSqlite as guard } from './database.js';
-import type { EpisodeChange, Episode, EpisodeKind, EpisodeState } from '../detect/episodes.js';
-import type { Direction } from '../detect/policy.js';
-import type { NightRef } from '../detect/judge.js';
+import type { EpisodeChange, Episode, EpisodeKind, EpisodeState } from './episode-rows.js';
+import type { Direction, NightRef } from './types.js';
 
 interface EpisodeRow {
   id: number;

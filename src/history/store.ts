@@ -12,27 +12,24 @@
  */
 import type Database from 'better-sqlite3';
 import { hostname } from 'node:os';
-import type { SummaryFailure, SummaryRun } from '../actions/night-summary.js';
 import { NightbenchError } from '../errors.js';
-import type { RepeatFacts } from '../report/drilldown.js';
-import type { ReportHistory } from '../report/types.js';
 import { abTestRuns, abTestsMatching, attachRunToAbTest, finishAbTest, insertAbTest, latestAbTests, type NewAbTest, type StoredAbTest } from './ab-queries.js';
 import { defaultBusyRetry, retryWhileBusy, type BusyRetryPolicy } from './busy-retry.js';
 import type { Db } from './database.js';
 import { describeSqliteError, guardSqlite } from './database.js';
-import type { NightOutcome } from '../detect/failures.js';
 import { selectNightOutcomes } from './failure-queries.js';
 import { finishBisect, insertBisect, linkRunToBisect, selectBisects, type BisectOutcomeRecord, type BisectRecord, type NewBisect } from './bisect-queries.js';
 import {
   applyEpisodeChanges, latestNightlyNight, loadEpisodes, markEpisodesAccepted, markEpisodesUnconfirmed, metricDirections, recordMetricDirections, setEpisodeIssue,
   type DeclaredDirection, type EpisodeFilter,
 } from './regression-queries.js';
-import type { Episode, EpisodeChange } from '../detect/episodes.js';
+import type { Episode, EpisodeChange, MachineNight } from './episode-rows.js';
 import { insertAbsentMetrics, insertUnsupportedWorkload, markEpisodesFound, nightsRecorded, type OfflineJudge, unsupportedNightlyWorkloads, type UnsupportedWorkload } from './backfill-queries.js';
 import { markWorkIncomplete, runningWorkOfHost, type TrackedWork } from './abandoned-queries.js';
 import { importWriter, type ImportRunRow, type ImportWriteCounts } from './import-queries.js';
 import { machineNights, recordMachineNight } from './machine-queries.js';
-import type { MachineNight } from '../detect/machine-night.js';
+import type { NightOutcome, SummaryFailure, SummaryRun } from './night-rows.js';
+import type { RepeatFacts, ReportHistory } from './report-rows.js';
 import { insertRunProcess, settleProcess, settleRunProcesses, unsettledProcessesOfEndedRuns } from './process-queries.js';
 import { readReportHistory, readRunWorkload, runsWithSamples, unfinishedRuns } from './report-queries.js';
 import { nightSummaryFailures, nightSummaryRuns } from './summary-queries.js';
