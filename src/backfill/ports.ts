@@ -12,7 +12,7 @@ import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { describePublishResult, detectAndPublish, publishFailure } from '../nightly/issues.js';
 import { nightlyPorts, runNightly } from '../nightly/run-nightly.js';
-import { nightCutoff } from '../target/cutoff.js';
+import { nightCutoff } from '../night.js';
 import { selectTargetCommits } from '../target/git-target.js';
 import type { BackfillPorts } from './run-backfill.js';
 
