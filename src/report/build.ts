@@ -14,7 +14,7 @@ import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { renderAbIndex, renderAbReport } from './ab.js';
-import { abSitePageSchema, type AbSitePage } from './ab-site-page.js';
+import { abSitePageSchema, type AbSitePage } from '../ab/site-page-schema.js';
 import { buildAssets } from './assets.js';
 import { buildCompareData, type MetricDirectionOf } from './compare/data.js';
 import { buildSiteData, commitRow } from './data.js';

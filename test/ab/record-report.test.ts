@@ -15,7 +15,7 @@ import type { NewAbTest } from '../../src/history/ab-queries.js';
 import { mergeShardFiles } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
-import { abSitePageSchema } from '../../src/report/ab-site-page.js';
+import { abSitePageSchema } from '../../src/ab/site-page-schema.js';
 import { runCli } from '../helpers/cli.js';
 
 const groups = abGroups(['small-chunks', 'big-chunks'], true);
