@@ -79,9 +79,9 @@ const verdictKinds: readonly VerdictKind[] = ['regression', 'improvement', 'stab
 export function detectRegressions(store: HistoryStore, policy: DetectionPolicy, options: DetectOptions = {}): DetectionReport {
   const planned = assessNight(store, policy, options);
   if (options.dryRun || planned.night === undefined) return planned;
-  const openedIds = store.applyEpisodeChanges(planned.changes);
-  if (planned.machine) store.recordMachineNight(planned.machine);
-  return { ...planned, dryRun: false, openedIds, activeEpisodes: store.episodes({ suite: options.suite, states: activeStates }) };
+  const openedIds = store.episodes.applyEpisodeChanges(planned.changes);
+  if (planned.machine) store.episodes.recordMachineNight(planned.machine);
+  return { ...planned, dryRun: false, openedIds, activeEpisodes: store.episodes.episodes({ suite: options.suite, states: activeStates }) };
 }
 
 /**
@@ -89,16 +89,16 @@ export function detectRegressions(store: HistoryStore, policy: DetectionPolicy, 
  * pages, the job summary and `detect --dry-run` show.
  */
 export function assessNight(store: HistoryStore, policy: DetectionPolicy, options: Omit<DetectOptions, 'dryRun'> = {}): DetectionReport {
-  const night = options.now !== undefined ? nightOf(options.now) : store.latestNightlyNight(options.suite);
+  const night = options.now !== undefined ? nightOf(options.now) : store.runs.latestNightlyNight(options.suite);
   if (night === undefined) return planNight([], [], policy, { suite: options.suite });
   // A workload an incomplete run cut short is no point of its series: it is never judged.
   const since = lookbackStart(policy, night);
   const series = options.series
     ? seriesOfNights(options.series.filter((one) => options.suite === undefined || one.identity.suite === options.suite), since, night)
-    : groupSeries(store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true }), { from: since, to: night });
-  return planNight(series, store.episodes({ suite: options.suite }), policy, {
-    night, suite: options.suite, declared: declaredDirections(store.metricDirections()), falseAlarms: store.falseAlarmEpisodes(),
-    machineNights: new Set(store.machineNights({ sinceNight: since, machineOnly: true }).map((m) => m.night)),
+    : groupSeries(store.runs.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true }), { from: since, to: night });
+  return planNight(series, store.episodes.episodes({ suite: options.suite }), policy, {
+    night, suite: options.suite, declared: declaredDirections(store.runs.metricDirections()), falseAlarms: store.triage.falseAlarmEpisodes(),
+    machineNights: new Set(store.episodes.machineNights({ sinceNight: since, machineOnly: true }).map((m) => m.night)),
   });
 }
 

@@ -88,7 +88,7 @@ export interface NightRange {
 }
 
 /**
- * Groups rows (e.g. `HistoryStore.resultRows({ kind: 'nightly' })`) into series, keeping the
+ * Groups rows (e.g. `RunStore.resultRows({ kind: 'nightly' })`) into series, keeping the
  * nights of `range`. Rows may come in any order; when a night has several runs of a workload,
  * the one started last counts. Cost: two string comparisons per row outside the range, one map
  * lookup per row inside it in the usual order (rows of a repeat and of a run together).

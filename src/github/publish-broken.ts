@@ -37,7 +37,7 @@ export async function publishBroken(options: { store: HistoryStore; loaded: Load
   const { store, loaded, night, log } = options;
   const { config } = loaded;
   // The whole history: a failing streak's first night (its fingerprint) may lie far back.
-  const broken = findBroken(store.nightOutcomes(''), night, nightsBefore(night, closeWithinDays));
+  const broken = findBroken(store.nights.nightOutcomes(''), night, nightsBefore(night, closeWithinDays));
   if (broken.length === 0) return { actions: [], opened: [], failed: 0 };
   const files = fileTracker(path.resolve(loaded.baseDir, config.reports.dir, 'issues'));
   const client = gitHubClientFor(options);
@@ -100,5 +100,5 @@ export async function brokenOfIssue(options: { store: HistoryStore; loaded: Load
   const client = gitHubClientFor(options);
   if (!client || !repository) return undefined;
   const fingerprint = await readIssueFingerprint(client, repository, issueNumber);
-  return fingerprint === undefined ? undefined : findBrokenByFingerprint(options.store.nightOutcomes(''), fingerprint);
+  return fingerprint === undefined ? undefined : findBrokenByFingerprint(options.store.nights.nightOutcomes(''), fingerprint);
 }

@@ -86,7 +86,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const wanted = reported.filter((e) => e.kind === 'regression' || config.github.improvements === 'issue');
   const detectable = detectableBySeries(report.verdicts);
   const groups = groupEpisodes(wanted, repositoryOrder(loaded), detectable, tonightMachineBySeries(report.verdicts));
-  const notes = config.github.improvements === 'comment' ? improvementTargets(reported, store.episodes(suiteFilter(report)), repositoryOrder(loaded), detectable) : [];
+  const notes = config.github.improvements === 'comment' ? improvementTargets(reported, store.episodes.episodes(suiteFilter(report)), repositoryOrder(loaded), detectable) : [];
   // One search for both: listing a repository's issues with their comments is the costly call.
   const fingerprints = [...new Set([...groups.map((g) => g.fingerprint), ...notes.flatMap((n) => n.issues)])];
   let existing: TrackedIssue[] = [];
@@ -104,7 +104,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const plan = [...planIssues(groups, existing, night), ...planImprovementNotes(notes, existing)];
   // Each night's finding since the oldest group began (a replay's history has years of them).
   const oldest = plan.reduce<string | undefined>((min, a) => (min === undefined || a.group.firstBadNight < min ? a.group.firstBadNight : min), undefined);
-  const findings = oldest === undefined ? [] : store.machineNights({ sinceNight: oldest });
+  const findings = oldest === undefined ? [] : store.episodes.machineNights({ sinceNight: oldest });
   const machineNights = new Set(findings.filter((m) => m.machine).map((m) => m.night));
   const suiteWideNights = new Set(findings.filter(isSuiteWide).map((m) => m.night));
   if (report.machine?.machine) machineNights.add(night);
@@ -123,7 +123,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const actions = config.github.confirm === 'rerun' && options.confirm ? await confirmOpenings(planned, options.confirm, log) : planned;
 
   const links = configLinks(config);
-  const fixes = store.recordedFixes();
+  const fixes = store.triage.recordedFixes();
   const renderContext = (ranges: RenderContext['ranges'], people: RenderContext['people']): RenderContext => ({ night, ranges, people, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench' });
   const outcomes = await applyIssueActions(
     actions,
@@ -172,7 +172,7 @@ function reportedEpisodes(store: HistoryStore, report: DetectionReport, night: s
   if (report.dryRun) return report.activeEpisodes;
   const since = nightsBefore(night, closeWithinDays);
   const recoveredLately = (e: { recoveredNight?: string }) => e.recoveredNight !== undefined && e.recoveredNight >= since && e.recoveredNight <= night;
-  return store.episodes(suiteFilter(report)).filter((e) => activeStates.includes(e.state) || recoveredLately(e));
+  return store.episodes.episodes(suiteFilter(report)).filter((e) => activeStates.includes(e.state) || recoveredLately(e));
 }
 
 /** The stored episodes a report concerns: its suite's, or every suite's. */
@@ -212,8 +212,8 @@ function recordOutcomes(store: HistoryStore, outcomes: readonly ActionOutcome[])
     // false-alarm) is about the regression, never about the improvement.
     if (action.kind === 'note') continue;
     const ids = action.group.series.flatMap((s) => (s.episodeId === undefined ? [] : [s.episodeId]));
-    if (action.kind === 'accept') store.markEpisodesAccepted(ids);
-    else if (action.kind === 'unconfirmed') store.markEpisodesUnconfirmed(ids);
-    else if (issue?.number !== undefined) store.setEpisodeIssue(ids, issue.number);
+    if (action.kind === 'accept') store.episodes.markEpisodesAccepted(ids);
+    else if (action.kind === 'unconfirmed') store.episodes.markEpisodesUnconfirmed(ids);
+    else if (issue?.number !== undefined) store.episodes.setEpisodeIssue(ids, issue.number);
   }
 }

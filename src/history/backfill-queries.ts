@@ -1,7 +1,7 @@
 /**
  * The SQL of backfills and past versions (db/migrations/011-backfill.sql): which nights are already recorded,
  * the episodes found by judging them again (a backfill's or a replay's), workloads a version cannot run and metrics it cannot report.
- * HistoryStore exposes these as methods.
+ * RunStore and EpisodeStore expose these as methods.
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * Detection's SQL: the `regressions` table (db/migrations/002, 004) of episodes read, planned
  * changes applied, issue numbers and acceptance stored by the GitHub side; the directions the
- * suites declare; the latest nightly night. HistoryStore exposes these as methods.
+ * suites declare; the latest nightly night. RunStore and EpisodeStore expose these as methods.
  *
  * @module
  */

@@ -65,7 +65,7 @@ export function importHistory(store: HistoryStore, source: string, options: Impo
   let filesRead = 0;
   let lastProgress = now();
   const flush = () => {
-    const written = store.importRuns(batch);
+    const written = store.runs.importRuns(batch);
     summary.newRuns += written.newRuns;
     summary.newValues += written.newValues;
     batch = [];
@@ -94,6 +94,6 @@ export function importHistory(store: HistoryStore, source: string, options: Impo
     }
   }
   flush();
-  store.recordMetricDirections([...directions.values()]);
+  store.runs.recordMetricDirections([...directions.values()]);
   return { ...summary, suites: [...suites].sort(), machines: [...machines].sort(), series: series.size };
 }
