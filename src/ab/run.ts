@@ -37,7 +37,7 @@ interface PreparedEnvironment extends LoadedEnvironment {
  * and run, where the provider leases), every value recorded as a run of kind 'ab' tied to its
  * group. Returns the test as stored; `ab report` analyses it.
  */
-export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log, options: AbRunOptions = {}): Promise<AbTestRecord> {
+export async function runAb(loaded: LoadedConfig, store: Pick<HistoryStore, 'runs' | 'ab' | 'bisects' | 'processes'>, log: Log, options: AbRunOptions = {}): Promise<AbTestRecord> {
   const section = loaded.config.ab;
   const environments = loadEnvironments(loaded, section);
   await recoverAbandoned(store, log);

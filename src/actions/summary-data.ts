@@ -17,7 +17,7 @@ export interface CollectOptions {
 }
 
 /** Reads what the summary of a night shows from the history (read-only: detection is a dry run). */
-export function collectNightSummary(store: HistoryStore, options: CollectOptions = {}): NightSummaryInput {
+export function collectNightSummary(store: Pick<HistoryStore, 'runs' | 'episodes' | 'triage' | 'nights'>, options: CollectOptions = {}): NightSummaryInput {
   const night = options.night ?? store.runs.latestNightlyNight() ?? '(none)';
   const runs = store.nights.nightSummaryRuns(night);
   const failures = store.nights.nightSummaryFailures(night);

@@ -54,7 +54,7 @@ export interface BisectReport {
 }
 
 /** Runs a bisect (or rerun) of `request` and records it; the caller reports the result. */
-export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: Log, request: BisectRequest, ports: { signal?: AbortSignal; provider?: ClusterProvider } = {}): Promise<BisectReport> {
+export async function runBisect(loaded: LoadedConfig, store: Pick<HistoryStore, 'runs' | 'ab' | 'bisects' | 'processes'>, log: Log, request: BisectRequest, ports: { signal?: AbortSignal; provider?: ClusterProvider } = {}): Promise<BisectReport> {
   const { signal } = ports;
   const target = loaded.config.target;
   if (target.kind !== 'git') throw new NightbenchError('usage', 'bisect needs a git target (target.kind "git"): an installed target has no commits to search');
@@ -134,7 +134,7 @@ class StateMeasurer {
 
   constructor(
     private readonly base: PreparedExecution,
-    private readonly store: HistoryStore,
+    private readonly store: Pick<HistoryStore, 'runs' | 'ab' | 'bisects' | 'processes'>,
     private readonly bisectId: string,
     private readonly states: TargetState[],
     private readonly request: BisectRequest,

@@ -76,7 +76,7 @@ const verdictKinds: readonly VerdictKind[] = ['regression', 'improvement', 'stab
  * stored episodes: {@link assessNight}, then one write. Idempotent: a second call for the same
  * night changes nothing.
  */
-export function detectRegressions(store: HistoryStore, policy: DetectionPolicy, options: DetectOptions = {}): DetectionReport {
+export function detectRegressions(store: Pick<HistoryStore, 'runs' | 'episodes' | 'triage'>, policy: DetectionPolicy, options: DetectOptions = {}): DetectionReport {
   const planned = assessNight(store, policy, options);
   if (options.dryRun || planned.night === undefined) return planned;
   const openedIds = store.episodes.applyEpisodeChanges(planned.changes);
@@ -88,7 +88,7 @@ export function detectRegressions(store: HistoryStore, policy: DetectionPolicy, 
  * What detection finds for the night, read from the history and planned, never written: what the
  * pages, the job summary and `detect --dry-run` show.
  */
-export function assessNight(store: HistoryStore, policy: DetectionPolicy, options: Omit<DetectOptions, 'dryRun'> = {}): DetectionReport {
+export function assessNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'triage'>, policy: DetectionPolicy, options: Omit<DetectOptions, 'dryRun'> = {}): DetectionReport {
   const night = options.now !== undefined ? nightOf(options.now) : store.runs.latestNightlyNight(options.suite);
   if (night === undefined) return planNight([], [], policy, { suite: options.suite });
   // A workload an incomplete run cut short is no point of its series: it is never judged.

@@ -66,7 +66,7 @@ export interface TriageOutcome {
 
 export interface TriageDeps {
   client: GitHubClient;
-  store: HistoryStore;
+  store: Pick<HistoryStore, 'episodes' | 'triage'>;
   log: Log;
 }
 

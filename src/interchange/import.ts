@@ -48,7 +48,7 @@ export interface ImportSummary {
 
 const progressEveryMs = 2000;
 
-export function importHistory(store: HistoryStore, source: string, options: ImportOptions = {}): ImportSummary {
+export function importHistory(store: Pick<HistoryStore, 'runs'>, source: string, options: ImportOptions = {}): ImportSummary {
   const reading = readSource(source, options.format, { machine: options.machine ?? 'default', commit: options.commit });
   const suite = options.suite ?? reading.format;
   const placement = { format: reading.format, suite, repo: options.repo ?? suite, source };

@@ -12,7 +12,7 @@ import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import type { ReplayPorts } from './run-replay.js';
 
-export function replayPorts(loaded: LoadedConfig, store: HistoryStore, log: Log, issuesDir: string): ReplayPorts {
+export function replayPorts(loaded: LoadedConfig, store: Pick<HistoryStore, 'runs' | 'episodes' | 'triage'>, log: Log, issuesDir: string): ReplayPorts {
   const policy = loaded.config.detection;
   // A night's publishing says what it plans at info level: over years of nights that is noise.
   const quiet: Log = { ...log, info: log.debug };

@@ -30,7 +30,7 @@ import { renderDrilldownPage, renderWorkloadPage } from './render-workload.js';
 import { detectionQuality } from '../triage/quality.js';
 
 export interface BuildSiteOptions {
-  store: HistoryStore;
+  store: Pick<HistoryStore, 'runs' | 'episodes' | 'bisects' | 'triage' | 'nights'>;
   /** The site's folder (reports/site); everything in it that the build does not write is removed. */
   outDir: string;
   /** A/B report JSON files (reports/ab); missing means none. */
@@ -224,7 +224,7 @@ class SiteWriter {
  * Detection's view of the history without changing it: a dry run judges the latest night, and
  * the stored episodes give every regression and recovery so far.
  */
-function readDetection(store: HistoryStore, policy: DetectionPolicy): DetectionFacts {
+function readDetection(store: Pick<HistoryStore, 'runs' | 'episodes' | 'bisects' | 'triage' | 'nights'>, policy: DetectionPolicy): DetectionFacts {
   const tonight = assessNight(store, policy);
   return { verdicts: tonight.verdicts, episodes: store.episodes.episodes(), machineNights: [...store.episodes.machineNights({ machineOnly: true }), ...(tonight.machine ? [tonight.machine] : [])] };
 }

@@ -86,7 +86,7 @@ export async function prepareExecution(
 }
 
 /** Records the start of one suite's run (status running) and returns its id. */
-export function beginSuiteRun(store: HistoryStore, prepared: PreparedExecution, suite: Suite, options: { kind: RunKind; night: string; shard?: string }): string {
+export function beginSuiteRun(store: Pick<HistoryStore, 'runs'>, prepared: PreparedExecution, suite: Suite, options: { kind: RunKind; night: string; shard?: string }): string {
   const { config } = prepared.loaded;
   const runId = randomUUID();
   store.runs.beginRun({
@@ -150,7 +150,7 @@ export function suiteRunPlan(prepared: PreparedExecution, suite: Suite, workload
 }
 
 /** Records how a run ended, from what its `runSuite` calls summarised (one, or one per slot). */
-export function finishSuiteRun(store: HistoryStore, runId: string, summaries: RunSummary[], outcome: { error?: string; aborted: boolean }): { status: RunStatus; repeats: RunSummary['repeats']; costUsd?: number } {
+export function finishSuiteRun(store: Pick<HistoryStore, 'runs' | 'processes'>, runId: string, summaries: RunSummary[], outcome: { error?: string; aborted: boolean }): { status: RunStatus; repeats: RunSummary['repeats']; costUsd?: number } {
   const summary = summaries.length > 0 ? mergeSummaries(summaries) : undefined;
   const status = outcome.aborted ? 'incomplete' : runStatus(summary, outcome.error);
   const costs = (summary?.clusters ?? []).flatMap((c) => (c.costUsd === undefined ? [] : [c.costUsd]));
@@ -182,7 +182,7 @@ function mergeSummaries(summaries: RunSummary[]): RunSummary {
  * One night (or ad-hoc run) of every configured suite: the target at its commit, a cluster per
  * workload, every repeat recorded as it finishes. Input errors surface before any cluster starts.
  */
-export async function executeRuns(loaded: LoadedConfig, store: HistoryStore, log: Log, options: ExecuteOptions): Promise<RunReport[]> {
+export async function executeRuns(loaded: LoadedConfig, store: Pick<HistoryStore, 'runs' | 'ab' | 'bisects' | 'processes'>, log: Log, options: ExecuteOptions): Promise<RunReport[]> {
   await recoverAbandoned(store, log);
   store.runs.assertWritable();
   const prepared = options.prepared ?? (await prepareExecution(loaded, log, { ...options, night: options.night ?? 'now' }));

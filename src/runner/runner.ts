@@ -24,7 +24,7 @@ export interface RepeatSink {
 }
 
 /** The history as a run's sink: repeats and unsupported workloads to its runs, process groups to its process ledger. */
-export function historySink(store: HistoryStore): Required<RepeatSink> {
+export function historySink(store: Pick<HistoryStore, 'runs' | 'processes'>): Required<RepeatSink> {
   return {
     recordRepeat: (record) => store.runs.recordRepeat(record),
     recordProcess: (process) => store.processes.recordProcess(process),
