@@ -64,15 +64,3 @@ export function insertAbsentMetrics(db: Db, absent: readonly AbsentMetric[]): vo
   for (const a of absent) insert.run(a.runId, a.workload, a.metric, a.reason);
 }
 
-/** Every workload a nightly run could not run, with its night and the commits of that run, oldest first. */
-export function unsupportedNightlyWorkloads(db: Db, suite?: string): (UnsupportedWorkload & { suite: string; night: string })[] {
-  return guard(db, () =>
-    db
-      .prepare(
-        `SELECT u.run_id AS runId, u.workload, u.workload_version AS workloadVersion, u.reason, r.suite, r.night
-         FROM unsupported_workloads u JOIN runs r ON r.id = u.run_id
-         WHERE r.kind = 'nightly' ${suite ? 'AND r.suite = ?' : ''} ORDER BY r.night, r.started_at`,
-      )
-      .all(...(suite ? [suite] : [])) as (UnsupportedWorkload & { suite: string; night: string })[],
-  );
-}
