@@ -135,7 +135,7 @@ function replayHistory(file: string, fixture?: string): { opened: { night: strin
     if (fixture === undefined) copyFileSync(file, copy);
     const store = openHistory(copy);
     if (fixture !== undefined) loadHistoryFixture(store, decodeFixture(readFileSync(fixture)));
-    const nights = [...new Set(store.resultRows({ kind: 'nightly', metric: 'wall_time' }).map((r) => r.night))].sort();
+    const nights = [...new Set(store.runs.resultRows({ kind: 'nightly', metric: 'wall_time' }).map((r) => r.night))].sort();
     const opened = [];
     for (const night of nights) {
       const report = detectRegressions(store, policy, { now: night });

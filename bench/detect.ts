@@ -99,7 +99,7 @@ if (withSqlite) {
     console.log(`  ${report.verdicts.length} series judged, ${report.openedIds.length} episodes opened, counts ${JSON.stringify(report.counts)}`);
     time('detectRegressions again, same night (idempotent, no change)', () => detectRegressions(store, policy));
     if (fullRead) {
-      const allRows = time('reading every nightly row of 365 nights from SQLite', () => store.resultRows({ kind: 'nightly' }));
+      const allRows = time('reading every nightly row of 365 nights from SQLite', () => store.runs.resultRows({ kind: 'nightly' }));
       time(`pure stages on those ${allRows.length.toLocaleString('en')} rows`, () => pureDetection(allRows));
     }
     store.close();

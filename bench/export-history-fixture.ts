@@ -21,7 +21,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'nb-fixture-'));
 const copy = path.join(dir, 'history.sqlite');
 copyFileSync(file, copy);
 const store = openHistory(copy, { migrate: true });
-const fixture = historyFixture(store.resultRows({ kind: 'nightly' }), metrics, path.basename(file));
+const fixture = historyFixture(store.runs.resultRows({ kind: 'nightly' }), metrics, path.basename(file));
 store.close();
 rmSync(dir, { recursive: true, force: true });
 const bytes = encodeFixture(fixture);

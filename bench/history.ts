@@ -25,7 +25,7 @@ const writeStart = performance.now();
 for (let run = 0; run < runs; run++) {
   const id = `run-${run}`;
   const night = new Date(Date.UTC(2024, 0, 1) + run * 86_400_000).toISOString().slice(0, 10);
-  store.beginRun({
+  store.runs.beginRun({
     id, kind: 'nightly', suite: 'bench', night, startedAt: `${night}T02:00:00Z`, target: {}, environment: {}, commits: [],
     environmentName: 'default', environmentFingerprint: 'f', provider: 'local', clusterShape: 'local:2x1:2GiB',
     workers: 2, threadsPerWorker: 1, memoryPerWorker: 2 ** 31, scale: 1, harnessVersion: 'bench', host: hostname(), pid: process.pid, config: {},
@@ -33,16 +33,16 @@ for (let run = 0; run < runs; run++) {
   for (const workload of workloads) {
     for (let repeat = 1; repeat <= repeats; repeat++) {
       const values: MetricValue[] = metrics.map((metric, m) => ({ metric, value: 10 + m + Math.random(), unit: 's' }));
-      store.recordRepeat({ runId: id, workload, repeat, workloadVersion: 'v', status: 'ok', startedAt: night, finishedAt: night, metrics: values, samples: [] });
+      store.runs.recordRepeat({ runId: id, workload, repeat, workloadVersion: 'v', status: 'ok', startedAt: night, finishedAt: night, metrics: values, samples: [] });
       written += values.length;
     }
   }
-  store.finishRun(id, { status: 'complete', finishedAt: `${night}T03:00:00Z` });
+  store.runs.finishRun(id, { status: 'complete', finishedAt: `${night}T03:00:00Z` });
 }
 const writeSeconds = (performance.now() - writeStart) / 1000;
 
 const readStart = performance.now();
-const series = store.resultRows({ kind: 'nightly', workload: 'workload_7', metric: 'metric_3' });
+const series = store.runs.resultRows({ kind: 'nightly', workload: 'workload_7', metric: 'metric_3' });
 const readSeconds = (performance.now() - readStart) / 1000;
 store.close();
 

@@ -35,12 +35,12 @@ async function replay(dir: string, variant: 'real' | 'planted'): Promise<void> {
   const loaded = { ...base, config: { ...base.config, reports: { dir: issuesDir } } };
   const store = openHistory(copy);
   try {
-    const nights = [...new Set(store.resultRows({ kind: 'nightly' }).map((row) => row.night))].sort();
+    const nights = [...new Set(store.runs.resultRows({ kind: 'nightly' }).map((row) => row.night))].sort();
     process.stdout.write(`${variant}.sqlite, ${nights.length} nights\n`);
     for (const night of nights) {
       const result = await detectAndPublish(loaded, store, quiet, { night });
-      const machine = store.machineNights({ sinceNight: night }).find((m) => m.night === night);
-      const opened = store.episodes().filter((e) => e.lastNight === night && e.state === 'open');
+      const machine = store.episodes.machineNights({ sinceNight: night }).find((m) => m.night === night);
+      const opened = store.episodes.episodes().filter((e) => e.lastNight === night && e.state === 'open');
       const filed = (result.outcomes ?? []).filter((o) => o.action.kind === 'open');
       const waiting = result.actions.filter((a) => a.kind === 'skip' && a.reason.startsWith('waiting'));
       process.stdout.write(

@@ -50,7 +50,7 @@ for (const variant of variants) {
 }
 
 const store = openHistory(db);
-const rows = store.resultRows({ runIds: [...runIds.values()] }).filter((r) => r.status === 'ok' && r.value !== null);
+const rows = store.runs.resultRows({ runIds: [...runIds.values()] }).filter((r) => r.status === 'ok' && r.value !== null);
 store.close();
 const variantOf = new Map([...runIds].map(([name, id]) => [id, name]));
 const median = (workload: string, variant: string, metric: string): number | undefined => {

@@ -92,8 +92,8 @@ try {
     const loaded = loadConfig({});
     const outcome = await runReplay(replayPorts(loaded, store, log, path.join(dir, 'issues')), { from: imported.nights.first, to: imported.nights.last });
     const replaySeconds = (performance.now() - started) / 1000;
-    const episodes = store.episodes({});
-    const series = groupSeries(store.resultRows({ kind: 'nightly' }));
+    const episodes = store.episodes.episodes({});
+    const series = groupSeries(store.runs.resultRows({ kind: 'nightly' }));
     store.close();
     const results = series.map(nightlyResults);
     const steps = asvSteps(results.map((r) => r.values));

@@ -87,7 +87,7 @@ const percent = (ratio: number | undefined) => (ratio === undefined ? '-' : `${r
 
 function printTable(rounds: number): void {
   const store = openHistory(db);
-  const rowsOf = (variant: string): ResultRow[] => store.resultRows({ runIds: runsOf.get(variant)! });
+  const rowsOf = (variant: string): ResultRow[] => store.runs.resultRows({ runIds: runsOf.get(variant)! });
   const ratios = new Map<string, Map<string, Record<string, number[]>>>(variants.map((v) => [v.name, firstRepeatRatios(rowsOf(v.name), metrics)]));
   store.close();
   const cell = (variant: string, workload: string, metric: string) => {

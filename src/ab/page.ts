@@ -1,4 +1,4 @@
-import type { AbSitePage } from '../report/ab-site-page.js';
+import type { AbSitePage } from './site-page-schema.js';
 import { formatP } from '../format/index.js';
 import { verdictLabel } from './verdict.js';
 import type { AbReport } from './report.js';

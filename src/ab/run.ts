@@ -9,7 +9,7 @@ import type { Log } from '../log.js';
 import { beginSuiteRun, finishSuiteRun, prepareExecution, suiteRunPlan, type PreparedExecution } from '../runner/execute.js';
 import { recoverAbandoned } from '../runner/leftovers.js';
 import { processIdentity } from '../runner/proc.js';
-import { leaseSummary, runSuite, type RunSummary } from '../runner/runner.js';
+import { historySink, leaseSummary, runSuite, type RunSummary } from '../runner/runner.js';
 import { runnerMetrics, type Suite } from '../suite/suite.js';
 import type { MetricDirection } from '../suite/schema.js';
 import { testKey } from './analysis.js';
@@ -37,11 +37,11 @@ interface PreparedEnvironment extends LoadedEnvironment {
  * and run, where the provider leases), every value recorded as a run of kind 'ab' tied to its
  * group. Returns the test as stored; `ab report` analyses it.
  */
-export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log, options: AbRunOptions = {}): Promise<AbTestRecord> {
+export async function runAb(loaded: LoadedConfig, store: Pick<HistoryStore, 'runs' | 'ab' | 'bisects' | 'processes'>, log: Log, options: AbRunOptions = {}): Promise<AbTestRecord> {
   const section = loaded.config.ab;
   const environments = loadEnvironments(loaded, section);
   await recoverAbandoned(store, log);
-  store.assertWritable();
+  store.runs.assertWritable();
   const prepared = await prepareEnvironments(loaded, environments, log);
   const groups = abGroups(environments.map((e) => e.environment.name), section.nullHypothesis);
   const workloads = commonWorkloads(prepared, log);
@@ -58,7 +58,7 @@ export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log,
     seed,
     schedule,
   };
-  store.createAbTest(record, processIdentity(process.pid));
+  store.ab.createAbTest(record, processIdentity(process.pid));
   log.info(`A/B ${record.id}: ${groups.map((g) => `${g.label}=${g.environment}`).join(', ')}; ${schedule.length} slots of ${workloads.length} workloads, ${section.repeats} repeats a side, ${section.order} order, seed ${seed}`);
 
   const night = options.night ?? record.createdAt.slice(0, 10);
@@ -67,7 +67,7 @@ export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log,
     const environment = environmentOf(prepared, group);
     for (const { suite } of environment.prepared.selected) {
       const runId = beginSuiteRun(store, environment.prepared, suite, { kind: 'ab', night });
-      store.attachRunToAbTest(runId, record.id, group.label);
+      store.ab.attachRunToAbTest(runId, record.id, group.label);
       runs.set(runKey(group.label, suite.file.name), { runId, summaries: [] });
     }
   }
@@ -81,7 +81,7 @@ export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log,
     log.info(`slot ${index + 1}/${schedule.length}: ${slot.group} (${group.environment}) ${slot.workload}, repeat ${slot.firstRepeat}${slot.count > 1 ? `-${slot.firstRepeat + slot.count - 1}` : ''}`);
     try {
       const plan = suiteRunPlan(environment.prepared, selected.suite, [workload], run.runId, { first: slot.firstRepeat, count: slot.count });
-      run.summaries.push(await runSuite(plan, { provider: environment.prepared.provider, sink: store, log, signal: options.signal, leases }));
+      run.summaries.push(await runSuite(plan, { provider: environment.prepared.provider, sink: historySink(store), log, signal: options.signal, leases }));
     } catch (error) {
       run.error = firstLine(error);
       log.warn(`slot ${index + 1}: ${run.error}`);
@@ -94,7 +94,7 @@ export async function runAb(loaded: LoadedConfig, store: HistoryStore, log: Log,
   const statuses = [...runs.values()].map((run) => finishSuiteRun(store, run.runId, run.summaries, { error: run.error, aborted }).status);
   const status = testStatus(statuses, aborted);
   const finishedAt = new Date().toISOString();
-  store.finishAbTest(record.id, status, finishedAt);
+  store.ab.finishAbTest(record.id, status, finishedAt);
   log.info(`A/B ${record.id}: ${status}`);
   return { ...record, status, finishedAt };
 }

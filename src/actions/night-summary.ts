@@ -7,31 +7,8 @@ import { lastLines } from '../errors.js';
 import { formatChange, formatHours, formatPercent, formatShare, formatValue } from '../format/index.js';
 import type { MachineNight } from '../detect/machine-night.js';
 import type { SensitivitySummary } from '../detect/sensitivity.js';
-import type { RepeatFailure, RunStatus } from '../history/types.js';
+import type { SummaryFailure, SummaryRun } from '../history/night-rows.js';
 import type { DetectionQuality, QualityRow } from '../triage/quality.js';
-
-export interface SummaryRun {
-  runId: string;
-  suite: string;
-  /** "i/N" for a shard of a split night. */
-  shard?: string;
-  status: RunStatus;
-  clusterShape: string;
-  startedAt: string;
-  finishedAt?: string;
-  costUsd?: number;
-  repeats: { ok: number; failed: number; timeout: number; disturbed: number };
-}
-
-export interface SummaryFailure {
-  suite: string;
-  workload: string;
-  repeat: number;
-  status: 'failed' | 'timeout';
-  error?: string;
-  /** Whose failure it is (absent in a database older than failure classes). */
-  failure?: RepeatFailure;
-}
 
 /** A series whose night detection judged a change (or could not judge: failed). */
 export interface SummaryChange {

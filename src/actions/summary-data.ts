@@ -17,10 +17,10 @@ export interface CollectOptions {
 }
 
 /** Reads what the summary of a night shows from the history (read-only: detection is a dry run). */
-export function collectNightSummary(store: HistoryStore, options: CollectOptions = {}): NightSummaryInput {
-  const night = options.night ?? store.latestNightlyNight() ?? '(none)';
-  const runs = store.nightSummaryRuns(night);
-  const failures = store.nightSummaryFailures(night);
+export function collectNightSummary(store: Pick<HistoryStore, 'runs' | 'episodes' | 'triage' | 'nights'>, options: CollectOptions = {}): NightSummaryInput {
+  const night = options.night ?? store.runs.latestNightlyNight() ?? '(none)';
+  const runs = store.nights.nightSummaryRuns(night);
+  const failures = store.nights.nightSummaryFailures(night);
 
   let changes: SummaryChange[] = [];
   let stable = 0;
@@ -28,7 +28,7 @@ export function collectNightSummary(store: HistoryStore, options: CollectOptions
   let machine: MachineNight | undefined;
   const policy = validate(detectionSchema, options.detection ?? {}, 'detection');
   // The time only sorts open issues by age, which the summary does not show.
-  const quality = detectionQuality(store.episodes(), store.triageEvents(), {
+  const quality = detectionQuality(store.episodes.episodes(), store.triage.triageEvents(), {
     now: new Date(`${/^\d{4}-\d{2}-\d{2}$/.test(night) ? night : '1970-01-01'}T23:59:59Z`),
     threshold: (suite, workload, metric) => resolveSeriesPolicy(policy, { suite, workload, metric }).threshold,
   });

@@ -12,7 +12,7 @@ import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { describePublishResult, detectAndPublish, publishFailure } from '../nightly/issues.js';
 import { nightlyPorts, runNightly } from '../nightly/run-nightly.js';
-import { nightCutoff } from '../target/cutoff.js';
+import { nightCutoff } from '../night.js';
 import { selectTargetCommits } from '../target/git-target.js';
 import type { BackfillPorts } from './run-backfill.js';
 
@@ -37,7 +37,7 @@ export function backfillPorts(loaded: LoadedConfig, store: HistoryStore, log: Lo
       return (await selectTargetCommits(config.target, { workdir, baseDir: loaded.baseDir, cutoff: nightCutoff(night, config.target.cutoff), log: quiet })).map((c) => c.commit);
     },
     judgeNight: (night) => detectRegressions(store, config.detection, { now: night }).openedIds,
-    markFoundInBackfill: (ids) => void store.markEpisodesFound(ids, 'backfill'),
+    markFoundInBackfill: (ids) => void store.episodes.markEpisodesFound(ids, 'backfill'),
     async publishIssues(lastNight) {
       const published = await detectAndPublish(loaded, store, log, { night: lastNight });
       log.info(describePublishResult(published, false));

@@ -7,16 +7,10 @@
  *
  * @module
  */
+import type { RangeCommit } from '../git/range-commits.js';
 
-/** A commit of a suspect range, as git lists it. */
-export interface RangeCommitRef {
-  repo: string;
-  sha: string;
-  committedAt: string;
-  subject: string;
-  authorName: string;
-  authorEmail: string;
-}
+/** A commit of a suspect range, as git lists it (src/git/range-commits.ts). */
+export type RangeCommitRef = RangeCommit;
 
 /** One testable state of the target: every repository's commit, after `change` landed. */
 export interface TargetState {

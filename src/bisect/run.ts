@@ -54,12 +54,12 @@ export interface BisectReport {
 }
 
 /** Runs a bisect (or rerun) of `request` and records it; the caller reports the result. */
-export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: Log, request: BisectRequest, ports: { signal?: AbortSignal; provider?: ClusterProvider } = {}): Promise<BisectReport> {
+export async function runBisect(loaded: LoadedConfig, store: Pick<HistoryStore, 'runs' | 'ab' | 'bisects' | 'processes'>, log: Log, request: BisectRequest, ports: { signal?: AbortSignal; provider?: ClusterProvider } = {}): Promise<BisectReport> {
   const { signal } = ports;
   const target = loaded.config.target;
   if (target.kind !== 'git') throw new NightbenchError('usage', 'bisect needs a git target (target.kind "git"): an installed target has no commits to search');
   await recoverAbandoned(store, log);
-  store.assertWritable();
+  store.runs.assertWritable();
   const selected = { ...loaded, config: { ...loaded.config, workloads: [request.workload] } };
   const quiet: Log = { info: (m) => log.debug(m), warn: (m) => log.warn(m), debug: (m) => log.debug(m) };
   const prepared = await prepareExecution(selected, quiet, { commits: request.bad, provider: ports.provider });
@@ -78,7 +78,7 @@ export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: 
   log.info(`bisect ${request.workload} ${request.metric}: ${last} commit${last === 1 ? '' : 's'} across ${repositories.filter((r) => ranges[r]!.length > 0).join(' and ')} on ${prepared.clusterShape}`);
 
   const id = randomUUID();
-  store.beginBisect({
+  store.bisects.beginBisect({
     id,
     createdAt: new Date().toISOString(),
     mode: request.mode,
@@ -102,12 +102,12 @@ export async function runBisect(loaded: LoadedConfig, store: HistoryStore, log: 
     result = request.mode === 'rerun' ? await rerun(port, options) : await bisect(port, options);
   } catch (error) {
     await measurer.finish(signal?.aborted ?? false);
-    store.finishBisect(id, { status: signal?.aborted ? 'incomplete' : 'failed', finishedAt: new Date().toISOString(), result: { error: String(error) }, clusterSeconds: measurer.clusterSeconds });
+    store.bisects.finishBisect(id, { status: signal?.aborted ? 'incomplete' : 'failed', finishedAt: new Date().toISOString(), result: { error: String(error) }, clusterSeconds: measurer.clusterSeconds });
     throw error;
   }
   await measurer.finish(false);
   const culpritState = result.outcome.kind === 'culprit' ? states[result.outcome.state] : undefined;
-  store.finishBisect(id, {
+  store.bisects.finishBisect(id, {
     status: 'complete',
     finishedAt: new Date().toISOString(),
     outcome: result.outcome.kind,
@@ -134,7 +134,7 @@ class StateMeasurer {
 
   constructor(
     private readonly base: PreparedExecution,
-    private readonly store: HistoryStore,
+    private readonly store: Pick<HistoryStore, 'runs' | 'ab' | 'bisects' | 'processes'>,
     private readonly bisectId: string,
     private readonly states: TargetState[],
     private readonly request: BisectRequest,
@@ -156,7 +156,7 @@ class StateMeasurer {
     let run = this.runs.get(state);
     if (!run) {
       const runId = beginSuiteRun(this.store, this.prepared, suite, { kind: 'bisect', night: new Date().toISOString().slice(0, 10) });
-      this.store.linkRunToBisect(runId, this.bisectId);
+      this.store.bisects.linkRunToBisect(runId, this.bisectId);
       run = { runId, repeats: 0, summaries: [] };
       this.runs.set(state, run);
       if (state !== 0 && state !== this.states.length - 1) {
@@ -166,7 +166,7 @@ class StateMeasurer {
     }
     let recorded: RepeatRecord | undefined;
     // The cluster's process groups are recorded too, so that a later start ends them if this bisect is killed.
-    const sink = { recordRepeat: (record: RepeatRecord) => (this.store.recordRepeat(record), (recorded = record)), recordProcess: (process: RunProcess) => this.store.recordProcess(process) };
+    const sink = { recordRepeat: (record: RepeatRecord) => (this.store.runs.recordRepeat(record), (recorded = record)), recordProcess: (process: RunProcess) => this.store.processes.recordProcess(process) };
     const started = Date.now();
     const plan = suiteRunPlan(this.prepared, suite, workloads, run.runId, { first: run.repeats + 1, count: 1 });
     run.summaries.push(await runSuite(plan, { provider: this.prepared.provider, sink, log: this.log, signal: this.signal, leases: this.leases }));

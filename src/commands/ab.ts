@@ -78,7 +78,7 @@ export const abCommand: CliCommand = {
         const context = commandContext(flags);
         const store = openContextHistory(context);
         try {
-          await publish(context, store.abTest<AbTestRecord>(id), store, flags);
+          await publish(context, store.ab.abTest<AbTestRecord>(id), store, flags);
           setExitCode(0);
         } finally {
           store.close();
@@ -111,7 +111,7 @@ export const abCommand: CliCommand = {
       .action((flags: CommonOptions) => {
         const store = openContextHistory(commandContext(flags));
         try {
-          const tests = store.abTests<AbTestRecord>();
+          const tests = store.ab.abTests<AbTestRecord>();
           const lines = tests.map((t) => `${t.id.slice(0, 8)}  ${t.createdAt.slice(0, 16)}  ${t.status.padEnd(10)} ${t.config.groups.map((g) => `${g.label}=${g.environment}`).join(' ')}`);
           process.stdout.write(flags.json ? `${JSON.stringify(tests.map(({ schedule: _, ...t }) => t), null, 2)}\n` : `${lines.join('\n') || 'no A/B test recorded'}\n`);
           setExitCode(0);
@@ -124,7 +124,7 @@ export const abCommand: CliCommand = {
 
 /** Analyses a test from its rows and writes the report everywhere it is wanted. */
 async function publish(context: CommandContext, record: AbTestRecord, store: HistoryStore, flags: ReportFlags): Promise<AbReport> {
-  const report = reportAb(record, store.abTestRows(record.id));
+  const report = reportAb(record, store.ab.abTestRows(record.id));
   const markdown = renderMarkdown(report.header, report.analysis);
   process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderTerminal(report.header, report.analysis));
   if (flags.markdown) writeFile(path.resolve(flags.markdown), markdown, context.log);

@@ -52,7 +52,7 @@ export const backfillCommand: CliCommand = {
         try {
           const { config } = context.loaded;
           const suites = config.suites.map((name) => loadSuite(name, { baseDir: context.loaded.baseDir, python: config.python }).file.name);
-          const recorded = store.nightsRecorded(suites, selection.nights[0]!, selection.nights.at(-1)!);
+          const recorded = store.runs.nightsRecorded(suites, selection.nights[0]!, selection.nights.at(-1)!);
           const plan = planBackfill(selection.nights, { recorded: new Set(recorded), redo: flags.redo ?? false, shard });
           let publishError: NightbenchError | undefined;
           const ports = backfillPorts(context.loaded, store, context.log, {

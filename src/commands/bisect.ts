@@ -78,7 +78,7 @@ export const bisectCommand: CliCommand = {
 async function resolveRequest(context: CommandContext, store: HistoryStore, flags: BisectFlags): Promise<{ request: BisectRequest; unit: string | null }> {
   const mode = flags.mode as BisectRequest['mode'];
   if (flags.episode !== undefined || flags.issue !== undefined) {
-    const episodes = store.episodes().filter((e) => (flags.episode !== undefined ? e.id === flags.episode : e.issueNumber === flags.issue));
+    const episodes = store.episodes.episodes().filter((e) => (flags.episode !== undefined ? e.id === flags.episode : e.issueNumber === flags.issue));
     if (episodes.length > 0) {
       const episode = largestChange(episodes);
       return { request: episodeRequest(episode, mode, { issueNumber: flags.issue, seed: flags.seed }), unit: episode.unit };

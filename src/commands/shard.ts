@@ -67,7 +67,7 @@ export const shardCommand: CliCommand = {
 function readMedians(file: string, nights: number): Map<string, number> {
   const store = openHistory(file, { readonly: true });
   try {
-    return medianWallTimes(store.resultRows({ kind: 'nightly' }), nights);
+    return medianWallTimes(store.runs.resultRows({ kind: 'nightly' }), nights);
   } finally {
     store.close();
   }

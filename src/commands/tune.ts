@@ -51,7 +51,7 @@ export const tuneCommand: CliCommand = {
           setExitCode(0);
           return;
         }
-        const rows = store.resultRows({ kind: 'nightly', suite: flags.suite, metric: 'wall_time', sinceNight: nightsBefore(report.night, durationNights * 2) });
+        const rows = store.runs.resultRows({ kind: 'nightly', suite: flags.suite, metric: 'wall_time', sinceNight: nightsBefore(report.night, durationNights * 2) });
         const durations = medianWallTimes(rows.filter((row) => row.night <= report.night!), durationNights);
         const plan = planRepeats(report.night, report.verdicts, durations, config.detection, {
           target: flags.target, nights: Number(flags.nights), currentRepeats: config.repeats, warmupRepeats: config.warmupRepeats,

@@ -3,7 +3,7 @@ import { parseSize } from './units.js';
 import { githubSchema } from './github-section.js';
 import { abSectionSchema } from './ab-section.js';
 import { detectionSchema } from '../detect/policy.js';
-import { cutoffTimePattern, defaultCutoffTime } from '../target/cutoff.js';
+import { cutoffTimePattern, defaultCutoffTime } from '../night.js';
 
 /** A byte count: a positive integer, or a string such as "2GiB" or "512 MB". */
 export const byteSize = z.union([z.number(), z.string()]).transform((value, context) => {

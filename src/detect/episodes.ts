@@ -12,73 +12,14 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import type { DetectionPolicy, Direction } from './policy.js';
-import type { NightRef, SeriesVerdict } from './judge.js';
-import type { SeriesIdentity } from './series.js';
+import type { Episode, EpisodeChange, EpisodeState, NewEpisode } from '../history/episode-rows.js';
+import type { DetectionPolicy } from './policy.js';
+import type { SeriesVerdict } from './judge.js';
 
-/**
- * `open` the night it is found, `still-regressed` after; `recovered`, `accepted` and
- * `unconfirmed` (a confirmation rerun before filing did not reproduce it, github.confirm) are final.
- */
-export type EpisodeState = 'open' | 'still-regressed' | 'recovered' | 'accepted' | 'unconfirmed';
+export type { Episode, EpisodeChange, EpisodeKind, EpisodeState, NewEpisode } from '../history/episode-rows.js';
 
 /** The states of an episode that still needs a look; the others are final. */
 export const activeStates: readonly EpisodeState[] = ['open', 'still-regressed'];
-
-/** Which way an episode moved the series, as its direction judges it. */
-export type EpisodeKind = 'regression' | 'improvement';
-
-/**
- * One level shift of one series (a regression, or an improvement), from the night it began until
- * it recovers (the series comes back) or is accepted.
- */
-export interface Episode {
-  id: number;
-  kind: EpisodeKind;
-  /** Hash of the series key and the first bad night: stable, so an issue can carry it. */
-  fingerprint: string;
-  seriesKey: string;
-  identity: SeriesIdentity;
-  unit: string | null;
-  direction: Direction;
-  firstBad: NightRef;
-  lastGood: NightRef;
-  /** The level before the shift: the baseline median of the first bad night. */
-  baselineMedian: number;
-  /** Relative noise of a nightly median in that baseline; recovery is judged in these units. */
-  baselineNoise: number;
-  /** The shifted level when found (the first bad night's median on the fast path), its ratio to the baseline and its p-value (1 on the persistence path, which has none). */
-  newMedian: number;
-  ratio: number;
-  pValue: number;
-  state: EpisodeState;
-  /** The last night that updated the episode; a night at or before it changes nothing. */
-  lastNight: string;
-  latestMedian: number;
-  /** Consecutive ok nights back within noise of the pre-regression level, so far. */
-  nightsBack: number;
-  recoveredNight?: string;
-  issueNumber?: number;
-}
-
-/** An episode as the planner opens it, before the table gives it an id. */
-export type NewEpisode = Omit<Episode, 'id' | 'issueNumber' | 'recoveredNight'>;
-
-/** What tonight does to the stored episodes. */
-export type EpisodeChange =
-  | { action: 'open'; episode: NewEpisode }
-  | {
-      action: 'update';
-      id: number;
-      fingerprint: string;
-      seriesKey: string;
-      from: EpisodeState;
-      to: EpisodeState;
-      lastNight: string;
-      latestMedian: number;
-      nightsBack: number;
-      recoveredNight?: string;
-    };
 
 /**
  * A series that never deviates (e.g. a memory figure identical every night) has no noise, and

@@ -10,19 +10,9 @@
  * @module
  */
 import { createHash } from 'node:crypto';
+import type { NightOutcome } from '../history/night-rows.js';
 
-/** How one workload did on one night. */
-export interface NightOutcome {
-  suite: string;
-  workload: string;
-  night: string;
-  runId: string;
-  /** repo -> sha */
-  commits: Record<string, string>;
-  passed: boolean;
-  /** The tail of the error of a failed night. */
-  error?: string;
-}
+export type { NightOutcome };
 
 export interface BrokenWorkload {
   fingerprint: string;

@@ -7,7 +7,7 @@
 import { nightsBefore } from '../night.js';
 import type { DetectionPolicy } from './policy.js';
 
-/** What detection needs of an episode called a false alarm (`HistoryStore.falseAlarmEpisodes()` rows fit). */
+/** What detection needs of an episode called a false alarm (`TriageStore.falseAlarmEpisodes()` rows fit). */
 export interface FalseAlarmStep {
   seriesKey: string;
   /** The night the false step began. */

@@ -12,6 +12,9 @@ import { resolveSeriesPolicy, type DetectionPolicy, type Direction } from './pol
 import { detectableOf, type Detectable } from './sensitivity.js';
 import type { NightPoint, Series, SeriesIdentity } from './series.js';
 import type { MachineComparison } from './machine-class.js';
+import type { NightRef } from '../history/types.js';
+
+export type { NightRef };
 
 export { describeDetectable, type Detectable } from './sensitivity.js';
 
@@ -28,16 +31,6 @@ export type VerdictKind = 'regression' | 'improvement' | 'stable' | 'failed' | '
 
 /** Which path found a change: one night alone, or the nights since the shift together. */
 export type DetectionPath = 'fast' | 'persistent';
-
-/** A night of a series, as an episode or an issue points at it. */
-export interface NightRef {
-  night: string;
-  runId: string;
-  /** repo -> sha */
-  commits: Record<string, string>;
-  /** The class of the machine that ran it, when known (src/detect/machine-class.ts). */
-  machineClass?: string;
-}
 
 /** The verdict of one series on one night, with the figures that led to it. */
 export interface SeriesVerdict {

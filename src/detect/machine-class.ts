@@ -6,23 +6,10 @@
  *
  * @module
  */
+import type { MachineFacts } from '../history/types.js';
 
-/** What a run records about the machine that ran it. */
-export interface MachineFacts {
-  cpuModel: string;
-  /** Logical CPUs the runner's machine offers. */
-  cores: number;
-  /** Total memory in bytes. */
-  memory: number;
-  /** The kernel's release, e.g. "6.1.0-18-amd64". */
-  kernel: string;
-  /** On a GitHub-hosted runner: its image (`ImageOS`, e.g. ubuntu22) and that image's version (`ImageVersion`). */
-  runnerImage?: string;
-  runnerImageVersion?: string;
-  /** `RUNNER_NAME` and `RUNNER_ENVIRONMENT` (github-hosted or self-hosted). */
-  runnerName?: string;
-  runnerEnvironment?: string;
-}
+export type { MachineFacts };
+
 
 /** How a night's machine stands to its baseline's. */
 export interface MachineComparison {

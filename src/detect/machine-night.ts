@@ -16,6 +16,9 @@ import type { SeriesVerdict } from './judge.js';
 import { machineChangedNight } from './machine-change.js';
 import type { Series } from './series.js';
 import type { DetectionPolicy } from './policy.js';
+import type { MachineNight, MachineSign } from '../history/episode-rows.js';
+
+export type { MachineNight, MachineSign } from '../history/episode-rows.js';
 
 /** The workload a suite runs as its canary: recorded as its own series, never filed as an issue. */
 export const canaryWorkload = 'canary';
@@ -60,29 +63,6 @@ export const suiteWideWaitNights = 3;
 /** Whether many workloads moved together the same way (see {@link suiteWideShare}), the code's change or the machine's. */
 export function isSuiteWide(finding: Pick<MachineNight, 'judgedSeries' | 'movedSeries' | 'movedWorkloads'>): boolean {
   return (finding.movedWorkloads ?? finding.movedSeries) >= minCommonModeSeries && finding.movedSeries >= suiteWideShare * finding.judgedSeries;
-}
-
-/** `machine-changed`: most series ran on another machine class than their baseline (machine-change.ts). */
-export type MachineSign = 'canary' | 'common-mode' | 'machine-changed';
-
-export interface MachineNight {
-  night: string;
-  /** The suite detection judged ('' for every suite). */
-  suite: string;
-  machine: boolean;
-  /** Which signs marked it (empty when none did). */
-  signs: MachineSign[];
-  /** `slower` or `faster`: which way the machine moved the night (when marked). */
-  direction?: 'slower' | 'faster';
-  /** The canary's change against its baseline, when it was judged. */
-  canaryChange?: number;
-  /** Timed series judged tonight (the canary's left out), and those that moved the dominant way. */
-  judgedSeries: number;
-  movedSeries: number;
-  /** Workloads with a timed series among those moved (absent on nights stored before it was counted). */
-  movedWorkloads?: number;
-  /** One line: why, or why not. */
-  reason: string;
 }
 
 /** The machine finding of a night from its verdicts (every series with a point on the night). */

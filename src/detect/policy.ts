@@ -5,6 +5,9 @@
  * @module
  */
 import { z } from 'zod';
+import type { Direction } from '../history/types.js';
+
+export type { Direction };
 
 /**
  * Which way is better for a metric, in the suite's vocabulary (`src/suite/schema.ts`): time and
@@ -15,7 +18,6 @@ export const directionSchema = z.preprocess(
   (value) => (value === 'lower-is-better' ? 'lower' : value === 'higher-is-better' ? 'higher' : value),
   z.enum(['lower', 'higher']),
 );
-export type Direction = 'lower' | 'higher';
 
 /** A relative change, e.g. 0.1 for 10%. */
 const fraction = z.number().positive().max(10);

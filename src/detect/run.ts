@@ -15,6 +15,8 @@ import { judge, type SeriesVerdict, type VerdictKind } from './judge.js';
 import { sameClassView, withMachine } from './machine-change.js';
 import { keepMachineEpisodes, machineNight, provisionalMachineNights, withoutMachineNights, type MachineNight } from './machine-night.js';
 import type { DetectionPolicy, Direction } from './policy.js';
+import { groupSeries, seriesOfLastResults, type Series } from './series.js';
+import type { DeclaredDirection } from '../history/regression-queries.js';
 
 /** The direction the suite declares for a metric of a workload, if any. */
 export type DeclaredDirections = (suite: string, workload: string, metric: string) => Direction | undefined;
@@ -29,11 +31,9 @@ export function lookbackResults(policy: Pick<DetectionPolicy, 'windowDays' | 'lo
  * nightly run (of `suite`) as the lookback counts results, since the windows count results and
  * not calendar days; '' (everything before `night`) when the history holds fewer.
  */
-export function readFrom(store: Pick<HistoryStore, 'nightlyNightsBack'>, policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>, night: string, suite?: string): string {
-  return store.nightlyNightsBack(night, lookbackResults(policy), suite) ?? '';
+export function readFrom(store: Pick<HistoryStore, 'runs'>, policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>, night: string, suite?: string): string {
+  return store.runs.nightlyNightsBack(night, lookbackResults(policy), suite) ?? '';
 }
-import { groupSeries, seriesOfLastResults, type Series } from './series.js';
-import type { DeclaredDirection } from '../history/regression-queries.js';
 
 export interface DetectOptions {
   /** The night to judge: YYYY-MM-DD or an ISO timestamp (its date counts). Default: the latest nightly night. */
@@ -80,29 +80,29 @@ const verdictKinds: readonly VerdictKind[] = ['regression', 'improvement', 'stab
  * stored episodes: {@link assessNight}, then one write. Idempotent: a second call for the same
  * night changes nothing.
  */
-export function detectRegressions(store: HistoryStore, policy: DetectionPolicy, options: DetectOptions = {}): DetectionReport {
+export function detectRegressions(store: Pick<HistoryStore, 'runs' | 'episodes' | 'triage'>, policy: DetectionPolicy, options: DetectOptions = {}): DetectionReport {
   const planned = assessNight(store, policy, options);
   if (options.dryRun || planned.night === undefined) return planned;
-  const openedIds = store.applyEpisodeChanges(planned.changes);
-  if (planned.machine) store.recordMachineNight(planned.machine);
-  return { ...planned, dryRun: false, openedIds, activeEpisodes: store.episodes({ suite: options.suite, states: activeStates }) };
+  const openedIds = store.episodes.applyEpisodeChanges(planned.changes);
+  if (planned.machine) store.episodes.recordMachineNight(planned.machine);
+  return { ...planned, dryRun: false, openedIds, activeEpisodes: store.episodes.episodes({ suite: options.suite, states: activeStates }) };
 }
 
 /**
  * What detection finds for the night, read from the history and planned, never written: what the
  * pages, the job summary and `detect --dry-run` show.
  */
-export function assessNight(store: HistoryStore, policy: DetectionPolicy, options: Omit<DetectOptions, 'dryRun'> = {}): DetectionReport {
-  const night = options.now !== undefined ? nightOf(options.now) : store.latestNightlyNight(options.suite);
+export function assessNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'triage'>, policy: DetectionPolicy, options: Omit<DetectOptions, 'dryRun'> = {}): DetectionReport {
+  const night = options.now !== undefined ? nightOf(options.now) : store.runs.latestNightlyNight(options.suite);
   if (night === undefined) return planNight([], [], policy, { suite: options.suite });
   // A workload an incomplete run cut short is no point of its series: it is never judged.
   const since = readFrom(store, policy, night, options.suite);
   const series = options.series
     ? seriesOfLastResults(options.series.filter((one) => options.suite === undefined || one.identity.suite === options.suite), night, lookbackResults(policy))
-    : groupSeries(store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true }), { from: since, to: night });
-  return planNight(series, store.episodes({ suite: options.suite }), policy, {
-    night, suite: options.suite, declared: declaredDirections(store.metricDirections()), falseAlarms: store.falseAlarmEpisodes(),
-    machineNights: new Set(store.machineNights({ sinceNight: since, machineOnly: true }).map((m) => m.night)),
+    : groupSeries(store.runs.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true }), { from: since, to: night });
+  return planNight(series, store.episodes.episodes({ suite: options.suite }), policy, {
+    night, suite: options.suite, declared: declaredDirections(store.runs.metricDirections()), falseAlarms: store.triage.falseAlarmEpisodes(),
+    machineNights: new Set(store.episodes.machineNights({ sinceNight: since, machineOnly: true }).map((m) => m.night)),
   });
 }
 

@@ -7,15 +7,9 @@
  *
  * @module
  */
-import type { Comparability, RepeatStatus, ResultRow } from '../history/types.js';
+import type { RepeatStatus, ResultRow, SeriesIdentity } from '../history/types.js';
 
-/** Everything that must match for two values to be compared. */
-export interface SeriesIdentity extends Comparability {
-  suite: string;
-  workload: string;
-  workloadVersion: string;
-  metric: string;
-}
+export type { SeriesIdentity };
 
 /**
  * What a night tells about a series:
@@ -94,7 +88,7 @@ export interface NightRange {
 }
 
 /**
- * Groups rows (e.g. `HistoryStore.resultRows({ kind: 'nightly' })`) into series, keeping the
+ * Groups rows (e.g. `RunStore.resultRows({ kind: 'nightly' })`) into series, keeping the
  * nights of `range`. Rows may come in any order; when a night has several runs of a workload,
  * the one started last counts. Cost: two string comparisons per row outside the range, one map
  * lookup per row inside it in the usual order (rows of a repeat and of a run together).

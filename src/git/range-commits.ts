@@ -1,6 +1,15 @@
-import type { RangeCommitRef } from '../bisect/candidates.js';
 import { git } from './git.js';
 import { ensureHistory } from './history.js';
+
+/** A commit of a suspect range, as git lists it. */
+export interface RangeCommit {
+  repo: string;
+  sha: string;
+  committedAt: string;
+  subject: string;
+  authorName: string;
+  authorEmail: string;
+}
 
 const separator = '\x1f';
 const terminator = '\x1e';
@@ -10,7 +19,7 @@ const terminator = '\x1e';
  * itself went through, which are the states a nightly could have tested (a merged branch's own
  * commits were never a tip). Fetches what a shallow or stale clone lacks first.
  */
-export async function listRangeCommits(dir: string, repo: string, from: string, to: string): Promise<RangeCommitRef[]> {
+export async function listRangeCommits(dir: string, repo: string, from: string, to: string): Promise<RangeCommit[]> {
   await ensureHistory(dir, repo, [from, to]);
   const log = await git(['log', '--first-parent', '--reverse', `--format=${['%H', '%cI', '%aN', '%aE', '%s'].join(separator)}${terminator}`, `${from}..${to}`], dir);
   return log

@@ -33,11 +33,11 @@ export interface BrokenResult {
   error?: string;
 }
 
-export async function publishBroken(options: { store: HistoryStore; loaded: LoadedConfig; night: string; env: Record<string, string | undefined>; log: Log; cli?: string }): Promise<BrokenResult> {
+export async function publishBroken(options: { store: Pick<HistoryStore, 'nights'>; loaded: LoadedConfig; night: string; env: Record<string, string | undefined>; log: Log; cli?: string }): Promise<BrokenResult> {
   const { store, loaded, night, log } = options;
   const { config } = loaded;
   // The whole history: a failing streak's first night (its fingerprint) may lie far back.
-  const broken = findBroken(store.nightOutcomes(''), night, nightsBefore(night, closeWithinDays));
+  const broken = findBroken(store.nights.nightOutcomes(''), night, nightsBefore(night, closeWithinDays));
   if (broken.length === 0) return { actions: [], opened: [], failed: 0 };
   const files = fileTracker(path.resolve(loaded.baseDir, config.reports.dir, 'issues'));
   const client = gitHubClientFor(options);
@@ -95,10 +95,10 @@ export async function publishBroken(options: { store: HistoryStore; loaded: Load
  * issue numbers of failures, so the issue's fingerprint is read from GitHub and the failure
  * found again in the history by it. Undefined without GitHub, or when nothing matches.
  */
-export async function brokenOfIssue(options: { store: HistoryStore; loaded: LoadedConfig; env: Record<string, string | undefined>; log: Log }, issueNumber: number): Promise<BrokenWorkload | undefined> {
+export async function brokenOfIssue(options: { store: Pick<HistoryStore, 'nights'>; loaded: LoadedConfig; env: Record<string, string | undefined>; log: Log }, issueNumber: number): Promise<BrokenWorkload | undefined> {
   const repository = options.loaded.config.github.repository;
   const client = gitHubClientFor(options);
   if (!client || !repository) return undefined;
   const fingerprint = await readIssueFingerprint(client, repository, issueNumber);
-  return fingerprint === undefined ? undefined : findBrokenByFingerprint(options.store.nightOutcomes(''), fingerprint);
+  return fingerprint === undefined ? undefined : findBrokenByFingerprint(options.store.nights.nightOutcomes(''), fingerprint);
 }

@@ -12,6 +12,7 @@ import { nightsBefore } from '../night.js';
 import { activeStates } from '../detect/episodes.js';
 import { shortSha } from '../format/index.js';
 import { collectRangeContext, type RangeContext } from '../git/range.js';
+import type { EpisodeStore } from '../history/episode-store.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { applyIssueActions, type ActionOutcome } from './apply.js';
@@ -34,7 +35,7 @@ import { checkoutDir } from '../target/git-target.js';
 
 export interface PublishOptions {
   report: DetectionReport;
-  store: HistoryStore;
+  store: Pick<HistoryStore, 'episodes' | 'triage'>;
   loaded: LoadedConfig;
   /** Where the token is read from (the variable github.tokenEnv names). */
   env: Record<string, string | undefined>;
@@ -82,11 +83,11 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   if (night === undefined) return { tracker: tracker.description, filesDir, actions: [], failed: 0 };
 
   // The canary tells the machine's speed: its own episodes are never filed.
-  const reported = reportedEpisodes(store, report, night).filter((e) => !isCanary(e.identity));
+  const reported = reportedEpisodes(store.episodes, report, night).filter((e) => !isCanary(e.identity));
   const wanted = reported.filter((e) => e.kind === 'regression' || config.github.improvements === 'issue');
   const detectable = detectableBySeries(report.verdicts);
   const groups = groupEpisodes(wanted, repositoryOrder(loaded), detectable, tonightMachineBySeries(report.verdicts));
-  const notes = config.github.improvements === 'comment' ? improvementTargets(reported, store.episodes(suiteFilter(report)), repositoryOrder(loaded), detectable) : [];
+  const notes = config.github.improvements === 'comment' ? improvementTargets(reported, store.episodes.episodes(suiteFilter(report)), repositoryOrder(loaded), detectable) : [];
   // One search for both: listing a repository's issues with their comments is the costly call.
   const fingerprints = [...new Set([...groups.map((g) => g.fingerprint), ...notes.flatMap((n) => n.issues)])];
   let existing: TrackedIssue[] = [];
@@ -104,7 +105,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const plan = [...planIssues(groups, existing, night), ...planImprovementNotes(notes, existing)];
   // Each night's finding since the oldest group began (a replay's history has years of them).
   const oldest = plan.reduce<string | undefined>((min, a) => (min === undefined || a.group.firstBadNight < min ? a.group.firstBadNight : min), undefined);
-  const findings = oldest === undefined ? [] : store.machineNights({ sinceNight: oldest });
+  const findings = oldest === undefined ? [] : store.episodes.machineNights({ sinceNight: oldest });
   const machineNights = new Set(findings.filter((m) => m.machine).map((m) => m.night));
   const suiteWideNights = new Set(findings.filter(isSuiteWide).map((m) => m.night));
   if (report.machine?.machine) machineNights.add(night);
@@ -123,7 +124,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const actions = config.github.confirm === 'rerun' && options.confirm ? await confirmOpenings(planned, options.confirm, log) : planned;
 
   const links = configLinks(config);
-  const fixes = store.recordedFixes();
+  const fixes = store.triage.recordedFixes();
   const renderContext = (ranges: RenderContext['ranges'], people: RenderContext['people']): RenderContext => ({ night, ranges, people, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench' });
   const outcomes = await applyIssueActions(
     actions,
@@ -142,7 +143,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
     },
     { fallback: tracker === files ? undefined : files, log },
   );
-  recordOutcomes(store, outcomes);
+  recordOutcomes(store.episodes, outcomes);
   const failed = unreachable ? actions.filter((a) => a.kind !== 'skip').length || 1 : outcomes.filter((o) => o.error).length;
   const error = unreachable ?? outcomes.find((o) => o.error)?.error;
   return { tracker: tracker.description, filesDir, night, actions, outcomes, failed, ...(error ? { error } : {}) };
@@ -168,11 +169,11 @@ export function gitHubClientFor({ loaded, env, log }: Pick<PublishOptions, 'load
 const closeWithinDays = 60;
 
 /** Tonight's active episodes plus those recovered in the last `closeWithinDays` (to close their issues). */
-function reportedEpisodes(store: HistoryStore, report: DetectionReport, night: string) {
+function reportedEpisodes(episodes: EpisodeStore, report: DetectionReport, night: string) {
   if (report.dryRun) return report.activeEpisodes;
   const since = nightsBefore(night, closeWithinDays);
   const recoveredLately = (e: { recoveredNight?: string }) => e.recoveredNight !== undefined && e.recoveredNight >= since && e.recoveredNight <= night;
-  return store.episodes(suiteFilter(report)).filter((e) => activeStates.includes(e.state) || recoveredLately(e));
+  return episodes.episodes(suiteFilter(report)).filter((e) => activeStates.includes(e.state) || recoveredLately(e));
 }
 
 /** The stored episodes a report concerns: its suite's, or every suite's. */
@@ -206,14 +207,14 @@ export async function gitContext(loaded: LoadedConfig, group: Pick<IssueGroup, '
   return ranges;
 }
 
-function recordOutcomes(store: HistoryStore, outcomes: readonly ActionOutcome[]): void {
+function recordOutcomes(episodes: EpisodeStore, outcomes: readonly ActionOutcome[]): void {
   for (const { action, issue } of outcomes) {
     // A noted improvement stays apart from the regression's issue: a triage command there (accept,
     // false-alarm) is about the regression, never about the improvement.
     if (action.kind === 'note') continue;
     const ids = action.group.series.flatMap((s) => (s.episodeId === undefined ? [] : [s.episodeId]));
-    if (action.kind === 'accept') store.markEpisodesAccepted(ids);
-    else if (action.kind === 'unconfirmed') store.markEpisodesUnconfirmed(ids);
-    else if (issue?.number !== undefined) store.setEpisodeIssue(ids, issue.number);
+    if (action.kind === 'accept') episodes.markEpisodesAccepted(ids);
+    else if (action.kind === 'unconfirmed') episodes.markEpisodesUnconfirmed(ids);
+    else if (issue?.number !== undefined) episodes.setEpisodeIssue(ids, issue.number);
   }
 }

@@ -66,7 +66,7 @@ export interface TriageOutcome {
 
 export interface TriageDeps {
   client: GitHubClient;
-  store: HistoryStore;
+  store: Pick<HistoryStore, 'episodes' | 'triage'>;
   log: Log;
 }
 
@@ -118,7 +118,7 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
   if (parsed.kind === 'unknown') return answer('unknown-command', replies.unknown());
   if (parsed.kind === 'invalid') return answer('invalid', replies.invalid(parsed.problem), { command: parsed.command });
 
-  const episodes = store.episodes().filter((e) => e.issueNumber === issueNumber);
+  const episodes = store.episodes.episodes().filter((e) => e.issueNumber === issueNumber);
   // A broken workload's issue has no episodes (failures are found again by fingerprint), but it
   // is bisected pass/fail by its number like a regression's (`bisect --issue N`).
   const broken = issue.labels.some((label) => (typeof label === 'string' ? label : label.name) === brokenLabel);
@@ -129,7 +129,7 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
   const argument = fix ?? parsed.note;
   const key = comment.id === undefined ? `hand:${issueNumber}:${comment.at}` : `comment:${comment.id}`;
   // The history first: recording twice changes nothing, so a run interrupted after this point can run again.
-  const firstTime = store.recordTriageEvent({
+  const firstTime = store.triage.recordTriageEvent({
     key,
     issueNumber,
     episodes: episodes.map((e) => e.fingerprint),
@@ -140,7 +140,7 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
     at: comment.at,
   });
   // A false alarm ends its episodes too: nothing is left to watch, and the closed issue is not reopened.
-  if (command === 'accept' || command === 'false-alarm') store.markEpisodesAccepted(episodes.map((e) => e.id));
+  if (command === 'accept' || command === 'false-alarm') store.episodes.markEpisodesAccepted(episodes.map((e) => e.id));
   log.info(
     firstTime
       ? `${comment.author} gave ${command} on #${issueNumber} (${episodes.length} episodes)`
@@ -149,11 +149,11 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
 
   // Each step on GitHub is recorded once done, so a run again after a failure does only the rest;
   // the reply comes last and marks the comment answered.
-  const stepsDone = store.triageSteps(key);
+  const stepsDone = store.triage.triageSteps(key);
   const step = async (name: TriageStep, action: string, body: () => Promise<unknown>): Promise<void> => {
     if (stepsDone.has(name)) return;
     await call(action, body);
-    store.recordTriageStep(key, name, new Date().toISOString());
+    store.triage.recordTriageStep(key, name, new Date().toISOString());
   };
   const labels = issue.labels.map((l) => (typeof l === 'string' ? l : l.name));
   const label = triageLabels[command];

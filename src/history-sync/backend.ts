@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { validate } from '../validation.js';
-import type { MergeCounts } from '../history/merge.js';
+import type { MergeCounts } from '../history/merge-queries.js';
 import type { Log } from '../log.js';
 
 /**

@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { MergeCounts } from '../history/merge.js';
+import type { MergeCounts } from '../history/merge-queries.js';
 
 /** Rows a merge added, over every table. */
 export function addedRows(counts: MergeCounts): number {

@@ -1,7 +1,6 @@
 /**
- * Work whose process died before it finished: A/B tests and bisects left 'running' (runs have
- * their own marking in HistoryStore.markAbandonedRuns). Both tables record the host, pid, boot and
- * start time of the process that runs them.
+ * Work whose process died before it finished: runs, A/B tests and bisects left 'running'. Each
+ * table records the host, pid, boot and start time of the process that runs it.
  *
  * @module
  */
@@ -19,4 +18,9 @@ export function runningWorkOfHost(db: Db, table: TrackedWork | 'runs', host: str
 /** What was recorded stays; the work is incomplete, and says so wherever it is shown. */
 export function markWorkIncomplete(db: Db, table: TrackedWork, id: string): void {
   db.prepare(`UPDATE ${table} SET status = 'incomplete' WHERE id = ? AND status = 'running'`).run(id);
+}
+
+/** A run's own marking: it also says why, on every page and summary that shows it. */
+export function markRunIncomplete(db: Db, id: string): void {
+  db.prepare("UPDATE runs SET status = 'incomplete', error = 'the run stopped before it finished' WHERE id = ?").run(id);
 }

@@ -1,7 +1,7 @@
 /**
  * The SQL of backfills and past versions (db/migrations/011-backfill.sql): which nights are already recorded,
  * the episodes found by judging them again (a backfill's or a replay's), workloads a version cannot run and metrics it cannot report.
- * HistoryStore exposes these as methods.
+ * RunStore and EpisodeStore expose these as methods.
  *
  * @module
  */
@@ -64,15 +64,3 @@ export function insertAbsentMetrics(db: Db, absent: readonly AbsentMetric[]): vo
   for (const a of absent) insert.run(a.runId, a.workload, a.metric, a.reason);
 }
 
-/** Every workload a nightly run could not run, with its night and the commits of that run, oldest first. */
-export function unsupportedNightlyWorkloads(db: Db, suite?: string): (UnsupportedWorkload & { suite: string; night: string })[] {
-  return guard(db, () =>
-    db
-      .prepare(
-        `SELECT u.run_id AS runId, u.workload, u.workload_version AS workloadVersion, u.reason, r.suite, r.night
-         FROM unsupported_workloads u JOIN runs r ON r.id = u.run_id
-         WHERE r.kind = 'nightly' ${suite ? 'AND r.suite = ?' : ''} ORDER BY r.night, r.started_at`,
-      )
-      .all(...(suite ? [suite] : [])) as (UnsupportedWorkload & { suite: string; night: string })[],
-  );
-}

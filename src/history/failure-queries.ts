@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { NightOutcome } from '../detect/failures.js';
+import type { NightOutcome } from './night-rows.js';
 import type { Db } from './database.js';
 
 /**

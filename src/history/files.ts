@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import { listMigrations, migrate, openDatabase, schemaVersion, type Db, type Migration, type OpenOptions } from './database.js';
 import { archiveCopy, compact, pruneSamples, tableRowCounts, type PruneOutcome } from './maintenance-queries.js';
-import { mergeDatabase, type MergeCounts } from './merge.js';
+import { mergeDatabase, type MergeCounts } from './merge-queries.js';
 
 function withDatabase<T>(file: string, options: OpenOptions, body: (db: Db) => T): T {
   const db = openDatabase(file, options);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { MachineNight, MachineSign } from '../detect/machine-night.js';
+import type { MachineNight, MachineSign } from './episode-rows.js';
 import type { Db } from './database.js';
 
 /** Stores (or replaces: judging a night again gives the same finding) the finding of a night. */

@@ -1,15 +1,14 @@
 /**
  * Detection's SQL: the `regressions` table (db/migrations/002, 004) of episodes read, planned
  * changes applied, issue numbers and acceptance stored by the GitHub side; the directions the
- * suites declare; the latest nightly night. HistoryStore exposes these as methods.
+ * suites declare; the latest nightly night. RunStore and EpisodeStore expose these as methods.
  *
  * @module
  */
 import type { Db } from './database.js';
 import { guardSqlite as guard } from './database.js';
-import type { EpisodeChange, Episode, EpisodeKind, EpisodeState } from '../detect/episodes.js';
-import type { Direction } from '../detect/policy.js';
-import type { NightRef } from '../detect/judge.js';
+import type { EpisodeChange, Episode, EpisodeKind, EpisodeState } from './episode-rows.js';
+import type { Direction, NightRef } from './types.js';
 
 interface EpisodeRow {
   id: number;

@@ -6,12 +6,10 @@
  *
  * @module
  */
-import type { RepeatFacts } from '../report/drilldown.js';
-import type { ReportHistory, ReportRun } from '../report/types.js';
+import type { RepeatFacts, ReportHistory, ReportRun } from './report-rows.js';
 import type { Db } from './database.js';
-import type { MachineFacts } from '../detect/machine-class.js';
 import { cutShortCondition } from './whole-points-queries.js';
-import type { CommitInfo, MetricValue, ProcessSamples, RepeatStatus } from './types.js';
+import type { CommitInfo, MachineFacts, MetricValue, ProcessSamples, RepeatStatus } from './types.js';
 
 /** Every nightly run with its commits, values of ok repeats, failed repeats and described commits. */
 export function readReportHistory(db: Db): ReportHistory {

@@ -1,5 +1,8 @@
-/** The shapes the history stores; the SQL lives in db/migrations. */
-import type { MachineFacts } from '../detect/machine-class.js';
+/**
+ * The shapes the history stores; the SQL lives in db/migrations. The history owns them: readers
+ * (detection, pages, summaries) take them as they are or map them to their own views, and the
+ * history imports nothing from its readers.
+ */
 
 export type RunKind = 'nightly' | 'run' | 'ab' | 'bisect';
 export type RunStatus = 'running' | 'complete' | 'partial' | 'failed' | 'incomplete';
@@ -16,6 +19,23 @@ export interface CommitInfo {
   subject: string;
 }
 
+/** What a run records about the machine that ran it. */
+export interface MachineFacts {
+  cpuModel: string;
+  /** Logical CPUs the runner's machine offers. */
+  cores: number;
+  /** Total memory in bytes. */
+  memory: number;
+  /** The kernel's release, e.g. "6.1.0-18-amd64". */
+  kernel: string;
+  /** On a GitHub-hosted runner: its image (`ImageOS`, e.g. ubuntu22) and that image's version (`ImageVersion`). */
+  runnerImage?: string;
+  runnerImageVersion?: string;
+  /** `RUNNER_NAME` and `RUNNER_ENVIRONMENT` (github-hosted or self-hosted). */
+  runnerName?: string;
+  runnerEnvironment?: string;
+}
+
 /** What makes two values comparable: never compare across these. */
 export interface Comparability {
   environmentName: string;
@@ -23,6 +43,27 @@ export interface Comparability {
   provider: string;
   clusterShape: string;
   instanceType?: string;
+}
+
+/** Which way is better for a metric: time and memory (every runner metric) are `lower`. */
+export type Direction = 'lower' | 'higher';
+
+/** Everything that must match for two values to be compared. */
+export interface SeriesIdentity extends Comparability {
+  suite: string;
+  workload: string;
+  workloadVersion: string;
+  metric: string;
+}
+
+/** A night of a series, as an episode or an issue points at it. */
+export interface NightRef {
+  night: string;
+  runId: string;
+  /** repo -> sha */
+  commits: Record<string, string>;
+  /** The class of the machine that ran it, when known (src/detect/machine-class.ts). */
+  machineClass?: string;
 }
 
 export interface NewRun extends Comparability {

@@ -28,16 +28,16 @@ export interface ExportResult {
   values: number;
 }
 
-export function exportHistory(store: HistoryStore, options: ExportOptions): ExportResult {
+export function exportHistory(store: Pick<HistoryStore, 'runs'>, options: ExportOptions): ExportResult {
   if (options.format === 'csv') {
-    const rows = store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: options.night });
-    const declared = new Map(store.metricDirections().map((d) => [`${d.suite}\0${d.workload}\0${d.metric}`, d.direction]));
+    const rows = store.runs.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: options.night });
+    const declared = new Map(store.runs.metricDirections().map((d) => [`${d.suite}\0${d.workload}\0${d.metric}`, d.direction]));
     const text = toCsv(rows, (row) => declared.get(`${row.suite}\0${row.workload}\0${row.metric}`) ?? '');
     return { text, values: rows.filter((row) => row.value !== null).length };
   }
-  const night = options.night ?? store.latestNightlyNight(options.suite);
+  const night = options.night ?? store.runs.latestNightlyNight(options.suite);
   if (!night) throw new NightbenchError('store', `history export: no nightly run${options.suite ? ` of suite ${options.suite}` : ''} in the history`);
-  const rows = store.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: night });
+  const rows = store.runs.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: night });
   const document = toBmf(groupSeries(rows, { from: night, to: night }), night);
   const values = Object.values(document).reduce((sum, measures) => sum + Object.keys(measures).length, 0);
   return { text: `${JSON.stringify(document, null, 2)}\n`, night, values };

@@ -48,7 +48,7 @@ export interface ImportSummary {
 
 const progressEveryMs = 2000;
 
-export function importHistory(store: HistoryStore, source: string, options: ImportOptions = {}): ImportSummary {
+export function importHistory(store: Pick<HistoryStore, 'runs'>, source: string, options: ImportOptions = {}): ImportSummary {
   const reading = readSource(source, options.format, { machine: options.machine ?? 'default', commit: options.commit });
   const suite = options.suite ?? reading.format;
   const placement = { format: reading.format, suite, repo: options.repo ?? suite, source };
@@ -65,7 +65,7 @@ export function importHistory(store: HistoryStore, source: string, options: Impo
   let filesRead = 0;
   let lastProgress = now();
   const flush = () => {
-    const written = store.importRuns(batch);
+    const written = store.runs.importRuns(batch);
     summary.newRuns += written.newRuns;
     summary.newValues += written.newValues;
     batch = [];
@@ -94,6 +94,6 @@ export function importHistory(store: HistoryStore, source: string, options: Impo
     }
   }
   flush();
-  store.recordMetricDirections([...directions.values()]);
+  store.runs.recordMetricDirections([...directions.values()]);
   return { ...summary, suites: [...suites].sort(), machines: [...machines].sort(), series: series.size };
 }

@@ -50,7 +50,7 @@ export async function detectAndPublish(loaded: LoadedConfig, store: HistoryStore
 export function rerunOnCluster(loaded: LoadedConfig, store: HistoryStore, log: Log): ConfirmPort {
   return async (group) => {
     const ids = new Set(group.series.map((s) => s.episodeId));
-    const episode = largestChange(store.episodes({ suite: group.suite }).filter((e) => ids.has(e.id)));
+    const episode = largestChange(store.episodes.episodes({ suite: group.suite }).filter((e) => ids.has(e.id)));
     log.info(`confirming ${group.suite} ${episode.identity.workload} ${episode.identity.metric} before filing: last good against first bad`);
     const report = await runBisect(loaded, store, log, episodeRequest(episode, 'rerun'));
     return confirmationOf(report.result, episode, report.clusterSeconds);

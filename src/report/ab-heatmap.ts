@@ -7,7 +7,7 @@
  */
 import { formatChange } from '../format/index.js';
 import { html, type Html } from './render.js';
-import type { AbSitePage } from './ab-site-page.js';
+import type { AbSitePage } from '../ab/site-page-schema.js';
 
 type Comparison = AbSitePage['comparisons'][number];
 

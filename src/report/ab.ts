@@ -8,7 +8,7 @@
  */
 import { formatChange, formatValue } from '../format/index.js';
 import { abTestAnchor, renderAbHeatmap } from './ab-heatmap.js';
-import type { AbSitePage } from './ab-site-page.js';
+import type { AbSitePage } from '../ab/site-page-schema.js';
 import { relativeHref, sitePaths } from './paths.js';
 import { html, layout, type Html } from './render.js';
 

@@ -14,7 +14,7 @@ import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { renderAbIndex, renderAbReport } from './ab.js';
-import { abSitePageSchema, type AbSitePage } from './ab-site-page.js';
+import { abSitePageSchema, type AbSitePage } from '../ab/site-page-schema.js';
 import { buildAssets } from './assets.js';
 import { buildCompareData, type MetricDirectionOf } from './compare/data.js';
 import { buildSiteData, commitRow } from './data.js';
@@ -30,7 +30,7 @@ import { renderDrilldownPage, renderWorkloadPage } from './render-workload.js';
 import { detectionQuality } from '../triage/quality.js';
 
 export interface BuildSiteOptions {
-  store: HistoryStore;
+  store: Pick<HistoryStore, 'runs' | 'episodes' | 'bisects' | 'triage' | 'nights'>;
   /** The site's folder (reports/site); everything in it that the build does not write is removed. */
   outDir: string;
   /** A/B report JSON files (reports/ab); missing means none. */
@@ -66,10 +66,10 @@ export interface BuildSummary {
 export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary> {
   const started = performance.now();
   const generatedAt = options.now.toISOString();
-  const history = options.store.reportHistory();
-  const withSamples = options.store.runsWithSamples();
+  const history = options.store.nights.reportHistory();
+  const withSamples = options.store.nights.runsWithSamples();
   const detection = readDetection(options.store, options.policy);
-  const events = options.store.triageEvents();
+  const events = options.store.triage.triageEvents();
   const read = performance.now();
   options.log.debug(`read ${history.runs.length} runs, ${history.values.length} values in ${((read - started) / 1000).toFixed(1)} s`);
 
@@ -99,10 +99,10 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
 
   const runs = new Map(history.runs.map((run) => [run.id, run]));
   const commits = new Map(history.commits.map((c) => [`${c.repo}\u0000${c.sha}`, c]));
-  const unfinished = options.store.unfinishedRuns();
+  const unfinished = options.store.nights.unfinishedRuns();
   const drilldowns = { written: 0, kept: 0 };
   for (const page of site.workloads) {
-    out.write(sitePaths.workloadPage(page.suite, page.workload), renderWorkloadPage(page, generatedAt, options.store.bisects({ suite: page.suite, workload: page.workload })));
+    out.write(sitePaths.workloadPage(page.suite, page.workload), renderWorkloadPage(page, generatedAt, options.store.bisects.bisects({ suite: page.suite, workload: page.workload })));
     out.write(sitePaths.workloadData(page.suite, page.workload), dataScript('NIGHTBENCH_WORKLOAD', page));
     for (const link of page.variants.flatMap((v) => v.drilldowns)) {
       const run = runs.get(link.runId)!;
@@ -112,7 +112,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
         drilldowns.kept++;
         continue;
       }
-      const repeats = options.store.runWorkload(run.id, page.workload);
+      const repeats = options.store.nights.runWorkload(run.id, page.workload);
       const runCommits = run.commits.map(({ repo, sha }) => commitRow(repo, sha, commits.get(`${repo}\u0000${sha}`), options));
       const drilldown = buildDrilldown(run, page.workload, repeats, runCommits);
       out.write(pagePath, renderDrilldownPage(drilldown, generatedAt));
@@ -142,7 +142,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
 
 /** A metric's direction as detection resolves it (config, then the suite's declaration), or none where the suite says so. */
 function metricDirectionOf(options: BuildSiteOptions): MetricDirectionOf {
-  const declared = new Map(options.store.metricDirections().map((d) => [[d.suite, d.workload, d.metric].join('\u0000'), d.direction]));
+  const declared = new Map(options.store.runs.metricDirections().map((d) => [[d.suite, d.workload, d.metric].join('\u0000'), d.direction]));
   return (suite, workload, metric) => {
     const said = declared.get([suite, workload, metric].join('\u0000'));
     if (said === 'none' && options.policy.directions[metric] === undefined) return 'none';
@@ -224,7 +224,7 @@ class SiteWriter {
  * Detection's view of the history without changing it: a dry run judges the latest night, and
  * the stored episodes give every regression and recovery so far.
  */
-function readDetection(store: HistoryStore, policy: DetectionPolicy): DetectionFacts {
+function readDetection(store: Pick<HistoryStore, 'runs' | 'episodes' | 'bisects' | 'triage' | 'nights'>, policy: DetectionPolicy): DetectionFacts {
   const tonight = assessNight(store, policy);
-  return { verdicts: tonight.verdicts, episodes: store.episodes(), machineNights: [...store.machineNights({ machineOnly: true }), ...(tonight.machine ? [tonight.machine] : [])] };
+  return { verdicts: tonight.verdicts, episodes: store.episodes.episodes(), machineNights: [...store.episodes.machineNights({ machineOnly: true }), ...(tonight.machine ? [tonight.machine] : [])] };
 }

@@ -4,19 +4,12 @@
  *
  * @module
  */
-import type { MetricValue, ProcessSamples, RepeatStatus } from '../history/types.js';
+import type { RepeatFacts } from '../history/report-rows.js';
+import type { ProcessSamples } from '../history/types.js';
 import { describeMachine } from '../detect/machine-class.js';
 import { compact, roundTo } from './format.js';
 import { relativeHref, sitePaths, variantOf } from './paths.js';
 import type { CommitRow, DrilldownPage, ProcessTimeline, ReportRun } from './types.js';
-
-export interface RepeatFacts {
-  repeat: number;
-  status: RepeatStatus;
-  error: string | null;
-  metrics: MetricValue[];
-  samples: ProcessSamples[];
-}
 
 const mib = 2 ** 20;
 

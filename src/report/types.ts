@@ -6,8 +6,8 @@
  * @module
  */
 import type { SensitivitySummary } from '../detect/sensitivity.js';
-import type { MachineFacts } from '../detect/machine-class.js';
-import type { CommitInfo, Comparability, FailureClass, RepeatStatus } from '../history/types.js';
+
+export type { CutShortWorkload, MeasuredValue, ReportHistory, ReportRun, FailedRepeat as RepeatFailure, UnsupportedWorkload } from '../history/report-rows.js';
 
 /** The index's status words: detection's verdict on the latest night, or an open episode. */
 export type SeriesStatus = 'regressed' | 'failing' | 'improved' | 'insufficient' | 'stable';
@@ -20,68 +20,6 @@ export const statusLabels: Record<SeriesStatus, string> = {
   insufficient: 'not enough data',
   stable: 'stable',
 };
-
-/** One nightly run as the report needs it. */
-export interface ReportRun extends Comparability {
-  id: string;
-  suite: string;
-  night: string;
-  startedAt: string;
-  commits: { repo: string; sha: string }[];
-  /** What ran it and its class, when recorded (db/migrations/018). */
-  machine?: MachineFacts;
-  machineClass?: string;
-}
-
-export interface MeasuredValue {
-  runId: string;
-  workload: string;
-  repeat: number;
-  metric: string;
-  value: number;
-  unit: string;
-}
-
-/** A repeat that produced no values (failed or timed out), with the tail of its stderr. */
-export interface RepeatFailure {
-  runId: string;
-  workload: string;
-  repeat: number;
-  status: Exclude<RepeatStatus, 'ok' | 'disturbed'>;
-  error: string | null;
-  /** Whose failure it is and why (null in a history older than failure classes). */
-  failureClass: FailureClass | null;
-  failureCause: string | null;
-}
-
-/** A workload a nightly run's version of the target could not run at all (db/migrations/011-backfill.sql). */
-export interface UnsupportedWorkload {
-  runId: string;
-  workload: string;
-  reason: string;
-}
-
-/**
- * A workload an incomplete run cut short (fewer measured repeats than the run was configured
- * for): detection never judges it (`wholePointsOnly`), so the pages show it as no point.
- */
-export interface CutShortWorkload {
-  runId: string;
-  workload: string;
-  measured: number;
-  configured: number;
-}
-
-/** Everything the pages show, read from the history once. */
-export interface ReportHistory {
-  /** Nightly runs, oldest first. */
-  runs: ReportRun[];
-  values: MeasuredValue[];
-  failures: RepeatFailure[];
-  commits: CommitInfo[];
-  unsupported?: UnsupportedWorkload[];
-  cutShort?: CutShortWorkload[];
-}
 
 /** A cluster shape plus environment: series of different variants are never mixed. */
 export interface Variant {

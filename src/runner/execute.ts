@@ -18,7 +18,7 @@ import { recoverAbandoned } from './leftovers.js';
 import { readMachineFacts } from './machine.js';
 import { instanceMachineClass, machineClass, type MachineFacts } from '../detect/machine-class.js';
 import { processIdentity } from './proc.js';
-import { runSuite, type RunPlan, type RunSummary } from './runner.js';
+import { historySink, runSuite, type RunPlan, type RunSummary } from './runner.js';
 
 export interface ExecuteOptions {
   kind: RunKind;
@@ -86,10 +86,10 @@ export async function prepareExecution(
 }
 
 /** Records the start of one suite's run (status running) and returns its id. */
-export function beginSuiteRun(store: HistoryStore, prepared: PreparedExecution, suite: Suite, options: { kind: RunKind; night: string; shard?: string }): string {
+export function beginSuiteRun(store: Pick<HistoryStore, 'runs'>, prepared: PreparedExecution, suite: Suite, options: { kind: RunKind; night: string; shard?: string }): string {
   const { config } = prepared.loaded;
   const runId = randomUUID();
-  store.beginRun({
+  store.runs.beginRun({
     id: runId,
     kind: options.kind,
     suite: suite.file.name,
@@ -115,7 +115,7 @@ export function beginSuiteRun(store: HistoryStore, prepared: PreparedExecution, 
   });
   // Detection reads which way is better for each metric from what the suite declares.
   const workloads = prepared.selected.find((s) => s.suite === suite)?.workloads ?? [];
-  store.recordMetricDirections(
+  store.runs.recordMetricDirections(
     workloads.flatMap((w) => [...runnerMetrics, ...w.metrics].map((m) => ({ suite: suite.file.name, workload: w.name, metric: m.name, direction: m.direction }))),
   );
   return runId;
@@ -150,13 +150,13 @@ export function suiteRunPlan(prepared: PreparedExecution, suite: Suite, workload
 }
 
 /** Records how a run ended, from what its `runSuite` calls summarised (one, or one per slot). */
-export function finishSuiteRun(store: HistoryStore, runId: string, summaries: RunSummary[], outcome: { error?: string; aborted: boolean }): { status: RunStatus; repeats: RunSummary['repeats']; costUsd?: number } {
+export function finishSuiteRun(store: Pick<HistoryStore, 'runs' | 'processes'>, runId: string, summaries: RunSummary[], outcome: { error?: string; aborted: boolean }): { status: RunStatus; repeats: RunSummary['repeats']; costUsd?: number } {
   const summary = summaries.length > 0 ? mergeSummaries(summaries) : undefined;
   const status = outcome.aborted ? 'incomplete' : runStatus(summary, outcome.error);
   const costs = (summary?.clusters ?? []).flatMap((c) => (c.costUsd === undefined ? [] : [c.costUsd]));
   const costUsd = costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : undefined;
   const first = summary?.clusters[0];
-  store.finishRun(runId, {
+  store.runs.finishRun(runId, {
     status,
     finishedAt: new Date().toISOString(),
     error: outcome.aborted ? 'interrupted' : outcome.error,
@@ -168,7 +168,7 @@ export function finishSuiteRun(store: HistoryStore, runId: string, summaries: Ru
     machineClass: first?.instanceType === undefined ? undefined : instanceMachineClass(first.instanceType),
   });
   // runSuite stops every cluster it starts before it returns, on every path.
-  store.settleRunProcesses(runId, 'stopped');
+  store.processes.settleRunProcesses(runId, 'stopped');
   return { status, repeats: summary?.repeats ?? { ok: 0, failed: 0, timeout: 0, disturbed: 0 }, costUsd };
 }
 
@@ -182,9 +182,9 @@ function mergeSummaries(summaries: RunSummary[]): RunSummary {
  * One night (or ad-hoc run) of every configured suite: the target at its commit, a cluster per
  * workload, every repeat recorded as it finishes. Input errors surface before any cluster starts.
  */
-export async function executeRuns(loaded: LoadedConfig, store: HistoryStore, log: Log, options: ExecuteOptions): Promise<RunReport[]> {
+export async function executeRuns(loaded: LoadedConfig, store: Pick<HistoryStore, 'runs' | 'ab' | 'bisects' | 'processes'>, log: Log, options: ExecuteOptions): Promise<RunReport[]> {
   await recoverAbandoned(store, log);
-  store.assertWritable();
+  store.runs.assertWritable();
   const prepared = options.prepared ?? (await prepareExecution(loaded, log, { ...options, night: options.night ?? 'now' }));
   const night = options.night ?? new Date().toISOString().slice(0, 10);
   const repeats = loaded.config.repeats;
@@ -199,7 +199,7 @@ export async function executeRuns(loaded: LoadedConfig, store: HistoryStore, log
     let error: string | undefined;
     try {
       const plan = { ...suiteRunPlan(prepared, suite, workloads, runId, { count: repeats }), retryInfrastructure: () => withinBudget(loaded.config, began) };
-      summary = await runSuite(plan, { provider: prepared.provider, sink: store, log, signal: options.signal });
+      summary = await runSuite(plan, { provider: prepared.provider, sink: historySink(store), log, signal: options.signal });
     } catch (caught) {
       error = caught instanceof Error ? caught.message : String(caught);
     }

@@ -10,6 +10,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LaunchedProcess } from '../cluster/types.js';
 import { firstLine } from '../errors.js';
+import type { ProcessStore } from '../history/process-store.js';
 import type { HistoryStore } from '../history/store.js';
 import type { RunProcess } from '../history/types.js';
 import type { Log } from '../log.js';
@@ -41,18 +42,18 @@ export function processRecorder(ledger: ProcessLedger, runId: string, log: Log):
  * it is still the very process recorded (same boot, same start time), never a recycled pid.
  * Says on stderr what it did; says nothing when there was nothing to do. Returns what it ended.
  */
-export async function recoverAbandoned(store: HistoryStore, log: Log, options: { graceMs?: number } = {}): Promise<RunProcess[]> {
-  for (const id of store.markAbandonedRuns(recordedProcessIsAlive)) log.warn(`run ${id} had stopped before it finished; marked incomplete`);
-  for (const id of store.markAbandonedAbTests(recordedProcessIsAlive)) log.warn(`A/B ${id} had stopped before it finished; marked incomplete (\`nightbench ab report ${id.slice(0, 8)}\` analyses what it recorded)`);
-  for (const id of store.markAbandonedBisects(recordedProcessIsAlive)) log.warn(`bisect ${id} had stopped before it finished; marked incomplete (its repeats stay recorded)`);
-  return endLeftoverProcesses(store, log, options.graceMs ?? 5000);
+export async function recoverAbandoned(store: Pick<HistoryStore, 'runs' | 'ab' | 'bisects' | 'processes'>, log: Log, options: { graceMs?: number } = {}): Promise<RunProcess[]> {
+  for (const id of store.runs.markAbandonedRuns(recordedProcessIsAlive)) log.warn(`run ${id} had stopped before it finished; marked incomplete`);
+  for (const id of store.ab.markAbandonedAbTests(recordedProcessIsAlive)) log.warn(`A/B ${id} had stopped before it finished; marked incomplete (\`nightbench ab report ${id.slice(0, 8)}\` analyses what it recorded)`);
+  for (const id of store.bisects.markAbandonedBisects(recordedProcessIsAlive)) log.warn(`bisect ${id} had stopped before it finished; marked incomplete (its repeats stay recorded)`);
+  return endLeftoverProcesses(store.processes, log, options.graceMs ?? 5000);
 }
 
-async function endLeftoverProcesses(store: HistoryStore, log: Log, graceMs: number): Promise<RunProcess[]> {
+async function endLeftoverProcesses(processes: ProcessStore, log: Log, graceMs: number): Promise<RunProcess[]> {
   const alive: RunProcess[] = [];
-  for (const process of store.unsettledProcesses()) {
+  for (const process of processes.unsettledProcesses()) {
     if (recordedProcessIsAlive(process)) alive.push(process);
-    else store.settleProcess(process, 'gone');
+    else processes.settleProcess(process, 'gone');
   }
   if (alive.length === 0) return [];
   const runs = [...new Set(alive.map((p) => p.runId.slice(0, 8)))];
@@ -69,7 +70,7 @@ async function endLeftoverProcesses(store: HistoryStore, log: Log, graceMs: numb
   while (alive.some(recordedProcessIsAlive) && Date.now() < deadline) await sleep(100);
   for (const process of alive) {
     signalGroup(process.pgid, 'SIGKILL');
-    store.settleProcess(process, 'ended');
+    processes.settleProcess(process, 'ended');
   }
   return alive;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Cluster, ClusterInfo, ClusterProvider, ClusterRequest } from '../cluster/types.js';
 import { HostTroubleError, fillTemplate } from '../cluster/types.js';
 import { firstLine, lastLines } from '../errors.js';
+import type { HistoryStore } from '../history/store.js';
 import type { MetricValue, RepeatFailure, RepeatRecord, RepeatStatus, RunProcess } from '../history/types.js';
 import { clusterFailure, failureCauses, repeatFailure } from './failure-causes.js';
 import type { Log } from '../log.js';
@@ -20,6 +21,15 @@ export interface RepeatSink {
   recordProcess?(process: RunProcess): void;
   /** A workload the target's version cannot run: recorded instead of its repeats. */
   recordUnsupported?(record: { runId: string; workload: string; workloadVersion: string; reason: string }): void;
+}
+
+/** The history as a run's sink: repeats and unsupported workloads to its runs, process groups to its process ledger. */
+export function historySink(store: Pick<HistoryStore, 'runs' | 'processes'>): Required<RepeatSink> {
+  return {
+    recordRepeat: (record) => store.runs.recordRepeat(record),
+    recordProcess: (process) => store.processes.recordProcess(process),
+    recordUnsupported: (record) => store.runs.recordUnsupported(record),
+  };
 }
 
 export interface RunPlan {

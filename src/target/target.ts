@@ -4,7 +4,7 @@ import { NightbenchError, firstLine, lastLines } from '../errors.js';
 import type { CommitInfo } from '../history/types.js';
 import type { Log } from '../log.js';
 import { runCommand } from '../cluster/processes.js';
-import { nightCutoff } from './cutoff.js';
+import { nightCutoff } from '../night.js';
 import { checkoutGitTarget, type CheckoutPins } from './git-target.js';
 
 /** The target made ready to run: what it is (for the history) and how processes see it. */

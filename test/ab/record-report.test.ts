@@ -15,7 +15,7 @@ import type { NewAbTest } from '../../src/history/ab-queries.js';
 import { mergeShardFiles } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
-import { abSitePageSchema } from '../../src/report/ab-site-page.js';
+import { abSitePageSchema } from '../../src/ab/site-page-schema.js';
 import { runCli } from '../helpers/cli.js';
 
 const groups = abGroups(['small-chunks', 'big-chunks'], true);
@@ -43,15 +43,15 @@ const level = { A: 400, "A'": 401, B: 520 } as Record<string, number>;
 function fill(history: HistoryStore, id = record.id): void {
   for (const group of groups) {
     const runId = `${id.slice(0, 8)}-run-${group.label === "A'" ? 'A2' : group.label}`;
-    history.beginRun({
+    history.runs.beginRun({
       id: runId, kind: 'ab', suite: 'tiny', night: '2026-12-02', startedAt: record.createdAt, target: {}, environment: {}, environmentName: group.environment,
       environmentFingerprint: group.environment, provider: 'local', clusterShape: 'local:2x1:1GiB', commits: [], workers: 2, threadsPerWorker: 1,
       memoryPerWorker: 2 ** 30, scale: 1, harnessVersion: 'test', host: 'test', pid: 0, config: {},
     });
-    history.attachRunToAbTest(runId, id, group.label);
+    history.ab.attachRunToAbTest(runId, id, group.label);
     for (let repeat = 1; repeat <= 6; repeat++) {
       const status = group.label === 'B' && repeat === 6 ? 'failed' : 'ok';
-      history.recordRepeat({
+      history.runs.recordRepeat({
         runId, workload: 'chunked_sum', repeat, workloadVersion: '1', status, startedAt: record.createdAt, finishedAt: record.createdAt, samples: [],
         metrics: [
           { metric: 'peak_memory', unit: 'bytes', value: (level[group.label]! + repeat) * 2 ** 20 },
@@ -59,7 +59,7 @@ function fill(history: HistoryStore, id = record.id): void {
         ],
       });
     }
-    history.finishRun(runId, { status: 'complete', finishedAt: record.createdAt });
+    history.runs.finishRun(runId, { status: 'complete', finishedAt: record.createdAt });
   }
 }
 
@@ -70,31 +70,31 @@ describe('the A/B history and its report', () => {
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'nb-ab-store-'));
     history = openHistory(path.join(dir, 'history.sqlite'));
-    history.createAbTest(record);
+    history.ab.createAbTest(record);
     fill(history);
-    history.finishAbTest(record.id, 'partial', '2026-12-02T11:00:00.000Z');
+    history.ab.finishAbTest(record.id, 'partial', '2026-12-02T11:00:00.000Z');
   });
   afterEach(() => history.close());
 
   it('stores a test with its order and seed, and finds it by a prefix of its id', () => {
-    const stored = history.abTest<AbTestRecord>('0f1e2d3c');
+    const stored = history.ab.abTest<AbTestRecord>('0f1e2d3c');
     expect(stored).toMatchObject({ id: record.id, status: 'partial', order: 'blocks', seed: 9, finishedAt: '2026-12-02T11:00:00.000Z' });
     expect(stored.config.groups).toEqual(groups);
-    expect(history.abTests<AbTestRecord>().map((t) => t.id)).toEqual([record.id]);
-    expect(() => history.abTest<AbTestRecord>('ffff')).toThrow(/no A\/B test "ffff"/);
+    expect(history.ab.abTests<AbTestRecord>().map((t) => t.id)).toEqual([record.id]);
+    expect(() => history.ab.abTest<AbTestRecord>('ffff')).toThrow(/no A\/B test "ffff"/);
   });
 
   it('refuses an ambiguous prefix', () => {
-    history.createAbTest({ ...record, id: '0f1e2d3c-0000-4000-8000-000000000002' });
-    expect(() => history.abTest<AbTestRecord>('0f1e')).toThrow(/ambiguous/);
-    expect(history.abTest<AbTestRecord>(record.id).id).toBe(record.id);
+    history.ab.createAbTest({ ...record, id: '0f1e2d3c-0000-4000-8000-000000000002' });
+    expect(() => history.ab.abTest<AbTestRecord>('0f1e')).toThrow(/ambiguous/);
+    expect(history.ab.abTest<AbTestRecord>(record.id).id).toBe(record.id);
   });
 
   it('gives every row the group of its run, and re-analyses the same way every time', () => {
-    const rows = history.abTestRows(record.id);
+    const rows = history.ab.abTestRows(record.id);
     expect(new Set(rows.map((r) => r.group))).toEqual(new Set(['A', "A'", 'B']));
-    const first = reportAb(history.abTest<AbTestRecord>(record.id), rows);
-    expect(reportAb(history.abTest<AbTestRecord>(record.id), history.abTestRows(record.id))).toEqual(first);
+    const first = reportAb(history.ab.abTest<AbTestRecord>(record.id), rows);
+    expect(reportAb(history.ab.abTest<AbTestRecord>(record.id), history.ab.abTestRows(record.id))).toEqual(first);
     const memory = first.analysis.tests.find((t) => t.metric === 'peak_memory')!;
     expect(memory).toMatchObject({ group: 'B', verdict: 'worse', baseline: { n: 6 }, candidate: { n: 5 } });
     expect(first.analysis.tests.find((t) => t.metric === 'wall_time')!.verdict).toBe('no clear change');
@@ -103,7 +103,7 @@ describe('the A/B history and its report', () => {
   });
 
   it('renders a terminal table with the memory change first and a Markdown table for GitHub', () => {
-    const { header, analysis } = reportAb(history.abTest<AbTestRecord>(record.id), history.abTestRows(record.id));
+    const { header, analysis } = reportAb(history.ab.abTest<AbTestRecord>(record.id), history.ab.abTestRows(record.id));
     const terminal = renderTerminal(header, analysis);
     const lines = terminal.split('\n');
     const headerAt = lines.findIndex((l) => l.startsWith('workload'));
@@ -118,8 +118,8 @@ describe('the A/B history and its report', () => {
   });
 
   it('writes site pages the report\'s A/B seam accepts, one per candidate', () => {
-    const report = reportAb(history.abTest<AbTestRecord>(record.id), history.abTestRows(record.id));
-    const pages = sitePages(report, history.abTest<AbTestRecord>(record.id).config.environments);
+    const report = reportAb(history.ab.abTest<AbTestRecord>(record.id), history.ab.abTestRows(record.id));
+    const pages = sitePages(report, history.ab.abTest<AbTestRecord>(record.id).config.environments);
     expect(pages).toHaveLength(1);
     const page = abSitePageSchema.parse(pages[0]);
     expect(page).toMatchObject({ id: `${record.id}-B`, baseline: { name: 'small-chunks', description: 'array.chunk-size 1MiB' }, candidate: { name: 'big-chunks' } });
@@ -130,16 +130,16 @@ describe('the A/B history and its report', () => {
     const id = 'dead0000-0000-4000-8000-000000000001';
     // 8 repeats a side were scheduled; the runner died after 6.
     const schedule = groups.map((g) => ({ group: g.label, suite: 'tiny', workload: 'chunked_sum', firstRepeat: 1, count: 8 }));
-    history.createAbTest({ ...record, id, schedule });
+    history.ab.createAbTest({ ...record, id, schedule });
     fill(history, id);
-    expect(history.markAbandonedAbTests(() => true)).toEqual([]);
-    expect(history.abTest<AbTestRecord>(id).status).toBe('running');
-    expect(history.markAbandonedAbTests((owner) => owner.pid !== process.pid)).toEqual([id]);
-    expect(history.markAbandonedAbTests(() => false)).toEqual([]);
-    const stored = history.abTest<AbTestRecord>(id);
+    expect(history.ab.markAbandonedAbTests(() => true)).toEqual([]);
+    expect(history.ab.abTest<AbTestRecord>(id).status).toBe('running');
+    expect(history.ab.markAbandonedAbTests((owner) => owner.pid !== process.pid)).toEqual([id]);
+    expect(history.ab.markAbandonedAbTests(() => false)).toEqual([]);
+    const stored = history.ab.abTest<AbTestRecord>(id);
     expect(stored.status).toBe('incomplete');
-    expect(history.abTests<AbTestRecord>().find((t) => t.id === id)!.status).toBe('incomplete');
-    const report = reportAb(stored, history.abTestRows(id));
+    expect(history.ab.abTests<AbTestRecord>().find((t) => t.id === id)!.status).toBe('incomplete');
+    const report = reportAb(stored, history.ab.abTestRows(id));
     expect(report.analysis.notes[0]).toBe('partial: this A/B stopped before it finished; 18 of 24 scheduled repeats were recorded, and the analysis covers only those');
     expect(report.analysis.tests.find((t) => t.metric === 'peak_memory')!.verdict).toBe('worse');
     expect(renderTerminal(report.header, report.analysis)).toMatch(/\(incomplete\)[^]*note: partial: this A\/B stopped before it finished/);
@@ -152,7 +152,7 @@ describe('the A/B history and its report', () => {
       const [first, again] = mergeShardFiles(other.file, [path.join(dir, 'history.sqlite'), path.join(dir, 'history.sqlite')]);
       expect(first!.added).toMatchObject({ ab_tests: 1, runs: 3 });
       expect(again!.added).toMatchObject({ ab_tests: 0, runs: 0 });
-      expect(other.abTestRows(record.id)).toHaveLength(history.abTestRows(record.id).length);
+      expect(other.ab.abTestRows(record.id)).toHaveLength(history.ab.abTestRows(record.id).length);
     } finally {
       other.close();
     }
@@ -165,7 +165,7 @@ describe('the A/B history and its report', () => {
     history = openHistory(path.join(dir, 'history.sqlite'));
     expect(run.code, run.stderr).toBe(0);
     const read = readAbResult(resultFile);
-    expect(read.analysis.tests.map((t) => [t.metric, t.verdict])).toEqual(reportAb(history.abTest<AbTestRecord>(record.id), history.abTestRows(record.id)).analysis.tests.map((t) => [t.metric, t.verdict]));
+    expect(read.analysis.tests.map((t) => [t.metric, t.verdict])).toEqual(reportAb(history.ab.abTest<AbTestRecord>(record.id), history.ab.abTestRows(record.id)).analysis.tests.map((t) => [t.metric, t.verdict]));
     expect(renderPullRequestComment(read)).toMatch(/\*\*Significant changes\*\*[\s\S]*\| chunked_sum \| peak_memory \|/);
   });
 });

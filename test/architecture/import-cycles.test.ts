@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findImportCycles } from '../helpers/import-graph.js';
+import { findArrowsAgainstFloors, findImportCycles } from '../helpers/import-graph.js';
+import { floors } from './floors.js';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -12,6 +13,12 @@ describe('import cycles', () => {
     const cycles = await findImportCycles(projectDir, 'src');
     expect(cycles.files).toEqual([]);
     expect(cycles.folders).toEqual([]);
+  });
+
+  it('every room of src is on a floor, and every import of src (type-only too) runs down a floor', async () => {
+    const findings = await findArrowsAgainstFloors(projectDir, 'src', floors);
+    expect(findings.unplaced, 'rooms on no floor: add each to test/architecture/floors.ts').toEqual([]);
+    expect(findings.notDown.map((arrow) => `${arrow.fromFile} -> ${arrow.toFile}${arrow.typeOnly ? ' (type-only)' : ''}`)).toEqual([]);
   });
 
   describe('the check itself, on a throw-away project', () => {
@@ -35,6 +42,18 @@ describe('import cycles', () => {
       const cycles = await findImportCycles(dir, 'src');
       expect(cycles.files.map((cycle) => [...cycle].sort()[0])).toContain('src/loop/a.ts');
       expect(cycles.folders).toEqual([['src/ab', 'src/config']]);
+    });
+
+    it('finds the type-only arrow back up a floor, the sideways one, and the room on no floor', async () => {
+      const findings = await findArrowsAgainstFloors(dir, 'src', [['src/config'], ['src/history', 'src/ab'], ['src/report']]);
+      expect(findings.notDown.map(({ fromFile, toFile, typeOnly }) => ({ fromFile, toFile, typeOnly }))).toEqual(
+        expect.arrayContaining([
+          { fromFile: 'src/history/rows.ts', toFile: 'src/report/page.ts', typeOnly: true },
+          { fromFile: 'src/config/schema.ts', toFile: 'src/ab/section.ts', typeOnly: false },
+        ]),
+      );
+      expect(findings.notDown).toHaveLength(2);
+      expect(findings.unplaced).toEqual(['src/loop']);
     });
   });
 });

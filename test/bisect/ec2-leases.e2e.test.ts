@@ -63,7 +63,7 @@ describe('a bisect on EC2 (against a local EC2 endpoint)', () => {
       if (outcome.kind === 'spread') expect([outcome.from <= 2, outcome.to >= 2]).toEqual([true, true]);
       else expect(outcome).toEqual({ kind: 'culprit', state: 2 });
 
-      const rows = store.resultRows({ kind: 'bisect' });
+      const rows = store.runs.resultRows({ kind: 'bisect' });
       const repeatsOf = (runId: string) => new Set(rows.filter((r) => r.runId === runId && r.metric === 'work_time').map((r) => r.repeat)).size;
       const commitOf = (runId: string) => rows.find((r) => r.runId === runId)!.commits.cheapa;
       const runIds = [...new Set(rows.map((r) => r.runId))];

@@ -35,7 +35,7 @@ export interface SeriesSpec {
   disturbed?: { night: number; repeat: number }[];
 }
 
-/** Rows of one series as `HistoryStore.resultRows` returns them (one run per night). */
+/** Rows of one series as `RunStore.resultRows` returns them (one run per night). */
 export function seriesRows(spec: SeriesSpec): ResultRow[] {
   const random = createRandom(spec.seed);
   const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());

@@ -44,8 +44,8 @@ describe('detectRegressions on a sparse SQLite history (issue 30: windows count 
         changes: [{ workload: 'groupby', metric: 'wall_time', night: 39, factor: 1.3 }],
       });
       // The 30 results before the last night reach 300 days back; the read starts at the oldest of them.
-      expect(sparse.nightlyNightsBack(h.nights[39]!, 30)).toBe(h.nights[9]);
-      expect(sparse.nightlyNightsBack(h.nights[5]!, 30)).toBeUndefined();
+      expect(sparse.runs.nightlyNightsBack(h.nights[39]!, 30)).toBe(h.nights[9]);
+      expect(sparse.runs.nightlyNightsBack(h.nights[5]!, 30)).toBeUndefined();
       const report = detectRegressions(sparse, policy, { now: h.nights[39] });
       const wall = report.verdicts.find((v) => v.identity.metric === 'wall_time')!;
       expect(wall).toMatchObject({ kind: 'regression', baselineNights: 7, baselineFrom: h.nights[32] });
@@ -64,7 +64,7 @@ describe('detectRegressions on a SQLite history', () => {
     expect(report.verdicts).toHaveLength(12);
     expect(report.verdicts.filter((v) => v.kind === 'regression').map((v) => `${v.identity.workload} ${v.identity.metric}`)).toEqual(['groupby wall_time']);
     expect(report.openedIds).toHaveLength(1);
-    const [episode] = store.episodes();
+    const [episode] = store.episodes.episodes();
     expect(episode).toMatchObject({
       id: report.openedIds[0], state: 'open', lastNight: history.nights[15],
       firstBad: { night: history.nights[15], runId: history.runIds['local:2x1:2GiB']![15], commits: commitsOf(history, 15) },
@@ -86,7 +86,7 @@ describe('detectRegressions on a SQLite history', () => {
     const latest = detectRegressions(store, policy);
     expect(latest.night).toBe(history.nights[19]);
     expect(latest.counts).toMatchObject({ failed: 4, regression: 0 });
-    expect(store.episodes()).toMatchObject([{ state: 'still-regressed', lastNight: history.nights[19] }]);
+    expect(store.episodes.episodes()).toMatchObject([{ state: 'still-regressed', lastNight: history.nights[19] }]);
   });
 
   it('plans without storing in a dry run, and stores issue numbers and acceptance', () => {
@@ -96,9 +96,9 @@ describe('detectRegressions on a SQLite history', () => {
     expect(table()).toEqual([]);
 
     const { openedIds } = detectRegressions(store, policy, { now: history.nights[15] });
-    expect(store.setEpisodeIssue(openedIds, 42)).toBe(1);
-    expect(store.markEpisodesAccepted(openedIds)).toBe(1);
-    expect(store.episodes({ ids: openedIds })).toMatchObject([{ state: 'accepted', issueNumber: 42 }]);
+    expect(store.episodes.setEpisodeIssue(openedIds, 42)).toBe(1);
+    expect(store.episodes.markEpisodesAccepted(openedIds)).toBe(1);
+    expect(store.episodes.episodes({ ids: openedIds })).toMatchObject([{ state: 'accepted', issueNumber: 42 }]);
     const next = detectRegressions(store, policy, { now: history.nights[16] });
     expect(next.activeEpisodes).toEqual([]);
     expect(next.verdicts.find((v) => v.identity.workload === 'groupby' && v.identity.metric === 'wall_time')?.kind).toBe('insufficient-baseline');

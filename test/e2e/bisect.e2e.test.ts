@@ -120,10 +120,10 @@ describe('nightbench bisect', () => {
     // Recorded as its own kind: the nightly series and detection never see it.
     const store = openHistory(path.join(dir, '.nightbench/history.sqlite'));
     try {
-      expect(store.bisects({ workload: 'work' })).toMatchObject([{ outcome: json.outcome.kind, ...(json.outcome.kind === 'culprit' ? { culprit: { repo: repoName, sha: planted.sha } } : {}), issueNumber: 1 }]);
-      const kinds = new Set(store.resultRows().map((r) => r.kind));
+      expect(store.bisects.bisects({ workload: 'work' })).toMatchObject([{ outcome: json.outcome.kind, ...(json.outcome.kind === 'culprit' ? { culprit: { repo: repoName, sha: planted.sha } } : {}), issueNumber: 1 }]);
+      const kinds = new Set(store.runs.resultRows().map((r) => r.kind));
       expect(kinds).toEqual(new Set(['nightly', 'bisect']));
-      expect(store.resultRows({ kind: 'nightly' }).every((r) => r.night <= '2026-11-03')).toBe(true);
+      expect(store.runs.resultRows({ kind: 'nightly' }).every((r) => r.night <= '2026-11-03')).toBe(true);
     } finally {
       store.close();
     }

@@ -28,7 +28,7 @@ describe('the first repeat on a real local Dask cluster', () => {
     );
     expect(result.code, result.stderr).toBe(0);
     const store = openHistory(db);
-    const rows = store.resultRows({});
+    const rows = store.runs.resultRows({});
     store.close();
     expect(rows.filter((r) => r.metric === 'wall_time' && r.status === 'ok')).toHaveLength(4);
     const serialization = (repeat: number) => rows.find((r) => r.repeat === repeat && r.metric === 'serialization_seconds')!.value!;

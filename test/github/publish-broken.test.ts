@@ -35,10 +35,10 @@ describe('publishBroken', () => {
   /** One nightly night of workload `w`: passing, failing for the code's sake, or only for the machine's. */
   function recordNight(night: string, how: 'passes' | 'fails' | 'machine') {
     const run = newRun({ night });
-    store.beginRun(run);
+    store.runs.beginRun(run);
     const failure = how === 'fails' ? ({ class: 'code', cause: 'the workload failed' } as const) : ({ class: 'infrastructure', cause: 'the cluster did not start or could not be reset' } as const);
-    store.recordRepeat(how === 'passes' ? okRepeat(run.id, 'w', 1, 1) : { ...okRepeat(run.id, 'w', 1, 1), status: 'failed', error: `${how}: boom`, failure, metrics: [], samples: [] });
-    store.finishRun(run.id, { status: how === 'passes' ? 'complete' : 'failed', finishedAt: `${night}T03:00:00Z` });
+    store.runs.recordRepeat(how === 'passes' ? okRepeat(run.id, 'w', 1, 1) : { ...okRepeat(run.id, 'w', 1, 1), status: 'failed', error: `${how}: boom`, failure, metrics: [], samples: [] });
+    store.runs.finishRun(run.id, { status: how === 'passes' ? 'complete' : 'failed', finishedAt: `${night}T03:00:00Z` });
   }
 
   it('opens from the very first night, never for the machine, and closes on a later passing night after a skipped one', async () => {

@@ -48,7 +48,7 @@ describe('publishIssues with a git target', () => {
   });
 
   function plantEpisode(from: string, to: string): DetectionReport {
-    store.applyEpisodeChanges([
+    store.episodes.applyEpisodeChanges([
       {
         action: 'open',
         episode: {
@@ -59,7 +59,7 @@ describe('publishIssues with a git target', () => {
         },
       },
     ]);
-    return { night: '2026-12-02', dryRun: false, verdicts: [], counts: {} as DetectionReport['counts'], changes: [], openedIds: [1], activeEpisodes: store.episodes(), unconfirmedEpisodes: [] };
+    return { night: '2026-12-02', dryRun: false, verdicts: [], counts: {} as DetectionReport['counts'], changes: [], openedIds: [1], activeEpisodes: store.episodes.episodes(), unconfirmedEpisodes: [] };
   }
 
   it('collects commits, files and blame from a shallow clone, fetching what it lacks', async () => {
@@ -79,6 +79,6 @@ describe('publishIssues with a git target', () => {
     const body = readFileSync(path.join(dir, 'reports', 'issues', `${result.actions[0]!.group.fingerprint}.md`), 'utf8');
     expect(body).toMatch(/git context unavailable: pkg: commit badc0ffee000 no longer exists .*force-pushed/);
     expect(warnings.join('\n')).toMatch(/no git context for pkg/);
-    expect(store.episodes()).toHaveLength(1);
+    expect(store.episodes.episodes()).toHaveLength(1);
   });
 });

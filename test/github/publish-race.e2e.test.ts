@@ -55,7 +55,7 @@ it('two writers opening the same issue at once leave one open issue, the twin cl
   expect(issues.filter((i) => i.state === 'open').map((i) => i.number)).toEqual([1]);
   expect(issues[1]).toMatchObject({ state: 'closed', state_reason: 'not_planned' });
   expect(issues[1]!.comments.at(-1)!.body).toContain('Duplicate of #1');
-  for (const store of stores) expect(store.episodes().map((e) => e.issueNumber)).toEqual([1]);
+  for (const store of stores) expect(store.episodes.episodes().map((e) => e.issueNumber)).toEqual([1]);
 
   // The next night finds the one issue, not its closed twin.
   const next = await publish(stores[0]!);

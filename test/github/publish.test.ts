@@ -67,7 +67,7 @@ describe('publishIssues', () => {
     expect(issue!.body).toContain(`<!-- nightbench:fingerprint=${opened.actions[0]!.group.fingerprint} -->`);
     // Each series' noise and reach, from the night's verdicts.
     for (const workload of ['sum', 'shuffle', 'join']) expect(issue!.body).toMatch(new RegExp(`^- \`${workload}\` wall_time: 5 repeats, [\\d.]+% nightly noise: changes of [\\d.]+% or more within 3 nights \\(`, 'm'));
-    expect(new Set(store.episodes().map((e) => e.issueNumber))).toEqual(new Set([1]));
+    expect(new Set(store.episodes.episodes().map((e) => e.issueNumber))).toEqual(new Set([1]));
 
     const persisted = await night(9);
     expect(persisted.actions.map((a) => a.kind)).toEqual(['comment']);
@@ -106,7 +106,7 @@ describe('publishIssues', () => {
     expect(next.actions.map((a) => a.kind)).toEqual(['accept']);
     expect(fake.issues('acme/perf')).toHaveLength(1);
     expect(fake.issues('acme/perf')[0]!.comments).toHaveLength(0);
-    expect(store.episodes().map((e) => e.state)).toEqual(['accepted', 'accepted', 'accepted']);
+    expect(store.episodes.episodes().map((e) => e.state)).toEqual(['accepted', 'accepted', 'accepted']);
   });
 
   it('survives a transient 502 and a rate limit', async () => {
@@ -126,7 +126,7 @@ describe('publishIssues', () => {
     const files = readdirSync(path.join(dir, 'reports', 'issues'));
     expect(files).toEqual([`${result.actions[0]!.group.fingerprint}.md`]);
     expect(readFileSync(path.join(dir, 'reports', 'issues', files[0]!), 'utf8')).toContain('Performance regression: 3 workloads slower');
-    expect(store.episodes()).toHaveLength(3);
+    expect(store.episodes.episodes()).toHaveLength(3);
   });
 
   it('names a repository GitHub does not know (404) and falls back to files', async () => {
@@ -135,7 +135,7 @@ describe('publishIssues', () => {
     expect(result.failed).toBe(1);
     expect(result.error).toBe('finding issues in acme/missing: repository acme/missing not found (404): check github.repository and that the token can see it');
     expect(readdirSync(path.join(dir, 'reports', 'issues'))).toHaveLength(1);
-    expect(store.episodes()).toHaveLength(3);
+    expect(store.episodes.episodes()).toHaveLength(3);
   });
 
   it('without a token writes files, says why, and updates them the next nights', async () => {
@@ -161,7 +161,7 @@ describe('publishIssues', () => {
     const plan = await publishIssues({ report, store, loaded: loaded(), env: { GITHUB_TOKEN: 't' }, log, dryRun: true });
     expect(plan.actions.map((a) => a.kind)).toEqual(['open']);
     expect(fake.writes()).toHaveLength(0);
-    expect(store.episodes()).toHaveLength(0);
+    expect(store.episodes.episodes()).toHaveLength(0);
   });
 
   describe('github.improvements: comment', () => {
@@ -195,7 +195,7 @@ describe('publishIssues', () => {
       expect(notes[0]!.body).toContain(': this may be the fix.');
       expect(log.infos).toContain(`improvement of join wall_time since ${history.nights[14]}: ${noRegressionIssue}`);
       // The improvement is not tied to the regression's issue: a triage command there is about the regression.
-      expect(store.episodes().filter((e) => e.kind === 'improvement').map((e) => e.issueNumber)).toEqual([undefined, undefined]);
+      expect(store.episodes.episodes().filter((e) => e.kind === 'improvement').map((e) => e.issueNumber)).toEqual([undefined, undefined]);
 
       // A rerun of the night, and the next night, note nothing again.
       await night(14, commenting());

@@ -50,7 +50,7 @@ export const decodeFixture = (bytes: Buffer): HistoryFixture => JSON.parse(gunzi
 export function loadHistoryFixture(store: HistoryStore, fixture: HistoryFixture): void {
   for (const run of fixture.runs) {
     const [, workers, threads] = /:(\d+)x(\d+):/.exec(run.clusterShape) ?? [];
-    store.beginRun({
+    store.runs.beginRun({
       id: run.id, kind: 'nightly', suite: run.suite, night: run.night, startedAt: run.startedAt, target: { fixture: fixture.source }, environment: {},
       commits: Object.entries(run.commits).map(([repo, sha]) => ({ repo, sha, parents: [], authorName: '', authorEmail: '', authoredAt: '', committedAt: '', subject: '' })), environmentName: run.environmentName,
       environmentFingerprint: run.environmentFingerprint, provider: run.provider, clusterShape: run.clusterShape, workers: Number(workers ?? 1),
@@ -64,8 +64,8 @@ export function loadHistoryFixture(store: HistoryStore, fixture: HistoryFixture)
       if (metric !== null && value !== null) record.metrics.push({ metric, value, unit: unit ?? '' });
     }
     for (const r of repeats.values()) {
-      store.recordRepeat({ runId: run.id, workload: r.workload, repeat: r.repeat, workloadVersion: r.version, status: r.status, startedAt: run.startedAt, finishedAt: run.startedAt, metrics: r.metrics, samples: [] });
+      store.runs.recordRepeat({ runId: run.id, workload: r.workload, repeat: r.repeat, workloadVersion: r.version, status: r.status, startedAt: run.startedAt, finishedAt: run.startedAt, metrics: r.metrics, samples: [] });
     }
-    store.finishRun(run.id, { status: 'complete', finishedAt: run.startedAt });
+    store.runs.finishRun(run.id, { status: 'complete', finishedAt: run.startedAt });
   }
 }

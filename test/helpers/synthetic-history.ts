@@ -100,14 +100,14 @@ export function writeSyntheticHistory(store: HistoryStore, options: SyntheticHis
   const okCounts = new Map<string, number>();
   const runIds: Record<string, string[]> = Object.fromEntries(clusterShapes.map((shape) => [shape, []]));
 
-  store.inOneTransaction(() => {
+  store.runs.inOneTransaction(() => {
     for (const [nightIndex, night] of nights.entries()) {
       for (const suite of suites) {
         for (const shape of clusterShapes) {
           const runId = uuidFrom(random);
           runIds[shape]!.push(runId);
           const startedAt = `${night}T02:00:00.000Z`;
-          store.beginRun({
+          store.runs.beginRun({
             id: runId, kind: 'nightly', suite, night, startedAt, target: { commits: commits[nightIndex]!.map((c) => ({ repo: c.repo, sha: c.sha })) },
             environment: {}, environmentName: 'default', environmentFingerprint: 'env-0001', provider: shape.split(':')[0] ?? 'local',
             clusterShape: shape, commits: commits[nightIndex]!, workers, threadsPerWorker: 1, memoryPerWorker: 2 * 2 ** 30, scale: 1,
@@ -132,14 +132,14 @@ export function writeSyntheticHistory(store: HistoryStore, options: SyntheticHis
                 }
               }
               const wall = values.find((v) => v.metric === 'wall_time')?.value ?? 10;
-              store.recordRepeat({
+              store.runs.recordRepeat({
                 runId, workload, repeat, workloadVersion: '1', status: failure ? 'failed' : 'ok', startedAt, finishedAt: startedAt,
                 error: failure ? (failure.error ?? 'Traceback (most recent call last):\n  KilledWorker: worker-1 died') : undefined,
                 metrics: values, samples: nightIndex >= samplesFrom ? syntheticSamples(random, wall, workers) : [],
               });
             }
           }
-          store.finishRun(runId, { status: cutShort ? 'incomplete' : 'complete', finishedAt: `${night}T03:00:00.000Z` });
+          store.runs.finishRun(runId, { status: cutShort ? 'incomplete' : 'complete', finishedAt: `${night}T03:00:00.000Z` });
         }
       }
     }

@@ -15,9 +15,9 @@ export function writeNight(file: string, night: string, wall = 1.5): string {
   const store = openHistory(file);
   try {
     const run = newRun({ night, startedAt: `${night}T02:00:00.000Z` });
-    store.beginRun(run);
-    for (const repeat of [1, 2, 3]) store.recordRepeat(okRepeat(run.id, 'sum', repeat, wall + repeat / 100));
-    store.finishRun(run.id, { status: 'complete', finishedAt: `${night}T02:05:00.000Z` });
+    store.runs.beginRun(run);
+    for (const repeat of [1, 2, 3]) store.runs.recordRepeat(okRepeat(run.id, 'sum', repeat, wall + repeat / 100));
+    store.runs.finishRun(run.id, { status: 'complete', finishedAt: `${night}T02:05:00.000Z` });
     return run.id;
   } finally {
     store.close();

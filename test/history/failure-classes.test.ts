@@ -20,16 +20,16 @@ describe('failure classes', () => {
   it('stores the class and cause of each failed repeat, and only code failures make a night fail', () => {
     const store = openHistory(tempFile());
     const run = newRun({ commits: [commit('a1')] });
-    store.beginRun(run);
+    store.runs.beginRun(run);
     // raises: a code failure. flaky: the cluster failed once, the retry passed. lost: every repeat was the machine's.
-    store.recordRepeat(okRepeat(run.id, 'raises', 1, 1));
-    store.recordRepeat(failedRepeat(run.id, 'raises', 2, code));
-    store.recordRepeat(failedRepeat(run.id, 'flaky', 1, machine));
-    store.recordRepeat(okRepeat(run.id, 'flaky', 2, 1));
-    store.recordRepeat(okRepeat(run.id, 'fine', 1, 1));
-    store.recordRepeat(failedRepeat(run.id, 'lost', 1, machine));
-    store.finishRun(run.id, { status: 'partial', finishedAt: '2026-12-01T03:00:00Z' });
-    const outcomes = store.nightOutcomes('');
+    store.runs.recordRepeat(okRepeat(run.id, 'raises', 1, 1));
+    store.runs.recordRepeat(failedRepeat(run.id, 'raises', 2, code));
+    store.runs.recordRepeat(failedRepeat(run.id, 'flaky', 1, machine));
+    store.runs.recordRepeat(okRepeat(run.id, 'flaky', 2, 1));
+    store.runs.recordRepeat(okRepeat(run.id, 'fine', 1, 1));
+    store.runs.recordRepeat(failedRepeat(run.id, 'lost', 1, machine));
+    store.runs.finishRun(run.id, { status: 'partial', finishedAt: '2026-12-01T03:00:00Z' });
+    const outcomes = store.nights.nightOutcomes('');
     store.close();
     expect(outcomes.map((o) => [o.workload, o.passed, o.error]).sort()).toEqual([
       ['fine', true, undefined],

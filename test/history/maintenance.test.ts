@@ -1,7 +1,7 @@
 import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mergeDatabase } from '../../src/history/merge.js';
+import { mergeDatabase } from '../../src/history/merge-queries.js';
 import { openDatabase } from '../../src/history/database.js';
 import { archiveCopy, compact, pruneSamples } from '../../src/history/maintenance-queries.js';
 import { scratchDir, writeNight } from '../history-sync/helpers.js';

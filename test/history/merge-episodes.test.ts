@@ -30,7 +30,7 @@ function histories(detectedUpTo: number): { stored: string; local: string; histo
 const episodesOf = (file: string) => {
   const store = openHistory(file);
   try {
-    return store.episodes();
+    return store.episodes.episodes();
   } finally {
     store.close();
   }
@@ -41,9 +41,9 @@ describe('merging episodes into a stored history', () => {
     const { stored, local, history } = histories(8);
     const ours = openHistory(local);
     detectEachNight(ours, defaultDetectionPolicy, [history.nights[9]!]);
-    const [episode] = ours.episodes();
-    ours.setEpisodeIssue([episode!.id], 7);
-    ours.markEpisodesAccepted([episode!.id]);
+    const [episode] = ours.episodes.episodes();
+    ours.episodes.setEpisodeIssue([episode!.id], 7);
+    ours.episodes.markEpisodesAccepted([episode!.id]);
     ours.close();
 
     expect(episodesOf(stored)).toMatchObject([{ state: 'open', lastNight: history.nights[8] }]);
@@ -72,7 +72,7 @@ describe('merging episodes into a stored history', () => {
   it('never takes an episode out of a final state, even for a later night', () => {
     const { stored, local, history } = histories(8);
     const target = openHistory(stored);
-    target.markEpisodesAccepted(target.episodes().map((e) => e.id));
+    target.episodes.markEpisodesAccepted(target.episodes.episodes().map((e) => e.id));
     target.close();
     const ours = openHistory(local);
     detectEachNight(ours, defaultDetectionPolicy, [history.nights[9]!]);
@@ -96,7 +96,7 @@ describe('merging a bisect of an episode', () => {
     insertEpisode(local, 'b');
     insertEpisode(local, 'a');
     const ours = openHistory(local);
-    ours.beginBisect({ id: 'bisect-a', createdAt: '2026-12-03T02:00:00Z', mode: 'bisect', judged: 'metric', episodeId: 2, suite: 's', workload: 'w', metric: 'wall_time', goodCommits: { dask: 'g' }, badCommits: { dask: 'b' }, host: 'h', pid: 1 });
+    ours.bisects.beginBisect({ id: 'bisect-a', createdAt: '2026-12-03T02:00:00Z', mode: 'bisect', judged: 'metric', episodeId: 2, suite: 's', workload: 'w', metric: 'wall_time', goodCommits: { dask: 'g' }, badCommits: { dask: 'b' }, host: 'h', pid: 1 });
     ours.close();
     mergeRunsInto(stored, local);
     expect(sqlAll(stored, 'SELECT id, fingerprint FROM regressions ORDER BY id')).toEqual([{ id: 1, fingerprint: 'a' }, { id: 2, fingerprint: 'b' }]);

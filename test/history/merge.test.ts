@@ -21,7 +21,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const directionsOf = (db: string) => {
   const store = openHistory(db);
   try {
-    return store.metricDirections();
+    return store.runs.metricDirections();
   } finally {
     store.close();
   }
@@ -30,10 +30,10 @@ const directionsOf = (db: string) => {
 describe('merging databases', () => {
   it('carries the declared metric directions, the source\'s declaration winning', () => {
     const shard = openHistory(file('shard.sqlite'));
-    shard.recordMetricDirections([{ suite: 'dask', workload: 'shuffle', metric: 'throughput', direction: 'higher' }]);
+    shard.runs.recordMetricDirections([{ suite: 'dask', workload: 'shuffle', metric: 'throughput', direction: 'higher' }]);
     shard.close();
     const history = openHistory(file('history.sqlite'));
-    history.recordMetricDirections([{ suite: 'dask', workload: 'shuffle', metric: 'throughput', direction: 'lower' }]);
+    history.runs.recordMetricDirections([{ suite: 'dask', workload: 'shuffle', metric: 'throughput', direction: 'lower' }]);
     history.close();
 
     mergeShardFiles(file('history.sqlite'), [file('shard.sqlite')]);
@@ -45,8 +45,8 @@ describe('merging databases', () => {
   it('ends a shard\'s run left running as incomplete, keeping its repeats; the run merged again finished takes its real status', () => {
     const shard = openHistory(file('shard.sqlite'));
     const run = newRun();
-    shard.beginRun(run);
-    shard.recordRepeat(okRepeat(run.id, 'sum', 1, 10));
+    shard.runs.beginRun(run);
+    shard.runs.recordRepeat(okRepeat(run.id, 'sum', 1, 10));
     shard.close();
 
     const [counts] = mergeShardFiles(file('history.sqlite'), [file('shard.sqlite')]);
@@ -55,7 +55,7 @@ describe('merging databases', () => {
     expect(runs()).toEqual([{ status: 'incomplete', error: expect.stringContaining('its runner stopped before it finished') }]);
 
     const later = openHistory(file('shard.sqlite'));
-    later.finishRun(run.id, { status: 'complete', finishedAt: '2026-12-01T03:00:00.000Z' });
+    later.runs.finishRun(run.id, { status: 'complete', finishedAt: '2026-12-01T03:00:00.000Z' });
     later.close();
     mergeShardFiles(file('history.sqlite'), [file('shard.sqlite')]);
     expect(runs()).toEqual([{ status: 'complete', error: null }]);
@@ -64,8 +64,8 @@ describe('merging databases', () => {
   it('merges the readable shards when one is corrupt, naming the corrupt one', () => {
     const shard = openHistory(file('good.sqlite'));
     const run = newRun();
-    shard.beginRun(run);
-    shard.recordRepeat(okRepeat(run.id, 'sum', 1, 10));
+    shard.runs.beginRun(run);
+    shard.runs.recordRepeat(okRepeat(run.id, 'sum', 1, 10));
     shard.close();
     writeFileSync(file('corrupt.sqlite'), 'not a database '.repeat(100));
     const unreadable: number[] = [];
@@ -77,7 +77,7 @@ describe('merging databases', () => {
 
   it('leaves a running run running when the writer may still be at work (a history save)', () => {
     const ours = openHistory(file('ours.sqlite'));
-    ours.beginRun(newRun());
+    ours.runs.beginRun(newRun());
     ours.close();
     mergeRunsInto(file('stored.sqlite'), file('ours.sqlite'));
     expect(sqlAll(file('stored.sqlite'), 'SELECT status FROM runs')).toEqual([{ status: 'running' }]);

@@ -22,9 +22,9 @@ const xeon = { cpuModel: 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz', cores:
 function recordRun(name: string, overrides: Parameters<typeof newRun>[0]): string {
   const store = openHistory(file(name));
   const run = newRun(overrides);
-  store.beginRun(run);
-  store.recordRepeat(okRepeat(run.id, 'sum', 1, 10));
-  store.finishRun(run.id, { status: 'complete', finishedAt: '2026-12-01T03:00:00.000Z' });
+  store.runs.beginRun(run);
+  store.runs.recordRepeat(okRepeat(run.id, 'sum', 1, 10));
+  store.runs.finishRun(run.id, { status: 'complete', finishedAt: '2026-12-01T03:00:00.000Z' });
   store.close();
   return run.id;
 }
@@ -34,13 +34,13 @@ describe('the machine a run ran on', () => {
     const withMachine = recordRun('history.sqlite', { machine: epyc, machineClass: machineClass(epyc) });
     const without = recordRun('history.sqlite', { night: '2026-12-02' });
     const store = openHistory(file('history.sqlite'));
-    const rows = store.resultRows();
+    const rows = store.runs.resultRows();
     store.close();
     expect(rows.filter((r) => r.runId === withMachine).map((r) => r.machineClass)).toEqual(['AMD EPYC 7763 64-Core Processor, 4 cores, 16GiB', 'AMD EPYC 7763 64-Core Processor, 4 cores, 16GiB']);
     expect(rows.filter((r) => r.runId === without).every((r) => !('machineClass' in r))).toBe(true);
     expect(sqlAll(file('history.sqlite'), 'SELECT machine FROM runs WHERE id = ?', withMachine)).toEqual([{ machine: JSON.stringify(epyc) }]);
     const pages = openHistory(file('history.sqlite'));
-    const runs = pages.reportHistory().runs;
+    const runs = pages.nights.reportHistory().runs;
     pages.close();
     expect(runs.map((r) => [r.machine, r.machineClass])).toEqual([[epyc, machineClass(epyc)], [undefined, undefined]]);
   });
@@ -48,10 +48,10 @@ describe('the machine a run ran on', () => {
   it('is replaced by the instance type a cluster reports when it finishes (EC2 falls back across types)', () => {
     const store = openHistory(file('history.sqlite'));
     const run = newRun({ machine: epyc, machineClass: machineClass(epyc) });
-    store.beginRun(run);
-    store.recordRepeat(okRepeat(run.id, 'sum', 1, 10));
-    store.finishRun(run.id, { status: 'complete', finishedAt: '2026-12-01T03:00:00.000Z', instanceType: 'm6i.large', machineClass: 'instance m6i.large' });
-    expect(store.resultRows()[0]!.machineClass).toBe('instance m6i.large');
+    store.runs.beginRun(run);
+    store.runs.recordRepeat(okRepeat(run.id, 'sum', 1, 10));
+    store.runs.finishRun(run.id, { status: 'complete', finishedAt: '2026-12-01T03:00:00.000Z', instanceType: 'm6i.large', machineClass: 'instance m6i.large' });
+    expect(store.runs.resultRows()[0]!.machineClass).toBe('instance m6i.large');
     store.close();
   });
 
@@ -60,12 +60,12 @@ describe('the machine a run ran on', () => {
     const onXeon = recordRun('shard-2.sqlite', { machine: xeon, machineClass: machineClass(xeon), night: '2026-12-02' });
     const shard = openHistory(file('shard-3.sqlite'));
     const running = newRun({ machine: xeon, machineClass: machineClass(xeon), night: '2026-12-03' });
-    shard.beginRun(running);
-    shard.recordRepeat(okRepeat(running.id, 'sum', 1, 10));
+    shard.runs.beginRun(running);
+    shard.runs.recordRepeat(okRepeat(running.id, 'sum', 1, 10));
     shard.close();
     mergeShardFiles(file('history.sqlite'), [file('shard-1.sqlite'), file('shard-2.sqlite'), file('shard-3.sqlite')]);
     const later = openHistory(file('shard-3.sqlite'));
-    later.finishRun(running.id, { status: 'complete', finishedAt: '2026-12-03T03:00:00.000Z', instanceType: 'c6i.xlarge', machineClass: 'instance c6i.xlarge' });
+    later.runs.finishRun(running.id, { status: 'complete', finishedAt: '2026-12-03T03:00:00.000Z', instanceType: 'c6i.xlarge', machineClass: 'instance c6i.xlarge' });
     later.close();
     mergeShardFiles(file('history.sqlite'), [file('shard-3.sqlite')]);
 

@@ -35,12 +35,12 @@ describe('history database', () => {
     const file = tempFile();
     const store = openHistory(file, { busyTimeoutMs: 20 });
     const run = newRun();
-    store.beginRun(run);
+    store.runs.beginRun(run);
     // Another process (a merge, a save copying the file) holds the write lock for a while.
     const holder = spawn(process.execPath, ['-e', `const d = new (require('better-sqlite3'))(${JSON.stringify(file)}); d.exec('BEGIN IMMEDIATE'); console.log('held'); setTimeout(() => { d.exec('COMMIT'); d.close(); }, 1500);`], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
-    store.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
-    store.recordRepeat(okRepeat(run.id, 'array_sum', 2, 11));
+    store.runs.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
+    store.runs.recordRepeat(okRepeat(run.id, 'array_sum', 2, 11));
     await new Promise((resolve) => holder.once('exit', resolve));
     expect(sqlGet(store.file, 'SELECT count(*) AS n FROM repeats')).toEqual({ n: 2 });
     store.close();
@@ -51,7 +51,7 @@ describe('history database', () => {
     const store = openHistory(file, { busyTimeoutMs: 10, busyRetry: { budgetMs: 100, firstDelayMs: 10, maxDelayMs: 50 } });
     const other = new Database(file);
     other.exec('BEGIN IMMEDIATE');
-    expect(() => store.beginRun(newRun())).toThrow(/is locked by another writer/);
+    expect(() => store.runs.beginRun(newRun())).toThrow(/is locked by another writer/);
     other.exec('ROLLBACK');
     other.close();
     store.close();
@@ -67,13 +67,13 @@ describe('history database', () => {
     const file = tempFile();
     const store = openHistory(file, { busyTimeoutMs: 50 });
     const run = newRun();
-    store.beginRun(run);
+    store.runs.beginRun(run);
     const other = new Database(file);
     other.exec('BEGIN IMMEDIATE');
-    expect(() => store.assertWritable()).toThrow(/is locked by another writer/);
+    expect(() => store.runs.assertWritable()).toThrow(/is locked by another writer/);
     other.exec('ROLLBACK');
     other.close();
-    expect(store.resultRows()).toHaveLength(0);
+    expect(store.runs.resultRows()).toHaveLength(0);
     expect(sqlGet(store.file, 'SELECT count(*) AS n FROM runs')).toEqual({ n: 1 });
     store.close();
   });
@@ -83,11 +83,11 @@ describe('HistoryStore', () => {
   it('records a run, its repeats, values, samples and commits, and reads them back as rows', () => {
     const store = openHistory(tempFile());
     const run = newRun({ commits: [commit('a'.repeat(40))] });
-    store.beginRun(run);
-    store.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
-    store.recordRepeat({ ...okRepeat(run.id, 'array_sum', 2, 0.1), status: 'failed', error: 'Traceback ...' });
-    store.finishRun(run.id, { status: 'partial', finishedAt: '2026-12-01T03:00:00.000Z' });
-    const rows = store.resultRows({ kind: 'nightly' });
+    store.runs.beginRun(run);
+    store.runs.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
+    store.runs.recordRepeat({ ...okRepeat(run.id, 'array_sum', 2, 0.1), status: 'failed', error: 'Traceback ...' });
+    store.runs.finishRun(run.id, { status: 'partial', finishedAt: '2026-12-01T03:00:00.000Z' });
+    const rows = store.runs.resultRows({ kind: 'nightly' });
     // The failed repeat has no values: a failure is never a fast result.
     expect(rows.map((r) => [r.repeat, r.status, r.metric, r.value])).toEqual([
       [1, 'ok', 'peak_memory', 1e9],
@@ -103,10 +103,10 @@ describe('HistoryStore', () => {
   it('keeps warm-up repeats apart: recorded with their status, never among the measured rows', () => {
     const store = openHistory(tempFile());
     const run = newRun();
-    store.beginRun(run);
-    store.recordRepeat({ ...okRepeat(run.id, 'array_sum', 1, 14), warmup: true });
-    store.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
-    expect(store.resultRows().map((r) => [r.repeat, r.metric, r.value])).toEqual([
+    store.runs.beginRun(run);
+    store.runs.recordRepeat({ ...okRepeat(run.id, 'array_sum', 1, 14), warmup: true });
+    store.runs.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
+    expect(store.runs.resultRows().map((r) => [r.repeat, r.metric, r.value])).toEqual([
       [1, 'peak_memory', 1e9],
       [1, 'wall_time', 10],
     ]);
@@ -119,12 +119,12 @@ describe('HistoryStore', () => {
   it('numbers warm-ups over the whole run, so that each cluster of an A/B slot may start again at 1', () => {
     const store = openHistory(tempFile());
     const run = newRun();
-    store.beginRun(run);
+    store.runs.beginRun(run);
     // An A/B runs one slot at a time into the same run; each slot's fresh cluster counts its warm-ups from 1.
-    store.recordRepeat({ ...okRepeat(run.id, 'array_sum', 1, 14), warmup: true });
-    store.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
-    store.recordRepeat({ ...okRepeat(run.id, 'array_sum', 1, 13), warmup: true });
-    store.recordRepeat(okRepeat(run.id, 'array_sum', 2, 10));
+    store.runs.recordRepeat({ ...okRepeat(run.id, 'array_sum', 1, 14), warmup: true });
+    store.runs.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
+    store.runs.recordRepeat({ ...okRepeat(run.id, 'array_sum', 1, 13), warmup: true });
+    store.runs.recordRepeat(okRepeat(run.id, 'array_sum', 2, 10));
     expect(sqlAll(store.file, `SELECT workload, warmup, json_extract(metrics, '$[0].value') AS first FROM warmup_repeats ORDER BY warmup`)).toEqual([
       { workload: 'array_sum', warmup: 1, first: 14 },
       { workload: 'array_sum', warmup: 2, first: 13 },
@@ -136,21 +136,21 @@ describe('HistoryStore', () => {
     const file = tempFile();
     const store = openHistory(file);
     const run = newRun({ pid: 2 ** 22 + 12345 });
-    store.beginRun(run);
-    store.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
+    store.runs.beginRun(run);
+    store.runs.recordRepeat(okRepeat(run.id, 'array_sum', 1, 10));
     store.close();
     const reopened = openHistory(file);
-    expect(reopened.markAbandonedRuns(recordedProcessIsAlive)).toEqual([run.id]);
+    expect(reopened.runs.markAbandonedRuns(recordedProcessIsAlive)).toEqual([run.id]);
     expect(sqlGet(reopened.file, 'SELECT status FROM runs')).toEqual({ status: 'incomplete' });
-    expect(reopened.resultRows()).toHaveLength(2);
+    expect(reopened.runs.resultRows()).toHaveLength(2);
     reopened.close();
   });
 
   it('leaves a run of a live process alone', () => {
     const store = openHistory(tempFile());
-    store.beginRun(newRun({ ...processIdentity(process.pid) }));
-    store.beginRun(newRun());
-    expect(store.markAbandonedRuns(recordedProcessIsAlive)).toEqual([]);
+    store.runs.beginRun(newRun({ ...processIdentity(process.pid) }));
+    store.runs.beginRun(newRun());
+    expect(store.runs.markAbandonedRuns(recordedProcessIsAlive)).toEqual([]);
     store.close();
   });
 
@@ -159,10 +159,10 @@ describe('HistoryStore', () => {
     const me = processIdentity(process.pid)!;
     const earlierStart = newRun({ ...me, startTicks: me.startTicks - 1 });
     const otherBoot = newRun({ ...me, bootId: 'an-earlier-boot' });
-    store.beginRun(earlierStart);
-    store.beginRun(otherBoot);
-    store.beginRun(newRun({ ...me }));
-    expect(store.markAbandonedRuns(recordedProcessIsAlive).sort()).toEqual([earlierStart.id, otherBoot.id].sort());
+    store.runs.beginRun(earlierStart);
+    store.runs.beginRun(otherBoot);
+    store.runs.beginRun(newRun({ ...me }));
+    expect(store.runs.markAbandonedRuns(recordedProcessIsAlive).sort()).toEqual([earlierStart.id, otherBoot.id].sort());
     store.close();
   });
 });
@@ -173,9 +173,9 @@ describe('mergeDatabase', () => {
     for (const [file, workload] of [[a, 'array_sum'], [b, 'shuffle']] as const) {
       const shard = openHistory(file);
       const run = newRun({ commits: [commit('b'.repeat(40))], shard: workload });
-      shard.beginRun(run);
-      shard.recordRepeat(okRepeat(run.id, workload, 1, 5));
-      shard.finishRun(run.id, { status: 'complete', finishedAt: '2026-12-01T03:00:00.000Z' });
+      shard.runs.beginRun(run);
+      shard.runs.recordRepeat(okRepeat(run.id, workload, 1, 5));
+      shard.runs.finishRun(run.id, { status: 'complete', finishedAt: '2026-12-01T03:00:00.000Z' });
       shard.close();
     }
     const target = openHistory(main);
@@ -184,7 +184,7 @@ describe('mergeDatabase', () => {
     mergeShardFiles(target.file, [b]);
     const again = [mergeShardFiles(target.file, [a])[0]!, mergeShardFiles(target.file, [b])[0]!];
     for (const counts of again) expect(Object.values(counts.added).every((n) => n === 0)).toBe(true);
-    expect(target.resultRows().map((r) => r.workload).sort()).toEqual(['array_sum', 'array_sum', 'shuffle', 'shuffle']);
+    expect(target.runs.resultRows().map((r) => r.workload).sort()).toEqual(['array_sum', 'array_sum', 'shuffle', 'shuffle']);
     expect(sqlGet(target.file, 'SELECT count(*) AS n FROM commits')).toEqual({ n: 1 });
     target.close();
   });
@@ -193,10 +193,10 @@ describe('mergeDatabase', () => {
     const [shardFile, main] = [tempFile('s.sqlite'), tempFile('m.sqlite')];
     const shard = openHistory(shardFile);
     const run = newRun();
-    shard.beginRun(run);
+    shard.runs.beginRun(run);
     const target = openHistory(main);
     mergeShardFiles(target.file, [shardFile])[0]!;
-    shard.finishRun(run.id, { status: 'complete', finishedAt: '2026-12-01T03:00:00.000Z' });
+    shard.runs.finishRun(run.id, { status: 'complete', finishedAt: '2026-12-01T03:00:00.000Z' });
     shard.close();
     // Counted, so that a history store does not take the merge for an empty one and skip the save.
     expect(mergeShardFiles(target.file, [shardFile])[0]!.added['runs']).toBe(1);
@@ -209,12 +209,12 @@ describe('bisects whose process died', () => {
   it('are marked incomplete once their process is gone, and only then', () => {
     const store = openHistory(tempFile());
     const bisect = { createdAt: '2026-12-03T02:00:00Z', mode: 'bisect' as const, judged: 'metric' as const, suite: 'dask', workload: 'shuffle', metric: 'wall_time', goodCommits: { dask: 'a' }, badCommits: { dask: 'b' }, host: hostname(), pid: process.pid };
-    store.beginBisect({ ...bisect, id: 'dead-bisect' });
-    store.beginBisect({ ...bisect, id: 'other-host', host: `not-${hostname()}` });
-    expect(store.markAbandonedBisects(() => true)).toEqual([]);
-    expect(store.markAbandonedBisects(() => false)).toEqual(['dead-bisect']);
-    expect(store.markAbandonedBisects(() => false)).toEqual([]);
-    expect(Object.fromEntries(store.bisects().map((b) => [b.id, b.status]))).toEqual({ 'dead-bisect': 'incomplete', 'other-host': 'running' });
+    store.bisects.beginBisect({ ...bisect, id: 'dead-bisect' });
+    store.bisects.beginBisect({ ...bisect, id: 'other-host', host: `not-${hostname()}` });
+    expect(store.bisects.markAbandonedBisects(() => true)).toEqual([]);
+    expect(store.bisects.markAbandonedBisects(() => false)).toEqual(['dead-bisect']);
+    expect(store.bisects.markAbandonedBisects(() => false)).toEqual([]);
+    expect(Object.fromEntries(store.bisects.bisects().map((b) => [b.id, b.status]))).toEqual({ 'dead-bisect': 'incomplete', 'other-host': 'running' });
     store.close();
   });
 });
@@ -224,11 +224,11 @@ describe('A/B tests whose process died', () => {
     const store = openHistory(tempFile());
     const me = processIdentity(process.pid)!;
     const test = (id: string) => ({ id, createdAt: '2026-12-03T02:00:00Z', config: {}, order: 'blocks', seed: 1, schedule: [] });
-    store.createAbTest(test('live'), me);
-    store.createAbTest(test('recycled-pid'), { ...me, startTicks: me.startTicks - 1 });
-    store.createAbTest(test('other-boot'), { ...me, bootId: 'an-earlier-boot' });
-    expect(store.markAbandonedAbTests(recordedProcessIsAlive).sort()).toEqual(['other-boot', 'recycled-pid']);
-    expect(store.markAbandonedAbTests(recordedProcessIsAlive)).toEqual([]);
+    store.ab.createAbTest(test('live'), me);
+    store.ab.createAbTest(test('recycled-pid'), { ...me, startTicks: me.startTicks - 1 });
+    store.ab.createAbTest(test('other-boot'), { ...me, bootId: 'an-earlier-boot' });
+    expect(store.ab.markAbandonedAbTests(recordedProcessIsAlive).sort()).toEqual(['other-boot', 'recycled-pid']);
+    expect(store.ab.markAbandonedAbTests(recordedProcessIsAlive)).toEqual([]);
     store.close();
   });
 });

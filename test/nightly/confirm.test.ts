@@ -57,7 +57,7 @@ describe('github.confirm in the nightly issue step', () => {
         port.calls++;
         const measure = simulatedPort({ base: 4, steps: { 1: step }, cv: 0.02, seed: port.calls });
         const result = await rerun(measure, { mode: 'metric', last: 1, priorNoise: 0.02 });
-        return confirmationOf(result, { ratio: 2, identity: store.episodes()[0]!.identity, unit: 's' }, measure.measured.length * 20);
+        return confirmationOf(result, { ratio: 2, identity: store.episodes.episodes()[0]!.identity, unit: 's' }, measure.measured.length * 20);
       },
       { calls: 0 },
     );
@@ -73,7 +73,7 @@ describe('github.confirm in the nightly issue step', () => {
     await nights(0, 10, 'rerun', port);
     expect(fake.issues('acme/perf')).toEqual([]);
     expect(port.calls).toBe(1);
-    expect(store.episodes().map((e) => [e.state, e.issueNumber])).toEqual([['unconfirmed', undefined]]);
+    expect(store.episodes.episodes().map((e) => [e.state, e.issueNumber])).toEqual([['unconfirmed', undefined]]);
   });
 
   it('files a reproduced episode with the rerun figures', async () => {
@@ -81,7 +81,7 @@ describe('github.confirm in the nightly issue step', () => {
     await nights(0, 9, 'rerun', port);
     const [issue] = fake.issues('acme/perf');
     expect(issue!.body).toMatch(/Confirmed before filing: last good against first bad rerun interleaved, `sum` wall_time, 12 repeats \(4\.0 cluster minutes\): x[12]\.\d{3} \(95% interval \d\.\d{3}\.\.\d\.\d{3}\), Mann-Whitney p = [\d.e-]+\./);
-    expect(store.episodes().map((e) => [e.state, e.issueNumber])).toEqual([['still-regressed', 1]]);
+    expect(store.episodes.episodes().map((e) => [e.state, e.issueNumber])).toEqual([['still-regressed', 1]]);
     expect(port.calls, 'a filed issue is commented on, never confirmed again').toBe(1);
   });
 

@@ -54,7 +54,7 @@ describe('machine nights in the nightly issue step', () => {
   });
 
   it('records the loaded nights as machine nights, by the canary', () => {
-    const machine = store.machineNights({ machineOnly: true });
+    const machine = store.episodes.machineNights({ machineOnly: true });
     expect(machine.map((m) => m.night)).toEqual(loadedNights.map((i) => history.nights[i]));
     expect(machine.every((m) => m.signs.includes('canary') && m.direction === 'slower')).toBe(true);
   });
@@ -77,7 +77,7 @@ describe('machine nights in the nightly issue step', () => {
     for (const workload of ['groupby', 'shuffle', 'sum']) expect(join).not.toContain(`\`${workload}\``);
     expect(fake.issues('acme/perf')).toHaveLength(2);
     // The load's episodes recovered unfiled: nothing claims them, so they stay no level of their series.
-    const loadEpisodes = store.episodes().filter((e) => loadedNights.map((i) => history.nights[i]).includes(e.firstBad.night) && e.identity.workload !== 'join');
+    const loadEpisodes = store.episodes.episodes().filter((e) => loadedNights.map((i) => history.nights[i]).includes(e.firstBad.night) && e.identity.workload !== 'join');
     expect(loadEpisodes.map((e) => [e.state, e.issueNumber])).toEqual(loadEpisodes.map(() => ['recovered', undefined]));
   });
 });

@@ -40,7 +40,7 @@ describe('a replay of suite-wide moves', () => {
   });
 
   it('records both nights as suite-wide moves of the code, not the machine', () => {
-    const findings = store.machineNights({}).filter((m) => m.night === history.nights[blipNight] || m.night === history.nights[stepNight]);
+    const findings = store.episodes.machineNights({}).filter((m) => m.night === history.nights[blipNight] || m.night === history.nights[stepNight]);
     expect(findings.map((m) => [m.machine, m.movedSeries])).toEqual([[false, 10], [false, 10]]);
   });
 
@@ -50,6 +50,6 @@ describe('a replay of suite-wide moves', () => {
     expect(issue).toMatchObject({ firstBadNight: history.nights[stepNight], openedNight: history.nights[stepNight + 3], transient: false });
     expect(issue!.series.map((s) => s.workload).sort()).toEqual(workloads);
     // The blip's episodes were found and recovered: only the issue was not filed.
-    expect(store.episodes().filter((e) => e.firstBad.night === history.nights[blipNight]).map((e) => e.state)).toEqual(workloads.map(() => 'recovered'));
+    expect(store.episodes.episodes().filter((e) => e.firstBad.night === history.nights[blipNight]).map((e) => e.state)).toEqual(workloads.map(() => 'recovered'));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderAbReport } from '../../src/report/ab.js';
-import type { AbSitePage } from '../../src/report/ab-site-page.js';
+import type { AbSitePage } from '../../src/ab/site-page-schema.js';
 import { abTestAnchor, changeInBands } from '../../src/report/ab-heatmap.js';
 
 const test = (workload: string, metric: string, ratio: number, verdict: string, band = true): AbSitePage['comparisons'][number] => ({

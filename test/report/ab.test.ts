@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderAbIndex, renderAbReport } from '../../src/report/ab.js';
-import { abSitePageSchema, type AbSitePage } from '../../src/report/ab-site-page.js';
+import { abSitePageSchema, type AbSitePage } from '../../src/ab/site-page-schema.js';
 
 const report: AbSitePage = {
   id: 'ab-1', title: '<b>saturation</b>', createdAt: '2026-02-10T08:00:00Z', baseline: { name: 'default' }, candidate: { name: 'sat-1.1', description: '<i>x</i>' },

@@ -58,11 +58,11 @@ beforeAll(async () => {
     cutShort: { night: cutShortNight, workload: 'rechunk', measured: 1 },
   });
   detectEachNight(store, defaultDetectionPolicy, history.nights.slice(10));
-  const planted = store.episodes().filter((e) => e.identity.workload === 'shuffle' && e.identity.metric === 'wall_time');
-  store.setEpisodeIssue(planted.map((e) => e.id), 412);
+  const planted = store.episodes.episodes().filter((e) => e.identity.workload === 'shuffle' && e.identity.metric === 'wall_time');
+  store.episodes.setEpisodeIssue(planted.map((e) => e.id), 412);
   const issuesDir = path.join(dir, 'issues');
   mkdirSync(issuesDir);
-  const filed = store.episodes().filter((e) => e.identity.workload === 'groupby' && e.identity.metric === 'wall_time');
+  const filed = store.episodes.episodes().filter((e) => e.identity.workload === 'groupby' && e.identity.metric === 'wall_time');
   expect(filed.length).toBeGreaterThan(0);
   for (const fingerprint of new Set(filed.map((e) => episodeIssueFingerprint(e)))) writeFileSync(path.join(issuesDir, `${fingerprint}.md`), '# Regression: groupby wall_time\n');
   writeFileSync(path.join(issuesDir, `${brokenFingerprint({ suite: 'dask', workload: 'join', night: history.nights[joinFailsFrom]! })}.md`), '# Broken: join (dask) fails\n');
@@ -274,9 +274,9 @@ describe('the published site', () => {
     expect(await page.getAttribute('#open-by-age tr[data-bucket="1 to 4 weeks"] a.issue', 'href')).toBe('https://github.com/dask/dask/issues/412');
     expect(await page.locator('#no-false-alarms').count()).toBe(1);
 
-    const planted = store.episodes().filter((e) => e.issueNumber === 412);
+    const planted = store.episodes.episodes().filter((e) => e.issueNumber === 412);
     const verdict = (command: 'false-alarm' | 'accept', at: string) =>
-      store.recordTriageEvent({ key: `comment:${command}`, issueNumber: 412, episodes: planted.map((e) => e.fingerprint), command, author: 'mia', issueOpenedAt: `${history.nights[plantedNight]}T06:00:00Z`, at });
+      store.triage.recordTriageEvent({ key: `comment:${command}`, issueNumber: 412, episodes: planted.map((e) => e.fingerprint), command, author: 'mia', issueOpenedAt: `${history.nights[plantedNight]}T06:00:00Z`, at });
     verdict('false-alarm', `${history.nights[plantedNight]}T18:00:00Z`);
     await buildSite(buildOptions);
     await page.reload();
@@ -365,7 +365,7 @@ describe('the charts of levels, units and zeros', () => {
   });
 
   it('puts the episode marker at the first bad night, set back from the night that proved it', async () => {
-    const episode = levelsStore.episodes().find((e) => e.identity.metric === 'wall_time' && e.kind === 'regression')!;
+    const episode = levelsStore.episodes.episodes().find((e) => e.identity.metric === 'wall_time' && e.kind === 'regression')!;
     const opened = reports.find((r) => r.changes.some((c) => c.action === 'open' && c.episode.identity.metric === 'wall_time'))!;
     // The suspect range holds the planted night: from the last night clearly at the old level to the first clearly at the new one.
     expect(episode.lastGood.night < levelsHistory.nights[stepNight]!).toBe(true);

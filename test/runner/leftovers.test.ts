@@ -58,11 +58,11 @@ describe('the next start cleans up after a runner that died', () => {
   it('ends the processes still alive of a dead run, names them, and settles what it found', async () => {
     const log = recordingLog();
     const run = newRun({ pid: deadRunner });
-    store.beginRun(run);
+    store.runs.beginRun(run);
     const scheduler = group();
     const gone = group();
     started.push(scheduler, gone);
-    const record = processRecorder(store, run.id, log);
+    const record = processRecorder(store.processes, run.id, log);
     record({ name: 'scheduler', pid: scheduler.pid! });
     record({ name: 'worker-1', pid: gone.pid! });
     process.kill(-gone.pid!, 'SIGKILL');
@@ -85,11 +85,11 @@ describe('the next start cleans up after a runner that died', () => {
   it('never signals a process that only has the recorded pid: its start time differs', async () => {
     const log = recordingLog();
     const run = newRun({ pid: deadRunner });
-    store.beginRun(run);
+    store.runs.beginRun(run);
     const stranger = group();
     started.push(stranger);
     // As if the recorded worker had ended and the kernel had given its pid to this process.
-    processRecorder({ recordProcess: (p) => store.recordProcess({ ...p, startTicks: p.startTicks - 1 }) }, run.id, log)({ name: 'worker-1', pid: stranger.pid! });
+    processRecorder({ recordProcess: (p) => store.processes.recordProcess({ ...p, startTicks: p.startTicks - 1 }) }, run.id, log)({ name: 'worker-1', pid: stranger.pid! });
     expect(await recoverAbandoned(store, log)).toEqual([]);
     expect(processesInGroups([stranger.pid!])).toContain(stranger.pid);
     expect(fates()).toEqual([{ name: 'worker-1', fate: 'gone' }]);
@@ -98,14 +98,14 @@ describe('the next start cleans up after a runner that died', () => {
   it('leaves alone the processes of a run whose runner is alive, and those its runner stopped', async () => {
     const log = recordingLog();
     const live = newRun();
-    store.beginRun(live);
+    store.runs.beginRun(live);
     const mine = group();
     started.push(mine);
-    processRecorder(store, live.id, log)({ name: 'scheduler', pid: mine.pid! });
+    processRecorder(store.processes, live.id, log)({ name: 'scheduler', pid: mine.pid! });
     expect(await recoverAbandoned(store, log)).toEqual([]);
     expect(processesInGroups([mine.pid!])).toContain(mine.pid);
-    store.settleRunProcesses(live.id, 'stopped');
-    store.finishRun(live.id, { status: 'complete', finishedAt: new Date().toISOString() });
+    store.processes.settleRunProcesses(live.id, 'stopped');
+    store.runs.finishRun(live.id, { status: 'complete', finishedAt: new Date().toISOString() });
     expect(await recoverAbandoned(store, log)).toEqual([]);
     expect(processesInGroups([mine.pid!])).toContain(mine.pid);
     expect(log.warnings).toEqual([]);

@@ -40,29 +40,29 @@ function detect(from: number, to: number): number {
 
 /** What `runTriage` stores for `/nightbench false-alarm` on the episodes' issue. */
 function falseAlarm(): void {
-  const episodes = store.episodes();
-  store.recordTriageEvent({
+  const episodes = store.episodes.episodes();
+  store.triage.recordTriageEvent({
     key: 'comment:1', issueNumber: 1, episodes: episodes.map((e) => e.fingerprint), command: 'false-alarm', author: 'mia',
     issueOpenedAt: `${history.nights[20]}T06:00:00Z`, at: `${history.nights[21]}T10:00:00Z`,
   });
-  store.markEpisodesAccepted(episodes.map((e) => e.id));
+  store.episodes.markEpisodesAccepted(episodes.map((e) => e.id));
 }
 
 describe('a false-alarm verdict in detection', () => {
   it('the step opens an episode; after /nightbench false-alarm the same step later opens none, with the raised noise reported', () => {
     expect(detect(0, 21)).toBe(1);
-    expect(store.episodes()[0]).toMatchObject({ firstBad: { night: history.nights[20] } });
+    expect(store.episodes.episodes()[0]).toMatchObject({ firstBad: { night: history.nights[20] } });
     falseAlarm();
     expect(detect(22, 39)).toBe(0);
     const verdict = detectRegressions(store, defaultDetectionPolicy, { now: history.nights[32], dryRun: true }).verdicts[0]!;
     expect(verdict.kind).toBe('stable');
-    expect(verdict.noise).toBeCloseTo(Math.log(store.falseAlarmEpisodes()[0]!.ratio) / (defaultDetectionPolicy.persistZ / Math.sqrt(defaultDetectionPolicy.persistNights)), 10);
+    expect(verdict.noise).toBeCloseTo(Math.log(store.triage.falseAlarmEpisodes()[0]!.ratio) / (defaultDetectionPolicy.persistZ / Math.sqrt(defaultDetectionPolicy.persistNights)), 10);
     expect(verdict.reason).toContain('after a false alarm');
   });
 
   it('without a verdict, the episode recovers and the same step later opens a new one', () => {
     expect(detect(0, 39)).toBe(2);
-    expect(store.episodes().map((e) => [e.kind, e.firstBad.night, e.state])).toEqual([
+    expect(store.episodes.episodes().map((e) => [e.kind, e.firstBad.night, e.state])).toEqual([
       ['regression', history.nights[20], 'recovered'],
       ['regression', history.nights[32], 'recovered'],
     ]);

@@ -51,8 +51,8 @@ async function comment(login: string, body: string, role?: FakeRole): Promise<Tr
 
 const issue = () => fake.issue(repository, 1);
 const issueFingerprint = () => readFingerprint(issue().body)!;
-const states = () => store.episodes().map((e) => e.state);
-const quality = () => detectionQuality(store.episodes(), store.triageEvents(), { now: new Date('2026-12-31T00:00:00Z'), threshold: () => 0.1 });
+const states = () => store.episodes.episodes().map((e) => e.state);
+const quality = () => detectionQuality(store.episodes.episodes(), store.triage.triageEvents(), { now: new Date('2026-12-31T00:00:00Z'), threshold: () => 0.1 });
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'nightbench-triage-'));
@@ -91,7 +91,7 @@ describe('/nightbench commands on a regression issue', () => {
     expect(issue().labels).toContain('nightbench:accepted');
     expect(issue().comments.at(-1)).toMatchObject({ login: fakeBotLogin });
     expect(issue().comments.at(-1)!.body).toMatch(/^<!-- nightbench:reply-to=\d+ -->\n@mia Accepted as intended/);
-    expect(store.triageEvents()).toMatchObject([{ issueNumber: 1, command: 'accept', author: 'mia', issueOpenedAt: `${history.nights[8]}T06:00:00.000Z` }]);
+    expect(store.triage.triageEvents()).toMatchObject([{ issueNumber: 1, command: 'accept', author: 'mia', issueOpenedAt: `${history.nights[8]}T06:00:00.000Z` }]);
     expect(quality().all).toMatchObject({ opened: 1, truePositive: 1, falsePositive: 0, precision: 1, medianTriageHours: 4 });
 
     const comments = issue().comments.length;
@@ -107,7 +107,7 @@ describe('/nightbench commands on a regression issue', () => {
     expect(outcome).toMatchObject({ result: 'done', command: 'false-alarm', episodes: 2 });
     expect(issue()).toMatchObject({ state: 'closed', state_reason: 'not_planned' });
     expect(issue().labels).toContain('nightbench:false-alarm');
-    const falseAlarms = store.falseAlarmEpisodes();
+    const falseAlarms = store.triage.falseAlarmEpisodes();
     expect(falseAlarms.map((f) => `${f.workload} ${f.metric} #${f.issueNumber}`).sort()).toEqual(['shuffle wall_time #1', 'sum wall_time #1']);
     expect(falseAlarms.every((f) => f.firstBadNight === history.nights[8] && f.ratio > 1.5 && f.baselineNoise > 0)).toBe(true);
     expect(quality().all).toMatchObject({ truePositive: 0, falsePositive: 1, precision: 0 });
@@ -135,7 +135,7 @@ describe('/nightbench commands on a regression issue', () => {
     expect(fake.requests.filter((r) => r.method === 'POST' && r.path === `/repos/${repository}/actions/workflows/bisect.yml/dispatches`)).toHaveLength(1);
     expect(states()).toEqual(['open', 'open']);
     expect(issue().state).toBe('open');
-    expect(store.triageEvents().map((e) => e.command)).toEqual([mode]);
+    expect(store.triage.triageEvents().map((e) => e.command)).toEqual([mode]);
   });
 
   it('fixed-by records the fix; the nightly closes the issue naming it once the series recover, and the verdict is a fixed true positive', async () => {
@@ -143,7 +143,7 @@ describe('/nightbench commands on a regression issue', () => {
     expect(outcome).toMatchObject({ result: 'done', command: 'fixed-by' });
     expect(issue().state).toBe('open');
     expect(issue().labels).toContain('nightbench:fix-recorded');
-    expect(store.triageEvents()).toMatchObject([{ command: 'fixed-by', argument: '0123abc' }]);
+    expect(store.triage.triageEvents()).toMatchObject([{ command: 'fixed-by', argument: '0123abc' }]);
     expect(quality().all).toMatchObject({ open: 1, truePositive: 0 });
 
     await night(9);
@@ -167,7 +167,7 @@ describe('/nightbench commands on a regression issue', () => {
     expect(outcome.result).toBe('refused');
     expect(states()).toEqual(['open', 'open']);
     expect(issue().state).toBe('open');
-    expect(store.triageEvents()).toEqual([]);
+    expect(store.triage.triageEvents()).toEqual([]);
     expect(fake.dispatches(repository)).toEqual([]);
     expect(fake.writes().slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([`POST /repos/${repository}/issues/1/comments`]);
     expect(issue().comments.at(-1)!.body).toContain(`@${login} thank you. Only people with write, maintain or admin access`);
@@ -179,7 +179,7 @@ describe('/nightbench commands on a regression issue', () => {
     expect(outcome.result).toBe('unknown-command');
     for (const usage of ['/nightbench accept', '/nightbench false-alarm', '/nightbench bisect', '/nightbench rerun', '/nightbench fixed-by SHA']) expect(issue().comments.at(-1)!.body).toContain(`\`${usage}\``);
     expect(states()).toEqual(['open', 'open']);
-    expect(store.triageEvents()).toEqual([]);
+    expect(store.triage.triageEvents()).toEqual([]);
   });
 
   it('acts once on a comment handled twice (a workflow run again), and never on its own replies or plain comments', async () => {
@@ -210,7 +210,7 @@ describe('triage that always finishes', () => {
     fake.failOn('PATCH', /\/issues\/1$/, 1 + loaded.config.github.retries);
     await expect(comment('mia', '/nightbench accept', 'maintain')).rejects.toMatchObject({ kind: 'github', message: expect.stringContaining('closing #1') });
     expect(states()).toEqual(['accepted', 'accepted']);
-    expect(store.triageEvents().map((e) => e.command)).toEqual(['accept']);
+    expect(store.triage.triageEvents().map((e) => e.command)).toEqual(['accept']);
     expect(issue()).toMatchObject({ state: 'open' });
     expect(ownReplies()).toEqual([]);
 
@@ -219,7 +219,7 @@ describe('triage that always finishes', () => {
     expect(issue()).toMatchObject({ state: 'closed', state_reason: 'completed' });
     expect(ownReplies()).toHaveLength(1);
     expect(requests('POST', '/issues/1/labels')).toBe(1);
-    expect(store.triageEvents()).toHaveLength(1);
+    expect(store.triage.triageEvents()).toHaveLength(1);
 
     expect((await again(written, 'mia')).result).toBe('already-answered');
     expect(ownReplies()).toHaveLength(1);
@@ -302,8 +302,8 @@ describe('nightbench triage (the CLI, as the workflow runs it)', () => {
     expect(result.stderr).toContain('mia gave false-alarm on #1 (2 episodes)');
     expect(JSON.parse(result.stdout)).toMatchObject({ result: 'done', command: 'false-alarm', episodes: 2 });
     expect(existsSync(marker)).toBe(false);
-    expect(store.triageEvents()[0]!.argument).toBe(body.slice('/nightbench false-alarm '.length));
-    expect(store.episodes()).toHaveLength(2);
+    expect(store.triage.triageEvents()[0]!.argument).toBe(body.slice('/nightbench false-alarm '.length));
+    expect(store.episodes.episodes()).toHaveLength(2);
     // The reply names nothing of the comment's text.
     expect(issue().comments.at(-1)!.body).not.toMatch(/touch|secrets|DROP/);
     expect(issue().state).toBe('closed');
@@ -333,6 +333,6 @@ describe('nightbench triage (the CLI, as the workflow runs it)', () => {
     expect(outcome.result).toBe('invalid');
     expect(issue().comments.at(-1)!.body).toContain('fixed-by needs the fixing commit');
     expect(issue().comments.at(-1)!.body).not.toContain('curl');
-    expect(store.triageEvents()).toEqual([]);
+    expect(store.triage.triageEvents()).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { AbSitePage } from '../ab-site-page.js';
+import type { AbSitePage } from '../../ab/site-page-schema.js';
 import type { SiteData } from '../data.js';
 import type { CompareData, CompareNight, CompareSeries } from './selection.js';
 

@@ -1,7 +1,7 @@
 /**
  * The shape of an A/B report as the site reads it: a JSON file in `<reports.dir>/ab/` that
- * `nightbench ab report` writes and `nightbench report` validates. Its own module, so the report
- * page and its heatmap both read it without importing each other.
+ * `nightbench ab report` writes (page.ts) and `nightbench report` validates. Its writer owns it, so
+ * the site (a floor above) imports it from here and the A/B module imports nothing from the site.
  *
  * @module
  */

@@ -1,0 +1,143 @@
+/**
+ * The runs' SQL: a run begun with its commits, each repeat with its values and samples (warm-ups
+ * apart), the run's outcome, and every repeat read back as result rows. RunStore (run-store.ts)
+ * wraps each write in a transaction. The writes go through statements prepared once: a night
+ * writes thousands of rows.
+ *
+ * @module
+ */
+import { insertAbsentMetrics } from './backfill-queries.js';
+import type { Db } from './database.js';
+import { preparedOnce } from './prepared.js';
+import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome } from './types.js';
+import { cutShortCondition } from './whole-points-queries.js';
+
+/** Which runs' repeats `selectResultRows` reads; every field given must match. */
+export interface ResultFilter {
+  kind?: RunKind;
+  suite?: string;
+  runIds?: string[];
+  sinceNight?: string;
+  workload?: string;
+  metric?: string;
+  /** Leaves out workloads an incomplete run cut short. */
+  wholePointsOnly?: boolean;
+}
+
+export function insertRun(db: Db, run: NewRun): void {
+  preparedOnce(
+    db,
+    `INSERT INTO runs (id, kind, suite, night, started_at, status, target, environment_name, environment_fingerprint, environment,
+       provider, cluster_shape, workers, threads_per_worker, memory_per_worker, instance_type, region, scale, harness_version,
+       host, pid, boot_id, start_ticks, shard, config, machine, machine_class)
+     VALUES (@id, @kind, @suite, @night, @startedAt, 'running', @target, @environmentName, @environmentFingerprint, @environment,
+       @provider, @clusterShape, @workers, @threadsPerWorker, @memoryPerWorker, @instanceType, @region, @scale, @harnessVersion,
+       @host, @pid, @bootId, @startTicks, @shard, @config, @machine, @machineClass)`,
+  ).run({
+    ...run,
+    instanceType: run.instanceType ?? null,
+    region: run.region ?? null,
+    shard: run.shard ?? null,
+    bootId: run.bootId ?? null,
+    startTicks: run.startTicks ?? null,
+    target: JSON.stringify(run.target),
+    environment: JSON.stringify(run.environment),
+    config: JSON.stringify(run.config),
+    machine: run.machine === undefined ? null : JSON.stringify(run.machine),
+    machineClass: run.machineClass ?? null,
+  });
+  for (const commit of run.commits) {
+    upsertCommit(db, commit);
+    preparedOnce(db, 'INSERT INTO run_commits (run_id, repo, sha) VALUES (?, ?, ?)').run(run.id, commit.repo, commit.sha);
+  }
+}
+
+function upsertCommit(db: Db, commit: CommitInfo): void {
+  preparedOnce(
+    db,
+    `INSERT INTO commits (repo, sha, parents, author_name, author_email, authored_at, committed_at, subject)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (repo, sha) DO NOTHING`,
+  ).run(commit.repo, commit.sha, commit.parents.join(' '), commit.authorName, commit.authorEmail, commit.authoredAt, commit.committedAt, commit.subject);
+}
+
+/** A measured repeat: its status, its values (when it measured any), the metrics it could not report and its samples. */
+export function insertRepeat(db: Db, record: RepeatRecord): void {
+  preparedOnce(
+    db,
+    `INSERT INTO repeats (run_id, workload, repeat, workload_version, status, started_at, finished_at, error, disturbance, failure_class, failure_cause)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(record.runId, record.workload, record.repeat, record.workloadVersion, record.status, record.startedAt, record.finishedAt, record.error ?? null, record.disturbance ?? null, record.failure?.class ?? null, record.failure?.cause ?? null);
+  if (record.status === 'ok' || record.status === 'disturbed') {
+    const insert = preparedOnce(db, 'INSERT INTO results (run_id, workload, repeat, metric, value, unit) VALUES (?, ?, ?, ?, ?, ?)');
+    for (const m of record.metrics) insert.run(record.runId, record.workload, record.repeat, m.metric, m.value, m.unit);
+  }
+  if (record.absent?.length) insertAbsentMetrics(db, record.absent.map((a) => ({ runId: record.runId, workload: record.workload, ...a })));
+  const sample = preparedOnce(db, 'INSERT INTO samples (run_id, workload, repeat, process, host, t, rss, cpu) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  for (const s of record.samples) {
+    sample.run(record.runId, record.workload, record.repeat, s.process, s.host, JSON.stringify(s.t), JSON.stringify(s.rss), JSON.stringify(s.cpu));
+  }
+}
+
+/**
+ * Kept apart from `repeats`, so that nothing that reads measurements ever sees a warm-up.
+ * Numbered here, after the run's earlier warm-ups of the workload: the runner counts them per
+ * cluster, and an A/B records one cluster per slot into the same run.
+ */
+export function insertWarmup(db: Db, record: RepeatRecord): void {
+  preparedOnce(
+    db,
+    `INSERT INTO warmup_repeats (run_id, workload, warmup, workload_version, status, started_at, finished_at, error, disturbance, metrics)
+     SELECT @runId, @workload, coalesce(max(warmup), 0) + 1, @workloadVersion, @status, @startedAt, @finishedAt, @error, @disturbance, @metrics
+     FROM warmup_repeats WHERE run_id = @runId AND workload = @workload`,
+  ).run({
+    runId: record.runId, workload: record.workload, workloadVersion: record.workloadVersion, status: record.status, startedAt: record.startedAt,
+    finishedAt: record.finishedAt, error: record.error ?? null, disturbance: record.disturbance ?? null, metrics: JSON.stringify(record.metrics),
+  });
+}
+
+export function updateRunOutcome(db: Db, runId: string, outcome: RunOutcome): void {
+  preparedOnce(
+    db,
+    `UPDATE runs SET status = ?, finished_at = ?, error = ?, cost_usd = ?, cluster_info = ?,
+       instance_type = COALESCE(?, instance_type), region = COALESCE(?, region), machine_class = COALESCE(?, machine_class) WHERE id = ?`,
+  ).run(
+    outcome.status, outcome.finishedAt, outcome.error ?? null, outcome.costUsd ?? null, JSON.stringify(outcome.clusterInfo ?? {}), outcome.instanceType ?? null,
+    outcome.region ?? null, outcome.machineClass ?? null, runId,
+  );
+}
+
+/** Every repeat (and its values) of the matching runs, oldest first. */
+export function selectResultRows(db: Db, filter: ResultFilter = {}): ResultRow[] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (clause: string, ...values: unknown[]) => (where.push(clause), params.push(...values));
+  if (filter.kind) add('r.kind = ?', filter.kind);
+  if (filter.suite) add('r.suite = ?', filter.suite);
+  if (filter.sinceNight) add('r.night >= ?', filter.sinceNight);
+  if (filter.runIds) add(`r.id IN (${filter.runIds.map(() => '?').join(',')})`, ...filter.runIds);
+  if (filter.workload) add('p.workload = ?', filter.workload);
+  if (filter.metric) add('v.metric = ?', filter.metric);
+  if (filter.wholePointsOnly) add(`NOT (${cutShortCondition})`);
+  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const rows = db
+    .prepare(
+      `SELECT r.id AS runId, r.kind, r.suite, r.night, r.started_at AS startedAt, r.environment_name AS environmentName,
+              r.environment_fingerprint AS environmentFingerprint, r.provider, r.cluster_shape AS clusterShape,
+              r.instance_type AS instanceType, r.machine_class AS machineClass, p.workload, p.workload_version AS workloadVersion, p.repeat, p.status,
+              v.metric, v.value, v.unit, p.error, p.disturbance
+       FROM runs r JOIN repeats p ON p.run_id = r.id LEFT JOIN results v ON v.run_id = p.run_id AND v.workload = p.workload AND v.repeat = p.repeat
+       ${clause}
+       ORDER BY r.night, r.started_at, p.workload, p.repeat, v.metric`,
+    )
+    .all(...params) as (Omit<ResultRow, 'commits' | 'instanceType' | 'machineClass'> & { instanceType: string | null; machineClass: string | null })[];
+  // Commits per run in one pass: a per-row subquery would repeat the lookup for every value.
+  const commitsByRun = new Map<string, Record<string, string>>();
+  for (const row of rows) commitsByRun.set(row.runId, {});
+  const lookup = preparedOnce(db, 'SELECT repo, sha FROM run_commits WHERE run_id = ?');
+  for (const [runId, commits] of commitsByRun) {
+    for (const { repo, sha } of lookup.all(runId) as { repo: string; sha: string }[]) commits[repo] = sha;
+  }
+  return rows.map(({ machineClass, ...row }) => ({
+    ...row, instanceType: row.instanceType ?? undefined, commits: commitsByRun.get(row.runId)!, ...(machineClass === null ? {} : { machineClass }),
+  }));
+}

@@ -1,0 +1,30 @@
+/**
+ * The floors of src, lowest first: every room (a folder of src, or a file directly under it) is
+ * on one floor and may import only rooms of lower floors, type-only imports included
+ * (import-cycles.test.ts checks it; docs/architecture.md explains it). Rooms on one floor do not
+ * know each other. A new room, or an import the floors forbid, is a decision: move the room to
+ * the floor its imports need, or give the shape to the lower room (as src/history owns its row
+ * types), and say why here.
+ */
+export const floors: readonly (readonly string[])[] = [
+  // Vocabulary every floor shares: errors, logging, nights, numbers as text, pure statistics.
+  ['src/errors.ts', 'src/log.ts', 'src/version.ts', 'src/night.ts', 'src/format', 'src/stats'],
+  // Checking outside input, the SQLite history (it owns its row shapes), machines and processes.
+  ['src/validation.ts', 'src/history', 'src/cluster'],
+  // Pure detection over history rows; git; the split of a night; the suite listing.
+  ['src/detect', 'src/git', 'src/shard', 'src/suite'],
+  // The config (detection's policy is a section of it); what reads detection's results.
+  ['src/config', 'src/history-sync', 'src/interchange', 'src/triage', 'src/tune'],
+  // The target under test, checked out per the config; the job summary.
+  ['src/target', 'src/actions'],
+  ['src/runner'],
+  ['src/ab'],
+  ['src/report'],
+  ['src/github'],
+  ['src/bisect', 'src/replay'],
+  ['src/nightly'],
+  ['src/backfill', 'src/init'],
+  // Commands compose everything below; the CLI wires them.
+  ['src/commands'],
+  ['src/cli.ts'],
+];
