@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ManagedProcess } from '../../src/cluster/processes.js';
+import { ManagedProcess } from '../../src/process/processes.js';
 import { processTree } from '../../src/runner/proc.js';
 import { processesInGroups, secondsUntil, supervisorsOf } from '../helpers/processes.js';
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import path from 'node:path';
-import type { CommandResult, CommandSpec } from './types.js';
+import type { CommandResult, CommandSpec } from '../cluster/types.js';
 
 const tailBytes = 8192;
 

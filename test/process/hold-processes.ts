@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ManagedProcess, runCommand } from '../../src/cluster/processes.js';
+import { ManagedProcess, runCommand } from '../../src/process/processes.js';
 
 const logDir = mkdtempSync(path.join(tmpdir(), 'nb-hold-'));
 const server = new ManagedProcess('server', ['sh', '-c', 'sleep 600 & sleep 600'], { env: {}, logDir });
