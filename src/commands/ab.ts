@@ -8,7 +8,7 @@ import { readAbResult } from '../ab/result-file.js';
 import { reportAb, type AbReport } from '../ab/report.js';
 import { runAb } from '../ab/run.js';
 import type { AbTestRecord } from '../ab/test-record.js';
-import { writeJobSummary } from '../actions/job-summary.js';
+import { writeJobSummary } from '../job-summary/job-summary.js';
 import { NightbenchError } from '../errors.js';
 import { createGitHubClient } from '../github/client.js';
 import { upsertPullRequestComment } from '../github/pull-request-comment.js';

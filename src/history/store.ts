@@ -12,7 +12,7 @@
  */
 import type Database from 'better-sqlite3';
 import { hostname } from 'node:os';
-import type { SummaryFailure, SummaryRun } from '../actions/night-summary.js';
+import type { SummaryFailure, SummaryRun } from '../job-summary/night-summary.js';
 import { NightbenchError } from '../errors.js';
 import type { RepeatFacts } from '../report/drilldown.js';
 import type { ReportHistory } from '../report/types.js';

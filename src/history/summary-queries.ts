@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { SummaryFailure, SummaryRun } from '../actions/night-summary.js';
+import type { SummaryFailure, SummaryRun } from '../job-summary/night-summary.js';
 import type { Db } from './database.js';
 import type { FailureClass } from './types.js';
 

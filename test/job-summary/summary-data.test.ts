@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectNightSummary } from '../../src/actions/summary-data.js';
+import { collectNightSummary } from '../../src/job-summary/summary-data.js';
 import { openHistory } from '../../src/history/open.js';
 import { writeSyntheticHistory } from '../helpers/synthetic-history.js';
 import { sqlGet } from '../helpers/sql.js';

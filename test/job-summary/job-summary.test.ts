@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { writeJobSummary } from '../../src/actions/job-summary.js';
+import { writeJobSummary } from '../../src/job-summary/job-summary.js';
 
 const summary = {
   markdown: '## nightbench: night 2026-12-01\n',

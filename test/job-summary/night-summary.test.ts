@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escape, missingShards, nightAnnotations, nightOutputs, renderNightSummary, type NightSummaryInput } from '../../src/actions/night-summary.js';
+import { escape, missingShards, nightAnnotations, nightOutputs, renderNightSummary, type NightSummaryInput } from '../../src/job-summary/night-summary.js';
 
 const night: NightSummaryInput = {
   night: '2026-12-01',

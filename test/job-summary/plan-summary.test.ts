@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planOutputs, renderShardPlan } from '../../src/actions/plan-summary.js';
+import { planOutputs, renderShardPlan } from '../../src/job-summary/plan-summary.js';
 import { planShards } from '../../src/shard/plan.js';
 
 const plan = planShards(
