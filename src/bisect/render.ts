@@ -6,7 +6,7 @@
  * @module
  */
 import { median } from 'simple-statistics';
-import type { Links } from '../github/links.js';
+import type { Links } from '../issues/links.js';
 import { formatRatioInterval, formatValue, shortSha } from '../format/index.js';
 import type { RangeCommitRef, TargetState } from './candidates.js';
 import type { BisectReport } from './run.js';

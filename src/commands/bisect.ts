@@ -4,7 +4,7 @@ import { publishBisect } from '../bisect/publish.js';
 import { runBisect, type BisectRequest } from '../bisect/run.js';
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
-import { brokenOfIssue } from '../github/publish-broken.js';
+import { brokenOfIssue } from '../issues/publish-broken.js';
 import { prepareTarget } from '../target/target.js';
 import { addCommonOptions, collect, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory, type CommandContext } from './context.js';

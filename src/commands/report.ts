@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { configLinks } from '../github/links.js';
-import { episodeIssueFingerprint } from '../github/group.js';
+import { configLinks } from '../issues/links.js';
+import { episodeIssueFingerprint } from '../issues/group.js';
 import { buildSite } from '../report/build.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';

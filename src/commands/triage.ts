@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { parseJsonFile, validate } from '../validation.js';
 import { NightbenchError } from '../errors.js';
-import { createGitHubClient, type GitHubClient } from '../github/client.js';
-import { gitHubError } from '../github/errors.js';
+import { createGitHubClient, type GitHubClient } from '../issues/client.js';
+import { gitHubError } from '../issues/errors.js';
 import { issueCommentEventSchema } from '../triage/event.js';
-import { runTriage, type TriageRequest } from '../github/triage.js';
+import { runTriage, type TriageRequest } from '../issues/triage.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createGitHubClient } from '../../src/github/client.js';
+import { createGitHubClient } from '../../src/issues/client.js';
 import type { Log } from '../../src/log.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { fastGitHubConfig } from './settings.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Episode } from '../../src/detect/index.js';
-import { episodeIssueFingerprint } from '../../src/github/group.js';
-import { improvementTargets, noRegressionIssue, planImprovementNotes } from '../../src/github/improvements.js';
+import { episodeIssueFingerprint } from '../../src/issues/group.js';
+import { improvementTargets, noRegressionIssue, planImprovementNotes } from '../../src/issues/improvements.js';
 import { badSha, goodSha, group, tracked } from './builders.js';
 
 const identity = { suite: 'tiny', workload: 'sum', workloadVersion: '1', metric: 'wall_time', environmentName: 'default', environmentFingerprint: 'f', provider: 'local', clusterShape: 'local:2x1:1GiB' };

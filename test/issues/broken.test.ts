@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrokenWorkload, NightOutcome } from '../../src/detect/failures.js';
-import { planBroken, renderBrokenComment, renderBrokenIssue, renderBrokenTitle } from '../../src/github/broken.js';
-import type { TrackedIssue } from '../../src/github/tracker.js';
+import { planBroken, renderBrokenComment, renderBrokenIssue, renderBrokenTitle } from '../../src/issues/broken.js';
+import type { TrackedIssue } from '../../src/issues/tracker.js';
 
 const outcome = (night: string, passed: boolean) => ({ suite: 's', workload: 'w', night, runId: night, commits: { dask: `sha-${night}` }, passed });
 const broken = (state: 'failing' | 'fixed'): BrokenWorkload & { lastPassing: NightOutcome } => ({

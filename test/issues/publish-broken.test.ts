@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import type { LoadedConfig } from '../../src/config/load.js';
-import { publishBroken } from '../../src/github/publish-broken.js';
+import { publishBroken } from '../../src/issues/publish-broken.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { silentLog } from '../../src/log.js';

@@ -1,7 +1,7 @@
 /** Builders of issue groups and tracked issues for the plan and render tests. */
 import type { EpisodeState } from '../../src/detect/index.js';
-import { issueFingerprint, type IssueGroup, type IssueSeries, type SuspectRange } from '../../src/github/group.js';
-import type { TrackedIssue } from '../../src/github/tracker.js';
+import { issueFingerprint, type IssueGroup, type IssueSeries, type SuspectRange } from '../../src/issues/group.js';
+import type { TrackedIssue } from '../../src/issues/tracker.js';
 
 export const goodSha = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 export const badSha = 'f00dfacecafe0123456789abcdef0123456789ab';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RangeContext } from '../../src/git/range.js';
 import { githubSchema } from '../../src/config/github-section.js';
-import { buildLinks } from '../../src/github/links.js';
-import { readFingerprint, readNights, closedByNightbench } from '../../src/github/markers.js';
-import { renderIssue, renderPersistComment, renderRecoveryComment, renderTitle, type RenderContext } from '../../src/github/render.js';
+import { buildLinks } from '../../src/issues/links.js';
+import { readFingerprint, readNights, closedByNightbench } from '../../src/issues/markers.js';
+import { renderIssue, renderPersistComment, renderRecoveryComment, renderTitle, type RenderContext } from '../../src/issues/render.js';
 import { badSha, goodSha, group, otherSha, series } from './builders.js';
 
 const range: RangeContext = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { issueFingerprint } from '../../src/github/group.js';
-import { describeAction, planIssues } from '../../src/github/plan.js';
+import { issueFingerprint } from '../../src/issues/group.js';
+import { describeAction, planIssues } from '../../src/issues/plan.js';
 import { badSha, goodSha, group, otherSha, series, tracked } from './builders.js';
 
 describe('planIssues', () => {

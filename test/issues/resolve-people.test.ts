@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGitHubClient } from '../../src/github/client.js';
-import { resolvePeople } from '../../src/github/resolve-people.js';
+import { createGitHubClient } from '../../src/issues/client.js';
+import { resolvePeople } from '../../src/issues/resolve-people.js';
 import type { RangeContext } from '../../src/git/range.js';
 import type { Log } from '../../src/log.js';
 import { FakeGitHub } from '../helpers/fake-github.js';

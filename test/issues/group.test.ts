@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Episode, SeriesVerdict } from '../../src/detect/index.js';
-import { detectableBySeries, groupEpisodes, issueFingerprint } from '../../src/github/group.js';
+import { detectableBySeries, groupEpisodes, issueFingerprint } from '../../src/issues/group.js';
 import { badSha, goodSha, otherSha } from './builders.js';
 
 function episode(id: number, workload: string, lastGood: Record<string, string>, firstBad: Record<string, string>, overrides: Partial<Episode> = {}): Episode {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Episode } from '../../src/detect/episodes.js';
 import type { MachineNight } from '../../src/detect/machine-night.js';
-import { holdOpenings } from '../../src/github/machine-hold.js';
-import type { IssueAction } from '../../src/github/plan.js';
+import { holdOpenings } from '../../src/issues/machine-hold.js';
+import type { IssueAction } from '../../src/issues/plan.js';
 import { group, series, tracked } from './builders.js';
 
 const machine: MachineNight = { night: '2026-12-03', suite: '', machine: true, signs: ['common-mode'], direction: 'slower', judgedSeries: 8, movedSeries: 7, reason: '7 of 8 timed series moved slower together' };

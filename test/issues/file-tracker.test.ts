@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fileTracker } from '../../src/github/file-tracker.js';
-import { markers } from '../../src/github/markers.js';
+import { fileTracker } from '../../src/issues/file-tracker.js';
+import { markers } from '../../src/issues/markers.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));

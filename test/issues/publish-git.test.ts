@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
 import type { DetectionReport } from '../../src/detect/index.js';
-import { publishIssues } from '../../src/github/publish.js';
+import { publishIssues } from '../../src/issues/publish.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import type { Log } from '../../src/log.js';
