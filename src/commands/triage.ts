@@ -4,7 +4,7 @@ import { NightbenchError } from '../errors.js';
 import { createGitHubClient, type GitHubClient } from '../issues/client.js';
 import { gitHubError } from '../issues/errors.js';
 import { issueCommentEventSchema } from '../triage/event.js';
-import { runTriage, type TriageRequest } from '../issues/triage.js';
+import { runTriage, type TriageRequest } from '../triage/apply-command.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
 

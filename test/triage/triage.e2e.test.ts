@@ -21,7 +21,7 @@ import { renderQualityPage } from '../../src/report/render-quality.js';
 import { detectionQuality } from '../../src/triage/quality.js';
 import { gitHubTracker } from '../../src/issues/github-tracker.js';
 import { markers, readFingerprint } from '../../src/issues/markers.js';
-import { runTriage, type TriageOutcome } from '../../src/issues/triage.js';
+import { runTriage, type TriageOutcome } from '../../src/triage/apply-command.js';
 import { runCli } from '../helpers/cli.js';
 import { FakeGitHub, fakeBotLogin, type FakeRole } from '../helpers/fake-github.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';

@@ -7,16 +7,16 @@
  *
  * @module
  */
-import { brokenLabel } from './broken.js';
-import type { GitHubClient } from './client.js';
-import { gitHubError } from './errors.js';
-import { nightbenchLogin, ownTexts } from './identity.js';
-import { readFingerprint } from './markers.js';
+import { brokenLabel } from '../issues/broken.js';
+import type { GitHubClient } from '../issues/client.js';
+import { gitHubError } from '../issues/errors.js';
+import { nightbenchLogin, ownTexts } from '../issues/identity.js';
+import { readFingerprint } from '../issues/markers.js';
 import type { HistoryStore } from '../history/store.js';
 import type { TriageCommandName, TriageStep } from '../history/triage-queries.js';
 import type { Log } from '../log.js';
-import { parseTriageComment } from '../triage/command.js';
-import { answeredComments, replies, reply, triageLabels } from '../triage/replies.js';
+import { parseTriageComment } from './command.js';
+import { answeredComments, replies, reply, triageLabels } from './replies.js';
 
 /** The bisect workflow (`.github/workflows/bisect.yml`) and the inputs it takes. */
 const bisectWorkflow = 'bisect.yml';
