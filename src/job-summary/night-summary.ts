@@ -8,7 +8,7 @@ import { formatChange, formatHours, formatPercent, formatShare, formatValue } fr
 import type { MachineNight } from '../detect/machine-night.js';
 import type { SensitivitySummary } from '../detect/sensitivity.js';
 import type { RepeatFailure, RunStatus } from '../history/types.js';
-import type { DetectionQuality, QualityRow } from '../triage/quality.js';
+import type { DetectionQuality, QualityRow } from '../detect/quality.js';
 
 export interface SummaryRun {
   runId: string;

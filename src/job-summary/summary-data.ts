@@ -2,7 +2,7 @@ import { validate } from '../validation.js';
 import { assessNight, detectionSchema, resolveSeriesPolicy, summarizeSensitivity } from '../detect/index.js';
 import type { MachineNight } from '../detect/machine-night.js';
 import type { HistoryStore } from '../history/store.js';
-import { detectionQuality } from '../triage/quality.js';
+import { detectionQuality } from '../detect/quality.js';
 import type { NightSummaryInput, SummaryChange, SummarySensitivity } from './night-summary.js';
 
 export interface CollectOptions {

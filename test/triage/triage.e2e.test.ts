@@ -18,7 +18,7 @@ import { silentLog } from '../../src/log.js';
 import { collectNightSummary } from '../../src/job-summary/summary-data.js';
 import { renderNightSummary } from '../../src/job-summary/night-summary.js';
 import { renderQualityPage } from '../../src/report/render-quality.js';
-import { detectionQuality } from '../../src/triage/quality.js';
+import { detectionQuality } from '../../src/detect/quality.js';
 import { gitHubTracker } from '../../src/issues/github-tracker.js';
 import { markers, readFingerprint } from '../../src/issues/markers.js';
 import { runTriage, type TriageOutcome } from '../../src/triage/apply-command.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EpisodeState } from '../../src/detect/index.js';
 import type { TriageCommandName, TriageEvent } from '../../src/history/triage-queries.js';
-import { detectionQuality, issueOutcomes, type QualityEpisode } from '../../src/triage/quality.js';
+import { detectionQuality, issueOutcomes, type QualityEpisode } from '../../src/detect/quality.js';
 
 function episode(issueNumber: number | undefined, state: EpisodeState, options: { suite?: string; workload?: string; night?: string; recovered?: string; ratio?: number; noise?: number } = {}): QualityEpisode {
   const night = options.night ?? '2026-11-02';

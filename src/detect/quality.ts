@@ -10,7 +10,7 @@
  * @module
  */
 import { median } from 'simple-statistics';
-import type { Episode } from '../detect/episodes.js';
+import type { Episode } from './episodes.js';
 import type { TriageEvent } from '../history/triage-queries.js';
 
 export type Verdict = 'true-positive' | 'false-positive' | 'unknown';
