@@ -8,8 +8,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { createGitHubClient } from '../issues/client.js';
-import { gitHubTracker } from '../issues/github-tracker.js';
+import { createGitHubClient } from '../issues/github/client.js';
+import { gitHubTracker } from '../issues/github/tracker.js';
 import { configLinks } from '../issues/links.js';
 import { resolvePeople } from '../issues/resolve-people.js';
 import type { Log } from '../log.js';

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { parseJsonFile, validate } from '../validation.js';
 import { NightbenchError } from '../errors.js';
-import { createGitHubClient, type GitHubClient } from '../issues/client.js';
-import { gitHubError } from '../issues/errors.js';
+import { createGitHubClient, type GitHubClient } from '../issues/github/client.js';
+import { gitHubError } from '../issues/github/errors.js';
 import { issueCommentEventSchema } from '../triage/event.js';
 import { runTriage, type TriageRequest } from '../triage/apply-command.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';

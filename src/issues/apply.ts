@@ -5,7 +5,7 @@
  * @module
  */
 import type { Log } from '../log.js';
-import { isGitHubFailure } from './errors.js';
+import { isGitHubFailure } from './github/errors.js';
 import type { IssueGroup } from './group.js';
 import type { IssueAction } from './plan.js';
 import type { IssueTracker, NewIssue, TrackedIssue } from './tracker.js';

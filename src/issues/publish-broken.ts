@@ -13,12 +13,12 @@ import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { brokenLabel, brokenRanges, describeBroken, planBroken, renderBrokenComment, renderBrokenIssue, renderBrokenTitle, type BrokenAction } from './broken.js';
 import { fileTracker } from './file-tracker.js';
-import { gitHubTracker, readIssueFingerprint } from './github-tracker.js';
+import { gitHubTracker, readIssueFingerprint } from './github/tracker.js';
 import { configLinks } from './links.js';
 import { noPeople } from './people.js';
 import { gitContext, gitHubClientFor, repositoryOrder } from './publish.js';
 import { attemptWithFallback } from './apply.js';
-import { isGitHubFailure } from './errors.js';
+import { isGitHubFailure } from './github/errors.js';
 
 /** How long after its last failure a workload passing again still has its issue looked for (to close it). */
 const closeWithinDays = 60;

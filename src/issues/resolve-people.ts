@@ -6,7 +6,7 @@
  */
 import type { RangeContext } from '../git/range.js';
 import type { Log } from '../log.js';
-import type { GitHubClient } from './client.js';
+import type { GitHubClient } from './github/client.js';
 import { firstLine } from '../errors.js';
 import type { GitHubPeople } from './people.js';
 

@@ -8,9 +8,9 @@
  * @module
  */
 import { brokenLabel } from '../issues/broken.js';
-import type { GitHubClient } from '../issues/client.js';
-import { gitHubError } from '../issues/errors.js';
-import { nightbenchLogin, ownTexts } from '../issues/identity.js';
+import type { GitHubClient } from '../issues/github/client.js';
+import { gitHubError } from '../issues/github/errors.js';
+import { nightbenchLogin, ownTexts } from '../issues/github/identity.js';
 import { readFingerprint } from '../issues/markers.js';
 import type { HistoryStore } from '../history/store.js';
 import type { TriageCommandName, TriageStep } from '../history/triage-queries.js';

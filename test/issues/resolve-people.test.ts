@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGitHubClient } from '../../src/issues/client.js';
+import { createGitHubClient } from '../../src/issues/github/client.js';
 import { resolvePeople } from '../../src/issues/resolve-people.js';
 import type { RangeContext } from '../../src/git/range.js';
 import type { Log } from '../../src/log.js';

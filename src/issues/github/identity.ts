@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { actionsBotLogin } from '../config/github-section.js';
+import { actionsBotLogin } from '../../config/github-section.js';
 import { gitHubError } from './errors.js';
 
 /** The part of a GitHub client this asks (structural, so client.ts can set the fallback without a cycle). */

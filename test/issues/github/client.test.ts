@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createGitHubClient } from '../../src/issues/client.js';
-import type { Log } from '../../src/log.js';
-import { FakeGitHub } from '../helpers/fake-github.js';
-import { fastGitHubConfig } from './settings.js';
+import { createGitHubClient } from '../../../src/issues/github/client.js';
+import type { Log } from '../../../src/log.js';
+import { FakeGitHub } from '../../helpers/fake-github.js';
+import { fastGitHubConfig } from '../settings.js';
 
 function recordingLog(): Log & { lines: string[] } {
   const lines: string[] = [];

@@ -1,4 +1,4 @@
-import { NightbenchError } from '../errors.js';
+import { NightbenchError } from '../../errors.js';
 
 /**
  * Octokit's errors become one-line GitHub errors at the adapter edge, saying what to check:

@@ -9,8 +9,8 @@ import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import Bottleneck from 'bottleneck';
-import type { Log } from '../log.js';
-import type { GitHubConfig } from '../config/github-section.js';
+import type { Log } from '../../log.js';
+import type { GitHubConfig } from '../../config/github-section.js';
 import { setFallbackLogin } from './identity.js';
 
 /** Octokit with retry and throttling; its REST methods and `paginate` are what nightbench uses. */

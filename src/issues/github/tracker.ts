@@ -7,8 +7,8 @@
 import type { GitHubClient } from './client.js';
 import { gitHubError } from './errors.js';
 import { nightbenchLogin, ownTexts } from './identity.js';
-import { closedByNightbench, readFingerprint, readImprovements, readNights } from './markers.js';
-import type { IssueTracker, NewIssue, TrackedIssue } from './tracker.js';
+import { closedByNightbench, readFingerprint, readImprovements, readNights } from '../markers.js';
+import type { IssueTracker, NewIssue, TrackedIssue } from '../tracker.js';
 
 /** The fingerprint nightbench left in issue `number` of `fullName`; undefined for an issue it did not write, or none. */
 export async function readIssueFingerprint(client: GitHubClient, fullName: string, number: number): Promise<string | undefined> {
