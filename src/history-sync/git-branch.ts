@@ -59,7 +59,7 @@ export class GitBranchBackend implements HistoryBackend {
   }
 
   async save(file: string): Promise<SaveOutcome> {
-    if (!existsSync(file)) throw new NightbenchError('store', `cannot save ${file} to ${this.description}: no such file`);
+    if (!existsSync(file)) throw new NightbenchError('remote', `cannot save ${file} to ${this.description}: no such file`);
     const policy = { ...defaultRetryPolicy, attempts: this.options.attempts, baseDelayMs: this.options.retryDelayMs };
     const { value, attempts } = await retryWhileMoved(`saving to ${this.description}`, policy, this.deps, (n) => this.inScratch((work) => this.trySave(work, file, n)));
     return { ...value, attempts };
@@ -89,7 +89,7 @@ export class GitBranchBackend implements HistoryBackend {
     } catch (error) {
       const now = await this.remoteHead(work);
       if (now !== base) return { kind: 'moved', detail: `branch ${this.options.branch} moved from ${short(base)} to ${short(now)} while we merged` };
-      throw this.storeError(error);
+      throw this.remoteError(error);
     }
     return { kind: 'done', value: { changed: true, revision: commit, merged, bytes } };
   }
@@ -116,13 +116,13 @@ export class GitBranchBackend implements HistoryBackend {
     try {
       return await git(args, cwd);
     } catch (error) {
-      throw this.storeError(error);
+      throw this.remoteError(error);
     }
   }
 
-  private storeError(error: unknown): NightbenchError {
+  private remoteError(error: unknown): NightbenchError {
     const message = error instanceof Error ? error.message : String(error);
-    return new NightbenchError('store', `history store (${this.description}): ${redactCredentials(message)}`, { cause: error });
+    return new NightbenchError('remote', `remote history (${this.description}): ${redactCredentials(message)}`, { cause: error });
   }
 
   private async inScratch<T>(body: (work: string) => Promise<T>): Promise<T> {
