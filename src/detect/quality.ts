@@ -12,6 +12,7 @@
 import { median } from 'simple-statistics';
 import type { Episode } from './episodes.js';
 import type { TriageEvent } from '../history/triage-queries.js';
+import { formatPercentOneDecimal } from '../format/index.js';
 
 export type Verdict = 'true-positive' | 'false-positive' | 'unknown';
 export type VerdictReason = 'accepted' | 'fixed' | 'false-alarm' | 'closed-by-hand' | 'recovered';
@@ -183,10 +184,9 @@ function falseAlarmSeries(issues: readonly IssueOutcome[], options: QualityOptio
     const largestStep = Math.max(...episodes.map((e) => Math.abs(e.ratio - 1)));
     const threshold = options.threshold(suite, workload, metric);
     const noisy = noise >= threshold * noisyShareOfThreshold;
-    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
     const adviceText = noisy
-      ? `more repeats: its nightly noise (${pct(noise)}) is over a quarter of its ${pct(threshold)} threshold; four times the repeats halve it`
-      : `a higher threshold: it is quiet (noise ${pct(noise)}) and its false steps reached ${pct(largestStep)}; a threshold of ${pct(suggestedThreshold(largestStep))} for it would have stayed silent`;
+      ? `more repeats: its nightly noise (${formatPercentOneDecimal(noise)}) is over a quarter of its ${formatPercentOneDecimal(threshold)} threshold; four times the repeats halve it`
+      : `a higher threshold: it is quiet (noise ${formatPercentOneDecimal(noise)}) and its false steps reached ${formatPercentOneDecimal(largestStep)}; a threshold of ${formatPercentOneDecimal(suggestedThreshold(largestStep))} for it would have stayed silent`;
     return { suite, workload, metric, falseAlarms: episodes.length, noise, largestStep, threshold, advice: noisy ? 'more-repeats' : 'higher-threshold', adviceText };
   });
   series.sort((a, b) => b.falseAlarms - a.falseAlarms || a.suite.localeCompare(b.suite) || a.workload.localeCompare(b.workload) || a.metric.localeCompare(b.metric));

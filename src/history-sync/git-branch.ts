@@ -9,6 +9,7 @@ import { backendFactory, type FetchOutcome, type HistoryBackend, type SaveOutcom
 import { redactCredentials } from './redact.js';
 import { defaultRetryPolicy, retryWhileMoved, type AttemptResult, type RetryDeps } from './retry.js';
 import { addedRows, fileBytes, prepareDestination } from './sqlite-file.js';
+import { formatMiB } from '../format/index.js';
 
 export const gitBranchOptionsSchema = z.strictObject({
   /** Any URL or path `git fetch` and `git push` accept. */
@@ -75,7 +76,7 @@ export class GitBranchBackend implements HistoryBackend {
     // SQLite rewrites header bytes on every open for writing, so the file's bytes cannot tell
     // whether anything is new; the merge's row counts can.
     if (base && existed && addedRows(merged) === 0) return { kind: 'done', value: { changed: false, revision: base, merged, bytes } };
-    if (bytes > largeFileBytes) this.deps.log.warn(`${this.description} is ${(bytes / 2 ** 20).toFixed(1)} MiB: prune old samples (nightbench history prune --before DATE) before it reaches GitHub's 100 MB limit`);
+    if (bytes > largeFileBytes) this.deps.log.warn(`${this.description} is ${formatMiB(bytes)}: prune old samples (nightbench history prune --before DATE) before it reaches GitHub's 100 MB limit`);
     await this.run(['add', '--force', '--', this.options.path], work);
     const tree = (await this.run(['write-tree'], work)).trim();
     const parents = base && !this.options.squash ? ['-p', base] : [];

@@ -8,7 +8,7 @@ import type { RangeCommit, RangeContext } from '../git/range.js';
 import type { MentionPolicy } from '../config/github-section.js';
 import { describeDetectable } from '../detect/index.js';
 import { daysBetween } from '../night.js';
-import { formatChange, formatP, formatRatioInterval, formatValue, shortSha } from '../format/index.js';
+import { formatChange, formatMinutes, formatP, formatPercentOneDecimal, formatRatioInterval, formatValue, shortSha } from '../format/index.js';
 import type { IssueGroup, IssueSeries, SuspectRange } from './group.js';
 import type { Links } from './links.js';
 import { markers } from './markers.js';
@@ -118,7 +118,7 @@ export function renderImprovementComment(group: IssueGroup, context: Pick<Render
 function renderTable(group: IssueGroup, links: Links): string {
   const rows = group.series.map((s) => {
     const name = link(`\`${s.workload}\``, links.history(group.suite, s.workload));
-    return `| ${name} | ${s.metric} | ${formatValue(s.baselineMedian, s.unit)} | ${formatValue(s.newMedian, s.unit)} | ${formatChange(s.change)} | ${s.pValue === undefined ? '–' : formatP(s.pValue)} | ${s.noise === undefined ? '–' : `±${(s.noise * 100).toFixed(1)}%`} | ${stateText(s)} |`;
+    return `| ${name} | ${s.metric} | ${formatValue(s.baselineMedian, s.unit)} | ${formatValue(s.newMedian, s.unit)} | ${formatChange(s.change)} | ${s.pValue === undefined ? '–' : formatP(s.pValue)} | ${s.noise === undefined ? '–' : `±${formatPercentOneDecimal(s.noise)}`} | ${stateText(s)} |`;
   });
   return ['| Workload | Metric | Baseline median | New median | Change | p-value | Noise | State |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |', ...rows].join('\n');
 }
@@ -138,7 +138,7 @@ function renderConfirmation(group: IssueGroup): string | undefined {
   const c = group.confirmation;
   if (!c) return undefined;
   const figures = c.ratio && c.p !== undefined ? `${formatRatioInterval(c.ratio)}, Mann-Whitney p = ${formatP(c.p)}` : 'no values to compare';
-  return `Confirmed before filing: last good against first bad rerun interleaved, \`${c.workload}\` ${c.metric}, ${c.repeats} repeats (${(c.clusterSeconds / 60).toFixed(1)} cluster minutes): ${figures}.`;
+  return `Confirmed before filing: last good against first bad rerun interleaved, \`${c.workload}\` ${c.metric}, ${c.repeats} repeats (${formatMinutes(c.clusterSeconds)} cluster minutes): ${figures}.`;
 }
 
 function stateText(series: IssueSeries): string {

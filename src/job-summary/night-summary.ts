@@ -4,7 +4,7 @@
  * Pure: the data comes in, Markdown and lists come out; `job-summary.ts` writes them.
  */
 import { lastLines } from '../errors.js';
-import { formatChange, formatHours, formatPercent, formatShare, formatValue } from '../format/index.js';
+import { formatChange, formatHours, formatPercent, formatShare, formatUsd, formatValue } from '../format/index.js';
 import type { MachineNight } from '../detect/machine-night.js';
 import type { SensitivitySummary } from '../detect/sensitivity.js';
 import type { RepeatFailure, RunStatus } from '../history/types.js';
@@ -105,7 +105,7 @@ export function renderNightSummary(input: NightSummaryInput): string {
       `${input.stable} stable series`,
       `${input.failures.length} failed repeat${plural(input.failures.length)}`,
       ...(missing.length ? [`**${missing.length} shard${plural(missing.length)} missing**`] : []),
-      ...(cost !== undefined ? [`cost $${cost.toFixed(2)}`] : []),
+      ...(cost !== undefined ? [`cost ${formatUsd(cost)}`] : []),
     ].join(' · '),
   );
   if (input.machine?.machine) {
@@ -117,7 +117,7 @@ export function renderNightSummary(input: NightSummaryInput): string {
   for (const run of input.runs) {
     const minutes = run.finishedAt ? ((Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 60_000).toFixed(1) : '';
     const r = run.repeats;
-    lines.push(row([run.suite, run.shard ?? '', run.clusterShape, run.status, r.ok, r.failed, r.timeout, r.disturbed, minutes, run.costUsd === undefined ? '' : `$${run.costUsd.toFixed(2)}`]));
+    lines.push(row([run.suite, run.shard ?? '', run.clusterShape, run.status, r.ok, r.failed, r.timeout, r.disturbed, minutes, run.costUsd === undefined ? '' : formatUsd(run.costUsd)]));
   }
   for (const shard of missing) lines.push(row(['', shard, '', '**no run recorded: the shard job failed**', '', '', '', '', '', '']));
   if (input.runs.length === 0 && missing.length === 0) lines.push(row(['(no run recorded this night)', '', '', '', '', '', '', '', '', '']));

@@ -1,6 +1,7 @@
 /** The shard plan as a job summary and the outputs the shard matrix reads. Pure. */
 import { shardMatrix, type ShardPlan } from '../shard/plan.js';
 import { escape } from './night-summary.js';
+import { formatMinutes } from '../format/index.js';
 
 export function renderShardPlan(plan: ShardPlan): string {
   const untimed = plan.shards.flatMap((s) => s.workloads).filter((w) => !w.known).length;
@@ -11,7 +12,7 @@ export function renderShardPlan(plan: ShardPlan): string {
     '',
     '| shard | estimated minutes | workloads |',
     '|---|--:|---|',
-    ...plan.shards.map((s) => `| ${s.index}/${plan.count} | ${(s.seconds / 60).toFixed(1)} | ${escape(s.workloads.map((w) => `${w.suite}/${w.name}${w.known ? '' : ' (untimed)'}`).join(', '))} |`),
+    ...plan.shards.map((s) => `| ${s.index}/${plan.count} | ${formatMinutes(s.seconds)} | ${escape(s.workloads.map((w) => `${w.suite}/${w.name}${w.known ? '' : ' (untimed)'}`).join(', '))} |`),
   ];
   return `${lines.join('\n')}\n`;
 }
