@@ -13,7 +13,7 @@ import { openHistory } from '../src/history/open.js';
 import { silentLog } from '../src/log.js';
 import { buildSite, type BuildSummary } from '../src/report/build.js';
 import { detectEachNight, writeSyntheticHistory } from '../test/helpers/synthetic-history.js';
-import { episodeIssueFingerprint } from '../src/github/group.js';
+import { episodeIssueFingerprint } from '../src/issues/group.js';
 
 const keepAt = process.argv.indexOf('--keep');
 const dir = keepAt > 0 ? path.resolve(process.argv[keepAt + 1]!) : mkdtempSync(path.join(tmpdir(), 'nightbench-bench-report-'));

@@ -2,7 +2,7 @@
  * One base error for everything a user can fix or must know about. The CLI prints its message
  * as one line and exits with its kind's code; any other error is a bug and keeps its stack.
  */
-export type ErrorKind = 'usage' | 'config' | 'store' | 'suite' | 'cluster' | 'target' | 'git' | 'github' | 'aws';
+export type ErrorKind = 'usage' | 'config' | 'store' | 'remote' | 'suite' | 'cluster' | 'target' | 'git' | 'github' | 'aws';
 
 /** Exit codes mean something to scripts and workflows: 2 for bad input, 3 for environment trouble. */
 export const exitCodes: Record<ErrorKind, number> = {
@@ -12,6 +12,9 @@ export const exitCodes: Record<ErrorKind, number> = {
   target: 3,
   git: 3,
   store: 4,
+  // The remote copy of the history (history fetch/save): the same code as the local store, so
+  // scripts that checked for 4 before the two kinds were told apart keep working.
+  remote: 4,
   cluster: 5,
   github: 6,
   aws: 5,

@@ -3,6 +3,7 @@ import { benjaminiHochberg, bootstrapRatioOfMedians, createRandom, mannWhitneyU,
 import type { AnalysisOptions } from '../config/ab-section.js';
 import type { AbGroup } from './schedule.js';
 import { judge, noiseBand, type NoiseBand, type Verdict } from './verdict.js';
+import { formatP } from '../format/index.js';
 
 /** One measured value of one repeat, labelled with its group. */
 export interface AbObservation {
@@ -80,7 +81,7 @@ export function analyzeAb(input: AbAnalysisInput): AbAnalysis {
   const nullTests = compare('null').map((t) => withVerdict(t, input.options.fdr, undefined));
   const bands = new Map(nullTests.flatMap((t) => (t.ratio ? [[t.key, noiseBand(t.ratio)] as const] : [])));
   const tests = compare('candidate').map((t) => withVerdict(t, input.options.fdr, bands.get(t.key)));
-  for (const t of nullTests) if (t.verdict !== 'no clear change') notes.push(`A/A differs on ${t.workload} ${t.metric} (adjusted p ${t.pAdjusted.toPrecision(2)}): the machine drifted or this test is noisier than its repeats show`);
+  for (const t of nullTests) if (t.verdict !== 'no clear change') notes.push(`A/A differs on ${t.workload} ${t.metric} (adjusted p ${formatP(t.pAdjusted)}): the machine drifted or this test is noisier than its repeats show`);
   if (nullTests.length === 0 && tests.length > 0) notes.push('no null hypothesis (A/A) ran: verdicts rest on significance alone, without a noise band');
   notes.push(...unreachableSignificance(tests, input.options.fdr));
   return { tests, nullTests, notes };
@@ -168,7 +169,7 @@ function unreachableSignificance(tests: AbTest[], fdr: number): string[] {
   if (floor * tests.length <= fdr) return [];
   const n = Math.min(...tests.map((t) => Math.min(t.baseline.n, t.candidate.n)));
   return [
-    `with ${n} values a side the smallest possible p is ${floor.toPrecision(2)}: among ${tests.length} tests a lone difference cannot pass the FDR control at ${fdr}; use more repeats`,
+    `with ${n} values a side the smallest possible p is ${formatP(floor)}: among ${tests.length} tests a lone difference cannot pass the FDR control at ${fdr}; use more repeats`,
   ];
 }
 

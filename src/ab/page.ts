@@ -1,5 +1,5 @@
 import type { AbSitePage } from './site-page-schema.js';
-import { formatP } from '../format/index.js';
+import { formatBand, formatP } from '../format/index.js';
 import { verdictLabel } from './verdict.js';
 import type { AbReport } from './report.js';
 import type { AbEnvironment } from './environment-file.js';
@@ -45,7 +45,7 @@ export function sitePages(report: AbReport, environments: readonly AbEnvironment
           bandHigh: t.band?.high,
           baselineValues: t.values.baseline,
           candidateValues: t.values.candidate,
-          verdict: `${verdictLabel(t.verdict, t.unit)}${t.band ? ` (A/A band ${t.band.low.toFixed(3)}-${t.band.high.toFixed(3)}, raw p ${formatP(t.p)})` : ''}`,
+          verdict: `${verdictLabel(t.verdict, t.unit)}${t.band ? ` (A/A band ${formatBand(t.band)}, raw p ${formatP(t.p)})` : ''}`,
         })),
       };
     });

@@ -10,7 +10,7 @@ import type { AbReport } from './report.js';
 
 /**
  * Hidden in the comment so a re-run finds it again. It is trusted only in a comment by
- * nightbench's own login (see src/github/pull-request-comment.ts), like the issue markers.
+ * nightbench's own login (see src/issues/github/pull-request-comment.ts), like the issue markers.
  */
 export const pullRequestCommentMarker = '<!-- nightbench:ab-pull-request -->';
 

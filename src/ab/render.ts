@@ -1,4 +1,4 @@
-import { formatP, formatValue } from '../format/index.js';
+import { formatBand, formatP, formatRatioRange, formatValue } from '../format/index.js';
 import { byEffect, type AbAnalysis, type AbTest } from './analysis.js';
 import type { AbGroup } from './schedule.js';
 import { verdictLabel } from './verdict.js';
@@ -34,8 +34,8 @@ export function rows(analysis: AbAnalysis): Row[] {
       test.group,
       formatValue(test.baseline.median, test.unit),
       formatValue(test.candidate.median, test.unit),
-      test.ratio ? `${test.ratio.ratio.toFixed(3)} [${test.ratio.low.toFixed(3)}-${test.ratio.high.toFixed(3)}]` : '-',
-      test.band ? `${test.band.low.toFixed(3)}-${test.band.high.toFixed(3)}` : '-',
+      test.ratio ? formatRatioRange(test.ratio) : '-',
+      test.band ? formatBand(test.band) : '-',
       formatP(test.pAdjusted),
       verdictLabel(test.verdict, test.unit),
     ],

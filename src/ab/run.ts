@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { LoadedConfig } from '../config/load.js';
-import { runCommand } from '../cluster/processes.js';
+import { runCommand } from '../process/processes.js';
 import { NightbenchError, firstLine, lastLines } from '../errors.js';
 import type { NewAbTest } from '../history/ab-queries.js';
 import type { HistoryStore } from '../history/store.js';

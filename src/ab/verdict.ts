@@ -1,5 +1,5 @@
 import type { MetricDirection } from '../suite/schema.js';
-import { formatP } from '../format/index.js';
+import { formatBand, formatP } from '../format/index.js';
 import type { RatioInterval } from '../stats/index.js';
 
 /**
@@ -45,7 +45,7 @@ export function judge(input: VerdictInput): Judgement {
   if (input.ratio === undefined || !Number.isFinite(input.ratio)) return { verdict: 'no clear change', reason: 'no ratio: a baseline value is not positive' };
   if (!(input.pAdjusted <= input.fdr)) return { verdict: 'no clear change', reason: `not significant (adjusted p ${formatP(input.pAdjusted)} > ${input.fdr})` };
   if (input.band && input.ratio >= input.band.low && input.ratio <= input.band.high) {
-    return { verdict: 'no clear change', reason: `significant but within the A/A band ${input.band.low.toFixed(3)}-${input.band.high.toFixed(3)}` };
+    return { verdict: 'no clear change', reason: `significant but within the A/A band ${formatBand(input.band)}` };
   }
   const beyond = input.band ? 'beyond the A/A band' : 'no A/A band';
   if (input.direction === 'none' || input.ratio === 1) return { verdict: 'changed', reason: `significant, ${beyond}` };

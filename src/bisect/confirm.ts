@@ -5,7 +5,7 @@
  * @module
  */
 import type { Episode } from '../detect/episodes.js';
-import type { Confirmation } from '../github/group.js';
+import type { Confirmation } from '../issues/group.js';
 import type { BisectRequest } from './run.js';
 import type { BisectResult } from './search.js';
 

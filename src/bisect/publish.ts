@@ -8,10 +8,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { createGitHubClient } from '../github/client.js';
-import { gitHubTracker } from '../github/github-tracker.js';
-import { configLinks } from '../github/links.js';
-import { resolvePeople } from '../github/resolve-people.js';
+import { createGitHubClient } from '../issues/github/client.js';
+import { gitHubTracker } from '../issues/github/tracker.js';
+import { configLinks } from '../issues/links.js';
+import { resolvePeople } from '../issues/resolve-people.js';
 import type { Log } from '../log.js';
 import { renderBisectComment } from './render.js';
 import type { BisectReport } from './run.js';

@@ -6,8 +6,8 @@
  * @module
  */
 import { median } from 'simple-statistics';
-import type { Links } from '../github/links.js';
-import { formatRatioInterval, formatValue, shortSha } from '../format/index.js';
+import type { Links } from '../issues/links.js';
+import { formatMinutes, formatP, formatRatioInterval, formatValue, shortSha } from '../format/index.js';
 import type { RangeCommitRef, TargetState } from './candidates.js';
 import type { BisectReport } from './run.js';
 import type { Comparison } from './search.js';
@@ -32,7 +32,7 @@ export function renderBisectComment(report: BisectReport, context: BisectComment
   else lines.push(`**Ambiguous**: within the cap of repeats, no step could be decided between commits ${shortSha(states[outcome.from]!.change!.sha)}..${shortSha(states[outcome.to]!.change!.sha)}.`, '', ...rangeList(states, outcome.from, outcome.to, context));
   if (result.confirmation) lines.push('', renderConfirmation(result.confirmation, result.mode, context.unit, request.mode));
   if (result.steps.length > 0) lines.push('', ...renderSteps(report, context));
-  lines.push('', `Cost: ${(report.clusterSeconds / 60).toFixed(1)} cluster minutes, ${result.repeats} repeats on ${report.clusterShape}. Recorded as bisect \`${report.id}\`.`);
+  lines.push('', `Cost: ${formatMinutes(report.clusterSeconds)} cluster minutes, ${result.repeats} repeats on ${report.clusterShape}. Recorded as bisect \`${report.id}\`.`);
   return lines.join('\n');
 }
 
@@ -53,7 +53,7 @@ function renderConfirmation(c: Comparison, judged: 'metric' | 'pass-fail', unit:
     return `Confirmation (${sides}): the parent ${c.beforeFailures === 0 ? 'passes' : 'fails'}, the culprit ${c.afterFailures > 0 ? 'fails' : 'passes'}: ${c.confirmed ? 'confirmed' : 'NOT confirmed'}.`;
   }
   if (!c.ratio || c.p === undefined) return `Confirmation (${sides}): no values to compare (${c.beforeFailures + c.afterFailures} failed repeats).`;
-  const figures = `median ${formatValue(median(c.beforeValues), unit)} -> ${formatValue(median(c.afterValues), unit)}, ${formatRatioInterval(c.ratio)}, Mann-Whitney p = ${c.p.toPrecision(2)}`;
+  const figures = `median ${formatValue(median(c.beforeValues), unit)} -> ${formatValue(median(c.afterValues), unit)}, ${formatRatioInterval(c.ratio)}, Mann-Whitney p = ${formatP(c.p)}`;
   return `Confirmation (${sides}, interleaved, ${c.beforeValues.length} + ${c.afterValues.length} repeats): ${figures}: ${c.confirmed ? 'confirmed' : 'NOT confirmed'}.`;
 }
 

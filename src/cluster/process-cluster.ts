@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { clusterError, firstLine, lastLines } from '../errors.js';
 import type { Log } from '../log.js';
-import { ManagedProcess, freePort, runCommand, waitForPort } from './processes.js';
+import { ManagedProcess, freePort, runCommand, waitForPort } from '../process/processes.js';
 import { fillTemplate, type Cluster, type ClusterInfo, type ClusterRequest, type CommandSpec, type SampleTarget } from './types.js';
 
 /**

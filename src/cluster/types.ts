@@ -45,26 +45,9 @@ export interface LaunchedProcess {
   pid: number;
 }
 
-export interface CommandSpec {
-  argv: string[];
-  env: Record<string, string>;
-  cwd?: string;
-  timeoutMs: number;
-  /** Ctrl-C or SIGTERM of the whole run: the command's process group is killed at once. */
-  signal?: AbortSignal;
-  /** Called with the pid (and process group id) of the command once it is supervised, before it runs. */
-  onSpawn?: (pid: number) => void;
-}
-
-export interface CommandResult {
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  timedOut: boolean;
-  durationMs: number;
-  stdout: string;
-  /** The last few kilobytes of stderr: enough for a traceback, bounded for the history. */
-  stderrTail: string;
-}
+// A command run on a cluster host is run by process supervision, which owns its shapes.
+import type { CommandResult, CommandSpec } from '../process/processes.js';
+export type { CommandResult, CommandSpec };
 
 /** A cluster process whose process tree this machine can sample through /proc. */
 export interface SampleTarget {

@@ -1,19 +1,17 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { sitePages } from '../ab/page.js';
+import { writeAbOutputs } from '../ab/outputs.js';
 import { pullRequestCommentMarker, renderPullRequestComment } from '../ab/pr-comment.js';
 import { renderMarkdown, renderTerminal } from '../ab/render.js';
 import { readAbResult } from '../ab/result-file.js';
 import { reportAb, type AbReport } from '../ab/report.js';
 import { runAb } from '../ab/run.js';
 import type { AbTestRecord } from '../ab/test-record.js';
-import { writeJobSummary } from '../actions/job-summary.js';
+import { writeJobSummary } from '../job-summary/job-summary.js';
 import { NightbenchError } from '../errors.js';
-import { createGitHubClient } from '../github/client.js';
-import { upsertPullRequestComment } from '../github/pull-request-comment.js';
+import { createGitHubClient } from '../issues/github/client.js';
+import { upsertPullRequestComment } from '../issues/github/pull-request-comment.js';
 import type { HistoryStore } from '../history/store.js';
-import type { Log } from '../log.js';
 import { addCommonOptions, parseIntegerOption, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory, type CommandContext } from './context.js';
 import { abortOnSignals, addRunOptions, runOverrides, type RunFlags } from './run-options.js';
@@ -127,18 +125,8 @@ async function publish(context: CommandContext, record: AbTestRecord, store: His
   const report = reportAb(record, store.ab.abTestRows(record.id));
   const markdown = renderMarkdown(report.header, report.analysis);
   process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderTerminal(report.header, report.analysis));
-  if (flags.markdown) writeFile(path.resolve(flags.markdown), markdown, context.log);
-  if (flags.result) writeFile(path.resolve(flags.result), `${JSON.stringify(report, null, 2)}\n`, context.log);
+  const pages = flags.page ? { dir: path.join(context.resolve(context.loaded.config.reports.dir), 'ab'), environments: record.config.environments } : undefined;
+  writeAbOutputs(report, markdown, { markdownFile: flags.markdown && path.resolve(flags.markdown), resultFile: flags.result && path.resolve(flags.result), pages }, context.log);
   await writeJobSummary({ markdown, annotations: [], outputs: {} });
-  if (flags.page) {
-    const dir = path.join(context.resolve(context.loaded.config.reports.dir), 'ab');
-    for (const page of sitePages(report, record.config.environments)) writeFile(path.join(dir, `${page.id}.json`), `${JSON.stringify(page, null, 2)}\n`, context.log);
-  }
   return report;
-}
-
-function writeFile(file: string, content: string, log: Log): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, content);
-  log.info(`wrote ${file}`);
 }

@@ -11,8 +11,10 @@ import type { InterchangeFormat } from '../interchange/types.js';
 import { addCommonOptions, parseIntegerOption, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory, type CommandContext } from './context.js';
 
-interface StoreOptions extends CommonOptions {
-  store: string;
+interface RemoteOptions extends CommonOptions {
+  remote?: string;
+  /** The old name of --remote, still accepted so existing workflows keep working. */
+  store?: string;
   repo?: string;
   branch?: string;
   path?: string;
@@ -26,9 +28,10 @@ interface StoreOptions extends CommonOptions {
   allowNetworkFilesystem?: boolean;
 }
 
-function addStoreOptions(command: Command): Command {
+function addRemoteOptions(command: Command): Command {
   return addCommonOptions(command)
-    .option('--store <name>', `where the history is kept (${backendSummaries()})`, 'git')
+    .option('--remote <name>', `where the history is kept between runs (${backendSummaries()}; default git)`)
+    .option('--store <name>', 'old name of --remote, still accepted')
     .option('--repo <url>', 'git: the repository (URL or path) holding the history branch')
     .option('--branch <name>', 'git: the history branch (default nightbench-history)')
     .option('--path <file>', 'git: the file inside the branch (default history.sqlite); file: the stored file')
@@ -39,8 +42,16 @@ function addStoreOptions(command: Command): Command {
     .option('--json', 'machine-readable output');
 }
 
+/** --remote, or its old name --store; giving both with different values is a usage error. */
+function remoteName(options: RemoteOptions): string {
+  if (options.remote && options.store && options.remote !== options.store) {
+    throw new NightbenchError('usage', `--remote ${options.remote} and --store ${options.store} disagree: --store is the old name of --remote, give one`);
+  }
+  return options.remote ?? options.store ?? 'git';
+}
+
 /** The flags the user gave, under the names the backends' schemas use; unset ones are left out. */
-function backendOptions(options: StoreOptions): Record<string, unknown> {
+function backendOptions(options: RemoteOptions): Record<string, unknown> {
   const raw: Record<string, unknown> = {
     repo: options.repo,
     branch: options.branch,
@@ -64,31 +75,31 @@ function localFile(context: CommandContext, given: string | undefined): string {
 /** `nightbench history fetch|save|prune|import|export`: the history kept between workflow runs, and brought from or to other tools. */
 export const historyCommand: CliCommand = {
   register(program: Command, setExitCode) {
-    const history = program.command('history').description(`the history between runs: fetch it from its store, save a night back, prune old samples (stores: ${backendNames().join(', ')}); import another tool's history, export it`);
+    const history = program.command('history').description(`the history between runs: fetch it from its remote, save a night back, prune old samples (remotes: ${backendNames().join(', ')}); import another tool's history, export it`);
 
-    addStoreOptions(history.command('fetch').description('copy the stored history to a local file (a first night finds none and says so)'))
+    addRemoteOptions(history.command('fetch').description('copy the stored history to a local file (a first night finds none and says so)'))
       .option('--to <file>', 'where to write it (default: --db or the config\'s history path)')
-      .action(async (options: StoreOptions & { to?: string }) => {
+      .action(async (options: RemoteOptions & { to?: string }) => {
         const context = commandContext(options);
         const to = localFile(context, options.to);
-        const backend = await createBackend(options.store, backendOptions(options), { log: context.log });
+        const backend = await createBackend(remoteName(options), backendOptions(options), { log: context.log });
         const outcome = await backend.fetch(to);
         context.log.info(outcome.found ? `fetched ${backend.description} (${outcome.bytes} bytes) to ${to}` : `no history yet in ${backend.description}: starting a new one`);
         printResult(options.json, { store: backend.description, file: to, ...outcome }, outcome.found ? `fetched ${backend.description} to ${to}` : `no history stored yet in ${backend.description}`);
         setExitCode(0);
       });
 
-    addStoreOptions(history.command('save').description('merge a local history into the stored one and store it; retries when another writer moved it meanwhile'))
+    addRemoteOptions(history.command('save').description('merge a local history into the stored one and store it; retries when another writer moved it meanwhile'))
       .option('--from <file>', 'the local history to save (default: --db or the config\'s history path)')
       .option('--squash', 'git: keep one commit on the branch (force-pushed with a lease) instead of one per save')
       .option('--allow-network-filesystem', 'file: save even on a network filesystem, where SQLite\'s locking does not hold (only if a single writer ever saves)')
       .option('--attempts <n>', 'tries before giving up when the stored history keeps moving (default 6)', parseIntegerOption('--attempts'))
       .option('--retry-delay <ms>', 'first wait between tries, doubled each time, with jitter (default 2000)', parseIntegerOption('--retry-delay'))
-      .action(async (options: StoreOptions & { from?: string }) => {
+      .action(async (options: RemoteOptions & { from?: string }) => {
         const context = commandContext(options);
         const from = localFile(context, options.from);
         if (!existsSync(from)) throw new NightbenchError('store', `history save: ${from} does not exist`);
-        const backend = await createBackend(options.store, backendOptions(options), { log: context.log });
+        const backend = await createBackend(remoteName(options), backendOptions(options), { log: context.log });
         const outcome = await backend.save(from);
         const summary = outcome.changed
           ? `saved ${from} to ${backend.description} (${outcome.bytes} bytes${outcome.attempts > 1 ? `, after ${outcome.attempts} tries` : ''})`

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { configLinks } from '../github/links.js';
-import { episodeIssueFingerprint } from '../github/group.js';
+import { configLinks } from '../issues/links.js';
+import { episodeIssueFingerprint } from '../issues/group.js';
 import { buildSite } from '../report/build.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
+import { formatMiB } from '../format/index.js';
 
 interface ReportFlags extends CommonOptions {
   out?: string;
@@ -45,7 +46,7 @@ export const reportCommand: CliCommand = {
           process.stdout.write(
             flags.json
               ? `${JSON.stringify(summary, null, 2)}\n`
-              : `wrote ${summary.pages} pages (${summary.workloads} workloads, ${summary.series} series, ${summary.drilldowns.written} new drill-downs, ${summary.abReports} A/B reports), ${(summary.bytes / 2 ** 20).toFixed(1)} MiB, to ${summary.outDir} in ${summary.seconds.total.toFixed(1)} s\n`,
+              : `wrote ${summary.pages} pages (${summary.workloads} workloads, ${summary.series} series, ${summary.drilldowns.written} new drill-downs, ${summary.abReports} A/B reports), ${formatMiB(summary.bytes)}, to ${summary.outDir} in ${summary.seconds.total.toFixed(1)} s\n`,
           );
           setExitCode(0);
         } finally {

@@ -3,6 +3,7 @@ import type { ConfigOverrides } from '../config/load.js';
 import type { RunReport } from '../runner/execute.js';
 import { nightOption } from './input.js';
 import { addCommonOptions, collect, parseIntegerOption, parseNumberOption, type CommonOptions } from './command.js';
+import { formatUsd } from '../format/index.js';
 
 /** The flags `nightly`, `run` and `ab` share: they override the config, key for key. */
 export interface RunFlags extends CommonOptions {
@@ -87,7 +88,7 @@ export function printReports(reports: RunReport[], json: boolean | undefined, ex
   }
   for (const r of reports) {
     const counts = Object.entries(r.repeats).filter(([, n]) => n > 0).map(([status, n]) => `${n} ${status}`).join(', ');
-    const cost = r.costUsd !== undefined ? `, cost $${r.costUsd.toFixed(2)}` : '';
+    const cost = r.costUsd !== undefined ? `, cost ${formatUsd(r.costUsd)}` : '';
     process.stdout.write(`${r.suite} ${r.night} on ${r.clusterShape}: ${r.status} (${counts || 'no repeats'}${cost}) run ${r.runId}\n`);
   }
 }

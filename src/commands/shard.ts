@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { writeJobSummary } from '../actions/job-summary.js';
-import { planOutputs, renderShardPlan } from '../actions/plan-summary.js';
+import { writeJobSummary } from '../job-summary/job-summary.js';
+import { planOutputs, renderShardPlan } from '../job-summary/plan-summary.js';
 import { openHistory } from '../history/open.js';
 import { medianWallTimes } from '../shard/durations.js';
 import { writeShardPlan } from '../shard/plan-file.js';

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { collectNightSummary } from '../actions/summary-data.js';
-import { writeJobSummary } from '../actions/job-summary.js';
-import { nightAnnotations, nightOutputs, renderNightSummary } from '../actions/night-summary.js';
+import { collectNightSummary } from '../job-summary/summary-data.js';
+import { writeJobSummary } from '../job-summary/job-summary.js';
+import { nightAnnotations, nightOutputs, renderNightSummary } from '../job-summary/night-summary.js';
 import { NightbenchError } from '../errors.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';

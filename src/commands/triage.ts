@@ -1,23 +1,12 @@
 import type { Command } from 'commander';
-import { parseJsonFile, validate } from '../validation.js';
 import { NightbenchError } from '../errors.js';
-import { createGitHubClient, type GitHubClient } from '../github/client.js';
-import { gitHubError } from '../github/errors.js';
-import { issueCommentEventSchema } from '../triage/event.js';
-import { runTriage, type TriageRequest } from '../github/triage.js';
+import { createGitHubClient } from '../issues/github/client.js';
+import { runTriage } from '../triage/apply-command.js';
+import { resolveTriageRequest, type TriageSource } from '../triage/request.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
 
-interface TriageFlags extends CommonOptions {
-  event?: string;
-  repository?: string;
-  issue?: number;
-  commentId?: number;
-  body?: string;
-  author?: string;
-}
-
-const login = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+interface TriageFlags extends CommonOptions, TriageSource {}
 
 /**
  * `nightbench triage`: a `/nightbench <command>` comment on a regression issue, carried out.
@@ -46,7 +35,7 @@ export const triageCommand: CliCommand = {
       const token = process.env[github.tokenEnv];
       if (!token) throw new NightbenchError('usage', `triage talks to GitHub: set a token in ${github.tokenEnv}`);
       const client = createGitHubClient(github, token, context.log);
-      const request = await triageRequest(flags, github.repository, client);
+      const request = await resolveTriageRequest({ ...flags, event: flags.event ?? (flags.issue === undefined ? process.env['GITHUB_EVENT_PATH'] : undefined) }, github.repository ?? process.env['GITHUB_REPOSITORY'], client);
       const store = openContextHistory(context);
       try {
         const outcome = await runTriage({ client, store, log: context.log }, request);
@@ -60,31 +49,3 @@ export const triageCommand: CliCommand = {
     });
   },
 };
-
-/** The comment to act on: from the event file, from GitHub by id, or from --body and --author. */
-async function triageRequest(flags: TriageFlags, configured: string | undefined, client: GitHubClient): Promise<TriageRequest> {
-  const eventFile = flags.event ?? (flags.issue === undefined ? process.env['GITHUB_EVENT_PATH'] : undefined);
-  if (eventFile) {
-    const event = validate(issueCommentEventSchema, parseJsonFile(eventFile), `issue_comment event ${eventFile}`);
-    const { comment } = event;
-    return {
-      repository: event.repository.full_name,
-      issueNumber: event.issue.number,
-      defaultBranch: event.repository.default_branch,
-      comment: { id: comment.id, body: comment.body, author: comment.user.login, authorIsBot: comment.user.type === 'Bot', at: comment.created_at },
-    };
-  }
-  const repository = flags.repository ?? configured ?? process.env['GITHUB_REPOSITORY'];
-  if (!repository || !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository)) throw new NightbenchError('usage', 'triage: give --event, or --repository owner/name (or github.repository) with --issue');
-  if (flags.issue === undefined || flags.issue < 1) throw new NightbenchError('usage', 'triage: --issue N is needed without an event');
-  const [owner, repo] = repository.split('/') as [string, string];
-  if (flags.commentId !== undefined) {
-    const { data } = await client.rest.issues.getComment({ owner, repo, comment_id: flags.commentId }).catch((error: unknown) => {
-      throw gitHubError(`reading comment ${flags.commentId}`, repository, error);
-    });
-    return { repository, issueNumber: flags.issue, comment: { id: data.id, body: data.body ?? '', author: data.user?.login ?? '', authorIsBot: data.user?.type === 'Bot', at: data.created_at } };
-  }
-  if (flags.body === undefined || flags.author === undefined) throw new NightbenchError('usage', 'triage: give --comment-id, or --body and --author');
-  if (!login.test(flags.author)) throw new NightbenchError('usage', `triage: --author must be a GitHub login, got "${flags.author}"`);
-  return { repository, issueNumber: flags.issue, comment: { body: flags.body, author: flags.author, authorIsBot: false, at: new Date().toISOString() } };
-}

@@ -109,7 +109,7 @@ export const configSchema = z.strictObject({
   reports: z.strictObject({ dir: z.string().min(1).default('reports') }).default({ dir: 'reports' }),
   /** Regression detection: window, thresholds, significance, episodes; see src/detect/policy.ts. */
   detection: detectionSchema.default(() => detectionSchema.parse({})),
-  /** Issues on GitHub (or as files): see src/github/config.ts. */
+  /** Issues on GitHub (or as files): see src/issues/config.ts. */
   github: githubSchema.default(() => githubSchema.parse({})),
   /** A/B tests (nightbench ab): environments, repeats, null hypothesis, order; see src/ab/config.ts. */
   ab: abSectionSchema.default(() => abSectionSchema.parse({})),

@@ -3,7 +3,7 @@
  * CPU types whose speeds differ by up to 1.5x, so a night is compared with the nights of its own
  * machine class when the history has enough of them, and a change found across classes is marked
  * as a machine change: its episode waits for a night on the baseline's class, or a rerun, before
- * it becomes an issue (src/github/machine-hold.ts). Pure. A history without machine classes
+ * it becomes an issue (src/issues/machine-hold.ts). Pure. A history without machine classes
  * (recorded before they were, or imported without them) is judged exactly as before.
  *
  * @module

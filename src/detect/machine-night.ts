@@ -6,7 +6,7 @@
  * - common mode: most of the night's timed series moved together, the same way, beyond their noise;
  * - machine changed: most series ran on another machine class than their baseline (machine-change.ts).
  * A machine night's openings wait for the next night (or a confirming rerun) before they become
- * issues (src/github/machine-hold.ts). Pure: verdicts in, the finding out.
+ * issues (src/issues/machine-hold.ts). Pure: verdicts in, the finding out.
  *
  * @module
  */
@@ -49,7 +49,7 @@ const movedShareOfThreshold = 0.5;
  * at least this share of the timed series judged. Workloads, not series: one slowed workload moves
  * its wall, work and CPU time together, and a small suite's real regression is not a suite-wide move. Not "most" (the machine's sign): a slow stretch of shared runners
  * moves some of a large suite at once, and so may a commit. Whoever moved it, such a night is one
- * thing, and it waits {@link suiteWideWaitNights} before it is filed (src/github/machine-hold.ts).
+ * thing, and it waits {@link suiteWideWaitNights} before it is filed (src/issues/machine-hold.ts).
  */
 const suiteWideShare = 0.1;
 

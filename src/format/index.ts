@@ -70,3 +70,21 @@ export const formatShare = (share: number) => `${Math.round(share * 100)}%`;
 
 /** Cliff's delta, an effect size in [-1, 1], signed with two decimals: "+0.84", "-1.00", "0.00". */
 export const formatCliffsDelta = (delta: number) => `${delta > 0 ? '+' : ''}${delta.toFixed(2)}`;
+
+/** An A/A noise band of ratios, three decimals: "0.970-1.030". */
+export const formatBand = (band: { low: number; high: number }) => `${band.low.toFixed(3)}-${band.high.toFixed(3)}`;
+
+/** A ratio of medians with its interval, compact for tables: "1.310 [1.200-1.400]". */
+export const formatRatioRange = (interval: { ratio: number; low: number; high: number }) => `${interval.ratio.toFixed(3)} [${formatBand(interval)}]`;
+
+/** Seconds as minutes with one decimal, the figure "cluster minutes" and shard columns give: "4.0". */
+export const formatMinutes = (seconds: number) => (seconds / 60).toFixed(1);
+
+/** A cost in US dollars, cents shown: "$1.25". */
+export const formatUsd = (dollars: number) => `$${dollars.toFixed(2)}`;
+
+/** A size in MiB with one decimal, for warnings about files growing: "12.5 MiB". */
+export const formatMiB = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+/** A fraction as a percentage with one decimal, unsigned: "12.5%", "10.0%" (noise, rates). */
+export const formatPercentOneDecimal = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;

@@ -41,7 +41,7 @@ export interface BackendDeps {
 /** Builds a backend from the raw options of the command line; the backend's schema checks them. */
 export type BackendFactory = (options: Record<string, unknown>, deps: BackendDeps) => HistoryBackend;
 
-/** A factory that validates its options with `schema` (unknown options are errors naming the store) before `create`. */
+/** A factory that validates its options with `schema` (unknown options are errors naming the remote) before `create`. */
 export function backendFactory<S extends z.ZodType>(name: string, schema: S, create: (options: z.output<S>, deps: BackendDeps) => HistoryBackend): BackendFactory {
-  return (options, deps) => create(validate(schema, options, `history store ${name}`), deps);
+  return (options, deps) => create(validate(schema, options, `history remote ${name}`), deps);
 }

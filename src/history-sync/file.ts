@@ -44,8 +44,8 @@ export class FileBackend implements HistoryBackend {
     const network = networkFilesystemOf(this.options.path, this.deps.statfs);
     if (network && !this.options.allowNetworkFilesystem) {
       throw new NightbenchError(
-        'store',
-        `history store (${this.description}) is on a network filesystem (${network}), where SQLite's locking does not hold and two writers could overwrite each other: use a local disk, --store git or --store s3 (allowNetworkFilesystem only if a single writer ever saves)`,
+        'remote',
+        `remote history (${this.description}) is on a network filesystem (${network}), where SQLite's locking does not hold and two writers could overwrite each other: use a local disk, --remote git or --remote s3 (allowNetworkFilesystem only if a single writer ever saves)`,
       );
     }
     if (network) this.deps.log.warn(`${this.description} is on ${network}: saving because allowNetworkFilesystem is set; SQLite's locking does not hold there`);

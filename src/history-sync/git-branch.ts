@@ -9,6 +9,7 @@ import { backendFactory, type FetchOutcome, type HistoryBackend, type SaveOutcom
 import { redactCredentials } from './redact.js';
 import { defaultRetryPolicy, retryWhileMoved, type AttemptResult, type RetryDeps } from './retry.js';
 import { addedRows, fileBytes, prepareDestination } from './sqlite-file.js';
+import { formatMiB } from '../format/index.js';
 
 export const gitBranchOptionsSchema = z.strictObject({
   /** Any URL or path `git fetch` and `git push` accept. */
@@ -59,7 +60,7 @@ export class GitBranchBackend implements HistoryBackend {
   }
 
   async save(file: string): Promise<SaveOutcome> {
-    if (!existsSync(file)) throw new NightbenchError('store', `cannot save ${file} to ${this.description}: no such file`);
+    if (!existsSync(file)) throw new NightbenchError('remote', `cannot save ${file} to ${this.description}: no such file`);
     const policy = { ...defaultRetryPolicy, attempts: this.options.attempts, baseDelayMs: this.options.retryDelayMs };
     const { value, attempts } = await retryWhileMoved(`saving to ${this.description}`, policy, this.deps, (n) => this.inScratch((work) => this.trySave(work, file, n)));
     return { ...value, attempts };
@@ -75,7 +76,7 @@ export class GitBranchBackend implements HistoryBackend {
     // SQLite rewrites header bytes on every open for writing, so the file's bytes cannot tell
     // whether anything is new; the merge's row counts can.
     if (base && existed && addedRows(merged) === 0) return { kind: 'done', value: { changed: false, revision: base, merged, bytes } };
-    if (bytes > largeFileBytes) this.deps.log.warn(`${this.description} is ${(bytes / 2 ** 20).toFixed(1)} MiB: prune old samples (nightbench history prune --before DATE) before it reaches GitHub's 100 MB limit`);
+    if (bytes > largeFileBytes) this.deps.log.warn(`${this.description} is ${formatMiB(bytes)}: prune old samples (nightbench history prune --before DATE) before it reaches GitHub's 100 MB limit`);
     await this.run(['add', '--force', '--', this.options.path], work);
     const tree = (await this.run(['write-tree'], work)).trim();
     const parents = base && !this.options.squash ? ['-p', base] : [];
@@ -89,7 +90,7 @@ export class GitBranchBackend implements HistoryBackend {
     } catch (error) {
       const now = await this.remoteHead(work);
       if (now !== base) return { kind: 'moved', detail: `branch ${this.options.branch} moved from ${short(base)} to ${short(now)} while we merged` };
-      throw this.storeError(error);
+      throw this.remoteError(error);
     }
     return { kind: 'done', value: { changed: true, revision: commit, merged, bytes } };
   }
@@ -116,13 +117,13 @@ export class GitBranchBackend implements HistoryBackend {
     try {
       return await git(args, cwd);
     } catch (error) {
-      throw this.storeError(error);
+      throw this.remoteError(error);
     }
   }
 
-  private storeError(error: unknown): NightbenchError {
+  private remoteError(error: unknown): NightbenchError {
     const message = error instanceof Error ? error.message : String(error);
-    return new NightbenchError('store', `history store (${this.description}): ${redactCredentials(message)}`, { cause: error });
+    return new NightbenchError('remote', `remote history (${this.description}): ${redactCredentials(message)}`, { cause: error });
   }
 
   private async inScratch<T>(body: (work: string) => Promise<T>): Promise<T> {

@@ -8,7 +8,7 @@ interface BackendEntry {
 }
 
 /**
- * Every history store backend, by the name `--store` takes. A new backend is one entry here;
+ * Every history store backend, by the name `--remote` (old name `--store`) takes. A new backend is one entry here;
  * heavy SDKs (S3) load only when their backend is chosen.
  */
 const backends: Record<string, BackendEntry> = {
@@ -40,6 +40,6 @@ export function backendSummaries(): string {
 /** The backend `name` with its options checked by its own schema (an option it does not take is an error). */
 export async function createBackend(name: string, options: Record<string, unknown>, deps: BackendDeps): Promise<HistoryBackend> {
   const entry = backends[name];
-  if (!entry) throw configError(`--store: unknown history store "${name}"; known: ${backendNames().join(', ')}`);
+  if (!entry) throw configError(`--remote: unknown history remote "${name}"; known: ${backendNames().join(', ')}`);
   return (await entry.load())(options, deps);
 }

@@ -40,7 +40,7 @@ export async function retryWhileMoved<T>(what: string, policy: RetryPolicy, deps
     const result = await attempt(n);
     if (result.kind === 'done') return { value: result.value, attempts: n };
     if (n >= policy.attempts) {
-      throw new NightbenchError('store', `${what}: gave up after ${n} tries, the stored history kept moving (${result.detail})`);
+      throw new NightbenchError('remote', `${what}: gave up after ${n} tries, the stored history kept moving (${result.detail})`);
     }
     const delay = backoffDelayMs(n, policy, random);
     deps.log.warn(`${what}: ${result.detail}; fetching again and retrying in ${(delay / 1000).toFixed(1)} s (try ${n + 1} of ${policy.attempts})`);

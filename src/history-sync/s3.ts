@@ -51,7 +51,7 @@ export class S3Backend implements HistoryBackend {
   }
 
   async save(file: string): Promise<SaveOutcome> {
-    if (!existsSync(file)) throw new NightbenchError('store', `cannot save ${file} to ${this.description}: no such file`);
+    if (!existsSync(file)) throw new NightbenchError('remote', `cannot save ${file} to ${this.description}: no such file`);
     await this.checkConditionalWrites();
     const policy = { ...defaultRetryPolicy, attempts: this.options.attempts, baseDelayMs: this.options.retryDelayMs };
     const { value, attempts } = await retryWhileMoved(`saving to ${this.description}`, policy, this.deps, () => this.trySave(file));
@@ -65,7 +65,7 @@ export class S3Backend implements HistoryBackend {
     try {
       await this.deps.send(new PutObjectCommand(probe));
     } catch (error) {
-      throw this.storeError(error);
+      throw this.remoteError(error);
     }
     for (const condition of [{ IfMatch: '"nightbench-not-the-etag"' }, { IfNoneMatch: '*' }]) {
       const header = Object.keys(condition)[0] === 'IfMatch' ? 'If-Match' : 'If-None-Match';
@@ -74,7 +74,7 @@ export class S3Backend implements HistoryBackend {
       } catch (error) {
         if (httpStatus(error) === 412 || httpStatus(error) === 409) continue;
         if (httpStatus(error) === 501 || httpStatus(error) === 400) throw this.unsafe(`it refused a put with ${header} (HTTP ${httpStatus(error)})`);
-        throw this.storeError(error);
+        throw this.remoteError(error);
       }
       throw this.unsafe(`it accepted a put whose ${header} did not hold`);
     }
@@ -83,8 +83,8 @@ export class S3Backend implements HistoryBackend {
 
   private unsafe(what: string): NightbenchError {
     return new NightbenchError(
-      'store',
-      `history store (${this.description}) does not honour conditional writes: ${what}, so two writers saving at once would overwrite each other's nights. Use a store that does (AWS S3, or an S3-compatible one that supports If-Match on PUT), or --store git`,
+      'remote',
+      `remote history (${this.description}) does not honour conditional writes: ${what}, so two writers saving at once would overwrite each other's nights. Use a remote that does (AWS S3, or an S3-compatible one that supports If-Match on PUT), or --remote git`,
     );
   }
 
@@ -106,7 +106,7 @@ export class S3Backend implements HistoryBackend {
         const status = httpStatus(error);
         // 412: the ETag changed (or the object appeared); 409: a concurrent conditional write.
         if (status === 412 || status === 409) return { kind: 'moved', detail: `${this.description} changed while we merged (HTTP ${status})` };
-        throw this.storeError(error);
+        throw this.remoteError(error);
       }
     } finally {
       rmSync(work, { recursive: true, force: true });
@@ -119,12 +119,12 @@ export class S3Backend implements HistoryBackend {
       return { bytes: (await got.Body?.transformToByteArray()) ?? new Uint8Array(), etag: got.ETag };
     } catch (error) {
       if (httpStatus(error) === 404 || (error as { name?: string }).name === 'NoSuchKey') return undefined;
-      throw this.storeError(error);
+      throw this.remoteError(error);
     }
   }
 
-  private storeError(error: unknown): NightbenchError {
-    return new NightbenchError('store', `history store (${this.description}): ${firstLine(error)}`, { cause: error });
+  private remoteError(error: unknown): NightbenchError {
+    return new NightbenchError('remote', `remote history (${this.description}): ${firstLine(error)}`, { cause: error });
   }
 }
 

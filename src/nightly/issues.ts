@@ -9,10 +9,10 @@ import { runBisect } from '../bisect/run.js';
 import type { LoadedConfig } from '../config/load.js';
 import { detectRegressions } from '../detect/run.js';
 import { NightbenchError } from '../errors.js';
-import type { ConfirmPort } from '../github/confirm.js';
-import { describeAction } from '../github/plan.js';
-import { publishIssues, type PublishResult } from '../github/publish.js';
-import { publishBroken } from '../github/publish-broken.js';
+import type { ConfirmPort } from '../issues/confirm.js';
+import { describeAction } from '../issues/plan.js';
+import { publishIssues, type PublishResult } from '../issues/publish.js';
+import { publishBroken } from '../issues/publish-broken.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 

@@ -8,7 +8,7 @@
  */
 import type { LoadedConfig } from '../config/load.js';
 import type { NightbenchError } from '../errors.js';
-import type { PublishResult } from '../github/publish.js';
+import type { PublishResult } from '../issues/publish.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { executeRuns, type ExecuteOptions, type RunReport } from '../runner/execute.js';

@@ -6,8 +6,8 @@
  * @module
  */
 import { daysBetween } from '../night.js';
-import type { IssueAction } from '../github/plan.js';
-import type { SuspectRange } from '../github/group.js';
+import type { IssueAction } from '../issues/plan.js';
+import type { SuspectRange } from '../issues/group.js';
 
 export interface ReplayedSeries {
   episodeId?: number;

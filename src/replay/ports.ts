@@ -6,8 +6,8 @@
  */
 import type { LoadedConfig } from '../config/load.js';
 import { detectRegressions, readFrom } from '../detect/run.js';
-import { fileTracker } from '../github/file-tracker.js';
-import { publishIssues } from '../github/publish.js';
+import { fileTracker } from '../issues/file-tracker.js';
+import { publishIssues } from '../issues/publish.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import type { ReplayPorts } from './run-replay.js';

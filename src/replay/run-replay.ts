@@ -10,7 +10,7 @@ import type { DetectionReport } from '../detect/run.js';
 import type { Episode } from '../detect/episodes.js';
 import { groupSeries, seriesOfNights, type Series } from '../detect/series.js';
 import { formatSeconds } from '../format/index.js';
-import type { IssueAction } from '../github/plan.js';
+import type { IssueAction } from '../issues/plan.js';
 import type { ResultRow } from '../history/types.js';
 import type { Log } from '../log.js';
 import { judgeNightsInOrder } from './judge-nights.js';

@@ -27,7 +27,7 @@ import { renderComparePage } from './render-compare.js';
 import { renderIndex } from './render-index.js';
 import { renderQualityPage } from './render-quality.js';
 import { renderDrilldownPage, renderWorkloadPage } from './render-workload.js';
-import { detectionQuality } from '../triage/quality.js';
+import { detectionQuality } from '../detect/quality.js';
 
 export interface BuildSiteOptions {
   store: Pick<HistoryStore, 'runs' | 'episodes' | 'bisects' | 'triage' | 'nights'>;

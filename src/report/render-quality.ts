@@ -1,10 +1,10 @@
 /**
  * The Detection quality page: how often nightbench's regression issues were right, from the
- * verdicts maintainers gave with `/nightbench` commands (src/triage/quality.ts). Pure.
+ * verdicts maintainers gave with `/nightbench` commands (src/detect/quality.ts). Pure.
  *
  * @module
  */
-import type { DetectionQuality, QualityRow } from '../triage/quality.js';
+import type { DetectionQuality, QualityRow } from '../detect/quality.js';
 import { formatHours, formatShare } from '../format/index.js';
 import { relativeHref, sitePaths } from './paths.js';
 import type { FileIssue } from './published.js';

@@ -2,7 +2,7 @@
  * What a run leaves behind when its runner dies without stopping its clusters (SIGKILL, an
  * out-of-memory kill): each process group a run starts is recorded with what identifies it
  * beyond its pid, and the next start ends the ones still alive. The supervisors of
- * src/cluster/processes.ts end them within seconds already; this is the net under them.
+ * src/process/processes.ts end them within seconds already; this is the net under them.
  *
  * @module
  */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseJsonFile, validate } from '../validation.js';
-import { runCommand } from '../cluster/processes.js';
+import { runCommand } from '../process/processes.js';
 import { fillTemplate } from '../cluster/types.js';
 import { firstLine, lastLines, suiteError } from '../errors.js';
 import { suiteFileSchema, workloadListingSchema, type SuiteFile, type Workload, type MetricDirection } from './schema.js';

@@ -3,7 +3,7 @@ import type { Config } from '../config/schema.js';
 import { NightbenchError, firstLine, lastLines } from '../errors.js';
 import type { CommitInfo } from '../history/types.js';
 import type { Log } from '../log.js';
-import { runCommand } from '../cluster/processes.js';
+import { runCommand } from '../process/processes.js';
 import { nightCutoff } from '../night.js';
 import { checkoutGitTarget, type CheckoutPins } from './git-target.js';
 

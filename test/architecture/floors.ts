@@ -7,21 +7,24 @@
  * types), and say why here.
  */
 export const floors: readonly (readonly string[])[] = [
-  // Vocabulary every floor shares: errors, logging, nights, numbers as text, pure statistics.
-  ['src/errors.ts', 'src/log.ts', 'src/version.ts', 'src/night.ts', 'src/format', 'src/stats'],
+  // Vocabulary every floor shares: errors, logging, nights, numbers as text, pure statistics;
+  // process supervision, which the history (leftover processes), suite, target and runner start through.
+  ['src/errors.ts', 'src/log.ts', 'src/version.ts', 'src/night.ts', 'src/format', 'src/stats', 'src/process'],
   // Checking outside input, the SQLite history (it owns its row shapes), machines and processes.
   ['src/validation.ts', 'src/history', 'src/cluster'],
   // Pure detection over history rows; git; the split of a night; the suite listing.
   ['src/detect', 'src/git', 'src/shard', 'src/suite'],
   // The config (detection's policy is a section of it); what reads detection's results.
-  ['src/config', 'src/history-sync', 'src/interchange', 'src/triage', 'src/tune'],
+  ['src/config', 'src/history-sync', 'src/interchange', 'src/tune'],
   // The target under test, checked out per the config; the job summary.
-  ['src/target', 'src/actions'],
+  ['src/target', 'src/job-summary'],
   ['src/runner'],
   ['src/ab'],
   ['src/report'],
-  ['src/github'],
-  ['src/bisect', 'src/replay'],
+  // The issue subsystem: planning, rendering, the Markdown files and the GitHub transport.
+  ['src/issues'],
+  // Triage acts on issue comments through the issue subsystem's GitHub transport.
+  ['src/bisect', 'src/replay', 'src/triage'],
   ['src/nightly'],
   ['src/backfill', 'src/init'],
   // Commands compose everything below; the CLI wires them.

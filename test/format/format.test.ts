@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatP, formatValue, shortSha } from '../../src/format/index.js';
+import { formatBand, formatChange, formatMiB, formatMinutes, formatP, formatPercentOneDecimal, formatRatioRange, formatUsd, formatValue, shortSha } from '../../src/format/index.js';
 
 describe('formatValue', () => {
   it.each([
@@ -24,5 +24,16 @@ describe('formatChange, formatP, shortSha', () => {
     expect(formatP(0.03123)).toBe('0.031');
     expect(formatP(2.4e-6)).toBe('2.4e-6');
     expect(shortSha('0123456789abcdef0123456789abcdef01234567')).toBe('0123456');
+  });
+});
+
+describe('bands, ratios, minutes, money and sizes', () => {
+  it('write each figure one way, rounded as said', () => {
+    expect(formatBand({ low: 0.97, high: 1.0304 })).toBe('0.970-1.030');
+    expect(formatRatioRange({ ratio: 1.3104, low: 1.2, high: 1.4 })).toBe('1.310 [1.200-1.400]');
+    expect(formatMinutes(240)).toBe('4.0');
+    expect(formatUsd(1.255)).toBe('$1.25');
+    expect(formatMiB(12.5 * 2 ** 20)).toBe('12.5 MiB');
+    expect(formatPercentOneDecimal(0.1)).toBe('10.0%');
   });
 });

@@ -36,7 +36,7 @@ export function processesInGroups(pgids: readonly number[]): number[] {
   return found;
 }
 
-/** The supervisors (src/cluster/processes.ts) among the children of `parent`. */
+/** The supervisors (src/process/processes.ts) among the children of `parent`. */
 export function supervisorsOf(parent: number): number[] {
   const children: number[] = [];
   for (const task of readdirSync(`/proc/${parent}/task`)) {

@@ -73,7 +73,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   github.addRepository(repository);
   github.setRole(repository, 'mia', 'maintain');
   const bare = createBareRepo(dir);
-  const store = ['--store', 'git', '--repo', bare, '--branch', branch, '--retry-delay', '20', '--attempts', '20'];
+  const store = ['--remote', 'git', '--repo', bare, '--branch', branch, '--retry-delay', '20', '--attempts', '20'];
   const config = JSON.stringify({
     ...cheapTargetConfig(target),
     repeats: options.repeats ?? 3,

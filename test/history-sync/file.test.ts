@@ -41,7 +41,7 @@ describe('file history store', () => {
     const stored = path.join(dir, 'share', 'history.sqlite');
     writeNight(path.join(dir, 'a.sqlite'), '2026-12-01');
     const refusing = new FileBackend(fileOptionsSchema.parse({ path: stored }), { log: silentLog, statfs: nfs });
-    await expect(refusing.save(path.join(dir, 'a.sqlite'))).rejects.toThrow(/is on a network filesystem \(NFS\), where SQLite's locking does not hold.*--store git/);
+    await expect(refusing.save(path.join(dir, 'a.sqlite'))).rejects.toThrow(/is on a network filesystem \(NFS\), where SQLite's locking does not hold.*--remote git/);
     expect(existsSync(stored)).toBe(false);
 
     const warnings: string[] = [];

@@ -108,12 +108,12 @@ describe('git branch history store', () => {
     writeNight(file('night1.sqlite'), '2026-12-01');
     const error = await backend.save(file('night1.sqlite')).then(() => undefined, (e: unknown) => e as Error);
     expect(error).toBeInstanceOf(Error);
-    expect(error?.message).toMatch(/^history store \(history\.sqlite on branch nightbench-history of file:\/\/\*\*\*@/);
+    expect(error?.message).toMatch(/^remote history \(history\.sqlite on branch nightbench-history of file:\/\/\*\*\*@/);
     expect(error?.message).not.toContain('s3cret');
   });
 
   it('rejects options the git store does not take, naming them', () => {
-    expect(() => gitBranchBackend({ repo: 'x', bucket: 'b' }, { log: silentLog })).toThrow(/history store git: .*unknown key "bucket"/);
-    expect(() => gitBranchBackend({}, { log: silentLog })).toThrow(/history store git: repo:/);
+    expect(() => gitBranchBackend({ repo: 'x', bucket: 'b' }, { log: silentLog })).toThrow(/history remote git: .*unknown key "bucket"/);
+    expect(() => gitBranchBackend({}, { log: silentLog })).toThrow(/history remote git: repo:/);
   });
 });

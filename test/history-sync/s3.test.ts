@@ -103,7 +103,7 @@ describe('S3 history store', () => {
     const backend = new S3Backend(s3OptionsSchema.parse({ bucket: 'perf', retryDelayMs: 1 }), { log: silentLog, send: careless.send });
     writeNight(file('night1.sqlite'), '2026-12-01');
     await expect(backend.save(file('night1.sqlite'))).rejects.toThrow(
-      /^history store \(s3:\/\/perf\/nightbench\/history\.sqlite\) does not honour conditional writes: it accepted a put whose If-Match did not hold/,
+      /^remote history \(s3:\/\/perf\/nightbench\/history\.sqlite\) does not honour conditional writes: it accepted a put whose If-Match did not hold/,
     );
     expect(careless.bucket.puts).toBe(0);
     expect(new TextDecoder().decode(careless.bucket.object!.bytes)).toBe('the stored history');
@@ -113,6 +113,6 @@ describe('S3 history store', () => {
     const { file } = setup();
     const backend = new S3Backend(s3OptionsSchema.parse({ bucket: 'perf' }), { log: silentLog, send: async () => Promise.reject(s3Error(403, 'AccessDenied')) });
     writeNight(file('night1.sqlite'), '2026-12-01');
-    await expect(backend.save(file('night1.sqlite'))).rejects.toThrow('history store (s3://perf/nightbench/history.sqlite): AccessDenied');
+    await expect(backend.save(file('night1.sqlite'))).rejects.toThrow('remote history (s3://perf/nightbench/history.sqlite): AccessDenied');
   });
 });

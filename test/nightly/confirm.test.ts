@@ -11,7 +11,7 @@ import { rerun } from '../../src/bisect/search.js';
 import { simulatedPort } from '../../src/bisect/simulated.js';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
-import type { ConfirmPort } from '../../src/github/confirm.js';
+import type { ConfirmPort } from '../../src/issues/confirm.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import type { Log } from '../../src/log.js';

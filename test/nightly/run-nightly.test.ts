@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PublishResult } from '../../src/github/publish.js';
+import type { PublishResult } from '../../src/issues/publish.js';
 import { runNightly, type NightlyPorts } from '../../src/nightly/run-nightly.js';
 import type { RunReport } from '../../src/runner/execute.js';
 

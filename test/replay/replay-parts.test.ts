@@ -3,7 +3,7 @@ import { groupSeries, seriesOfNights } from '../../src/detect/series.js';
 import { recordNightActions, type ReplayLedger } from '../../src/replay/ledger.js';
 import { isTransient } from '../../src/replay/transient.js';
 import { replayTotals } from '../../src/replay/totals.js';
-import { group, series, tracked } from '../github/builders.js';
+import { group, series, tracked } from '../issues/builders.js';
 import { nightAt, seriesRows } from '../detect/helpers.js';
 
 describe('seriesOfNights', () => {

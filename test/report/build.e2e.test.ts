@@ -13,7 +13,7 @@ import { buildSite, type BuildSiteOptions } from '../../src/report/build.js';
 import { sitePaths } from '../../src/report/paths.js';
 import { runCli } from '../helpers/cli.js';
 import { writeSyntheticHistory } from '../helpers/synthetic-history.js';
-import { episodeIssueFingerprint } from '../../src/github/group.js';
+import { episodeIssueFingerprint } from '../../src/issues/group.js';
 
 let dir: string;
 let dbFile: string;

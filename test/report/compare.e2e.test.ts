@@ -14,7 +14,7 @@ import { formatChange } from '../../src/format/index.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { silentLog } from '../../src/log.js';
-import { episodeIssueFingerprint } from '../../src/github/group.js';
+import { episodeIssueFingerprint } from '../../src/issues/group.js';
 import { buildSite } from '../../src/report/build.js';
 import { sitePaths } from '../../src/report/paths.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';

@@ -6,7 +6,7 @@ import { fromUnits } from '../../src/report/format.js';
 import { variantOf } from '../../src/report/paths.js';
 import { publishedIssues } from '../../src/report/published.js';
 import type { Marker, ReportHistory, ReportRun } from '../../src/report/types.js';
-import { episodeIssueFingerprint } from '../../src/github/group.js';
+import { episodeIssueFingerprint } from '../../src/issues/group.js';
 
 const shape = { environmentName: 'default', environmentFingerprint: 'f1', provider: 'local', clusterShape: 'local:2x1:2GiB' };
 const other = { ...shape, clusterShape: 'local:4x1:2GiB' };

@@ -1,4 +1,4 @@
-import { episodeIssueFingerprint } from '../../src/github/group.js';
+import { episodeIssueFingerprint } from '../../src/issues/group.js';
 import { describe, expect, it } from 'vitest';
 import type { Episode, SeriesVerdict, VerdictKind } from '../../src/detect/index.js';
 import { defaultDetectionPolicy } from '../../src/detect/policy.js';

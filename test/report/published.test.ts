@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { brokenFingerprint } from '../../src/detect/failures.js';
 import type { Episode } from '../../src/detect/index.js';
-import { episodeIssueFingerprint } from '../../src/github/group.js';
+import { episodeIssueFingerprint } from '../../src/issues/group.js';
 import { errorHeadline, failingNightMarkers, type NightFailures } from '../../src/report/failing-nights.js';
 import { fileIssues, issueHref, publishedIssues } from '../../src/report/published.js';
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy } from '../../src/detect/index.js';
 import { brokenFingerprint } from '../../src/detect/failures.js';
 import { shortSha } from '../../src/format/index.js';
-import { episodeIssueFingerprint } from '../../src/github/group.js';
+import { episodeIssueFingerprint } from '../../src/issues/group.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { silentLog } from '../../src/log.js';

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { processIsAlive } from '../processes.js';
+import { processIsAlive } from '../../process/processes.js';
 
 /** Where netns clusters of this machine claim their subnets: one file per X of 10.213.X.0/24. */
 export const defaultClaimDir = '/run/nightbench/netns-subnets';

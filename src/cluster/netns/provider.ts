@@ -3,7 +3,7 @@ import { clusterError, configError, firstLine } from '../../errors.js';
 import type { Log } from '../../log.js';
 import { guardSignals } from '../exit-guard.js';
 import { startProcessCluster, type ProcessHost } from '../process-cluster.js';
-import { processIsAlive, runCommand } from '../processes.js';
+import { processIsAlive, runCommand } from '../../process/processes.js';
 import { startOnOwnLease, type ClusterProvider, type ClusterRequest, type HostLease } from '../types.js';
 import { claimSubnet } from './claim.js';
 import { netnsOptionsSchema, type NetnsOptions } from './options.js';

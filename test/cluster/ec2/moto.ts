@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { ManagedProcess, freePort, waitForPort } from '../../../src/cluster/processes.js';
+import { ManagedProcess, freePort, waitForPort } from '../../../src/process/processes.js';
 
 /** Dummy credentials: moto accepts any, and no real ones are ever near a test. */
 export const motoCredentials = { accessKeyId: 'testing', secretAccessKey: 'testing' };

@@ -1,0 +1,223 @@
+/**
+ * A night as a GitHub Actions job summary: the runs (per shard), the changes detection found,
+ * the failures and the cost, plus annotations for regressions and outputs for later jobs.
+ * Pure: the data comes in, Markdown and lists come out; `job-summary.ts` writes them.
+ */
+import { lastLines } from '../errors.js';
+import { formatChange, formatHours, formatPercent, formatShare, formatUsd, formatValue } from '../format/index.js';
+import type { MachineNight } from '../detect/machine-night.js';
+import type { SensitivitySummary } from '../detect/sensitivity.js';
+import type { SummaryFailure, SummaryRun } from '../history/night-rows.js';
+import type { DetectionQuality, QualityRow } from '../detect/quality.js';
+
+/** A series whose night detection judged a change (or could not judge: failed). */
+export interface SummaryChange {
+  suite: string;
+  workload: string;
+  metric: string;
+  kind: 'regression' | 'improvement';
+  /** Relative change of the median, e.g. 0.148 for +14.8%. */
+  change?: number;
+  newMedian?: number;
+  baselineMedian?: number;
+  unit?: string;
+  reason: string;
+}
+
+export interface NightSummaryInput {
+  night: string;
+  runs: SummaryRun[];
+  failures: SummaryFailure[];
+  changes: SummaryChange[];
+  /** Series judged stable tonight, counted, not listed. */
+  stable: number;
+  /** When the night was split: shards that recorded no run (their job failed before recording). */
+  expectedShards?: number;
+  /** Where the published pages are, for a link. */
+  reportUrl?: string;
+  /** Verdicts and precision of the regression issues so far; the section is left out before the first issue. */
+  quality?: DetectionQuality;
+  /** What each judged series catches at its settings (absent without detection). */
+  sensitivity?: SummarySensitivity[];
+  /** Whether the machine, not the code, moved the night (absent without detection). */
+  machine?: MachineNight;
+}
+
+/** One judged series' sensitivity on the night. */
+export interface SummarySensitivity extends SensitivitySummary {
+  suite: string;
+  workload: string;
+  metric: string;
+}
+
+export interface Annotation {
+  level: 'error' | 'warning' | 'notice';
+  title: string;
+  message: string;
+}
+
+/** Shards of 1..expected that recorded no run. */
+export function missingShards(input: NightSummaryInput): string[] {
+  if (!input.expectedShards) return [];
+  const seen = new Set(input.runs.map((r) => r.shard));
+  return Array.from({ length: input.expectedShards }, (_, i) => `${i + 1}/${input.expectedShards}`).filter((s) => !seen.has(s));
+}
+
+export function totalCost(runs: readonly SummaryRun[]): number | undefined {
+  const costs = runs.flatMap((r) => (r.costUsd === undefined ? [] : [r.costUsd]));
+  return costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : undefined;
+}
+
+/** The job summary's Markdown. Every value from the history is escaped: names and errors are not markup. */
+export function renderNightSummary(input: NightSummaryInput): string {
+  const regressions = input.changes.filter((c) => c.kind === 'regression');
+  const improvements = input.changes.filter((c) => c.kind === 'improvement');
+  const missing = missingShards(input);
+  const cost = totalCost(input.runs);
+  const lines: string[] = [`## nightbench: night ${escape(input.night)}`, ''];
+  lines.push(
+    [
+      `${regressions.length} regression${plural(regressions.length)}`,
+      `${improvements.length} improvement${plural(improvements.length)}`,
+      `${input.stable} stable series`,
+      `${input.failures.length} failed repeat${plural(input.failures.length)}`,
+      ...(missing.length ? [`**${missing.length} shard${plural(missing.length)} missing**`] : []),
+      ...(cost !== undefined ? [`cost ${formatUsd(cost)}`] : []),
+    ].join(' · '),
+  );
+  if (input.machine?.machine) {
+    lines.push('', `**machine night**: ${escape(input.machine.reason)}. The machine, not the code, moved tonight's numbers: regressions that open tonight wait for the next night (or a confirming rerun) before they are filed.`);
+  }
+  if (input.reportUrl) lines.push('', `[History pages](${input.reportUrl})`);
+
+  lines.push('', '### Runs', '', '| suite | shard | cluster | status | ok | failed | timed out | disturbed | minutes | cost |', '|---|---|---|---|--:|--:|--:|--:|--:|--:|');
+  for (const run of input.runs) {
+    const minutes = run.finishedAt ? ((Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 60_000).toFixed(1) : '';
+    const r = run.repeats;
+    lines.push(row([run.suite, run.shard ?? '', run.clusterShape, run.status, r.ok, r.failed, r.timeout, r.disturbed, minutes, run.costUsd === undefined ? '' : formatUsd(run.costUsd)]));
+  }
+  for (const shard of missing) lines.push(row(['', shard, '', '**no run recorded: the shard job failed**', '', '', '', '', '', '']));
+  if (input.runs.length === 0 && missing.length === 0) lines.push(row(['(no run recorded this night)', '', '', '', '', '', '', '', '', '']));
+
+  if (input.changes.length > 0) {
+    lines.push('', '### Changes', '', '| | workload | metric | change | tonight | baseline | why |', '|---|---|---|--:|--:|--:|---|');
+    for (const c of [...regressions, ...improvements]) {
+      lines.push(row([c.kind === 'regression' ? '🔴 regression' : '🟢 improvement', `${c.suite}/${c.workload}`, c.metric, percent(c.change), value(c.newMedian, c.unit), value(c.baselineMedian, c.unit), c.reason]));
+    }
+  }
+  if (input.failures.length > 0) {
+    lines.push('', '### Failures', '', '| workload | repeat | status | whose | error |', '|---|--:|---|---|---|');
+    for (const f of input.failures) lines.push(row([`${f.suite}/${f.workload}`, f.repeat, f.status, f.failure ? `${f.failure.class}: ${f.failure.cause}` : '', lastLine(f.error)]));
+  }
+  if (input.sensitivity && input.sensitivity.length > 0) lines.push(...renderSensitivitySection(input.sensitivity));
+  if (input.quality && input.quality.all.opened > 0) lines.push(...renderQualitySection(input.quality));
+  return `${lines.join('\n')}\n`;
+}
+
+/** One annotation per regression and per missing shard; failed repeats are one warning each workload. */
+export function nightAnnotations(input: NightSummaryInput): Annotation[] {
+  const annotations: Annotation[] = input.changes
+    .filter((c) => c.kind === 'regression')
+    .map((c) => ({ level: 'warning', title: `Regression: ${c.suite}/${c.workload} ${c.metric} ${percent(c.change)}`, message: `night ${input.night}: ${c.reason}` }));
+  for (const shard of missingShards(input)) annotations.push({ level: 'error', title: `Shard ${shard} recorded nothing`, message: `night ${input.night}: its job failed before recording a run; the other shards were merged` });
+  const failedWorkloads = new Map<string, SummaryFailure[]>();
+  for (const f of input.failures) {
+    const key = `${f.suite}/${f.workload}`;
+    failedWorkloads.set(key, [...(failedWorkloads.get(key) ?? []), f]);
+  }
+  for (const [workload, failures] of failedWorkloads) {
+    annotations.push({ level: 'warning', title: `${workload}: ${failures.length} repeat${plural(failures.length)} failed`, message: lastLine(failures[0]?.error) || failures[0]!.status });
+  }
+  return annotations;
+}
+
+/** Step outputs a later job or step reads (`steps.<id>.outputs.regressions`, ...). */
+export function nightOutputs(input: NightSummaryInput): Record<string, string> {
+  const cost = totalCost(input.runs);
+  return {
+    night: input.night,
+    runs: String(input.runs.length),
+    regressions: String(input.changes.filter((c) => c.kind === 'regression').length),
+    improvements: String(input.changes.filter((c) => c.kind === 'improvement').length),
+    failures: String(input.failures.length),
+    'missing-shards': missingShards(input).join(','),
+    'cost-usd': cost === undefined ? '' : cost.toFixed(2),
+    machine: input.machine?.machine ? 'true' : 'false',
+  };
+}
+
+/** Series listed in the Sensitivity section, least sensitive first; the workload pages show them all. */
+const listedSensitivity = 30;
+
+/**
+ * The Sensitivity section: how many series see their threshold, then the least sensitive ones,
+ * each with what it sees and what it would need, so silence on them reads for what it is.
+ */
+function renderSensitivitySection(series: readonly SummarySensitivity[]): string[] {
+  const blind = series.filter((s) => s.withinNights > s.threshold);
+  const nights = series[0]!.nights;
+  const lines = ['', '### Sensitivity', '', `${series.length - blind.length} of ${series.length} judged series see their threshold within ${nights} nights.`];
+  const listed = [...series].sort((a, b) => b.withinNights / b.threshold - a.withinNights / a.threshold).slice(0, listedSensitivity);
+  lines.push('', `| workload | metric | repeats | first night | within ${nights} nights | in words |`, '|---|---|--:|--:|--:|---|');
+  for (const s of listed) lines.push(row([`${s.suite}/${s.workload}`, s.metric, s.repeats, s.oneNight === undefined ? '—' : formatPercent(s.oneNight), formatPercent(s.withinNights), s.text]));
+  if (series.length > listed.length) lines.push('', `(${series.length - listed.length} more sensitive series not listed; each workload page lists its own)`);
+  return lines;
+}
+
+/** Months shown in the summary; the page shows them all. */
+const recentMonths = 3;
+const listedFalseAlarms = 3;
+
+/**
+ * The Detection quality section: nightbench's precision from the verdicts maintainers gave on
+ * its issues, per month and per suite, and the series with the most false alarms.
+ */
+function renderQualitySection(quality: DetectionQuality): string[] {
+  const { all } = quality;
+  const lines = ['', '### Detection quality', ''];
+  lines.push(
+    [
+      `${all.opened} issue${all.opened === 1 ? '' : 's'} opened`,
+      `precision ${all.precision === undefined ? '—' : formatShare(all.precision)} (${all.truePositive} true, ${all.falsePositive} false positive${all.falsePositive === 1 ? '' : 's'})`,
+      `${all.unknown} closed without a verdict`,
+      `${all.open} open`,
+    ].join(' · '),
+  );
+  const header = (first: string) => [`| ${first} | opened | true positives | false positives | unknown | open | precision | first triage (median) | fix (median) |`, '|---|--:|--:|--:|--:|--:|--:|--:|--:|'];
+  lines.push('', ...header('month'), ...quality.byMonth.slice(-recentMonths).map(qualityRow));
+  lines.push('', ...header('suite'), ...quality.bySuite.map(qualityRow));
+  if (quality.falseAlarms.length > 0) {
+    lines.push('', 'Most false alarms:');
+    for (const f of quality.falseAlarms.slice(0, listedFalseAlarms)) lines.push(`- ${escape(`${f.suite}/${f.workload} ${f.metric}`)} (${f.falseAlarms}): ${escape(f.adviceText)}`);
+  }
+  return lines;
+}
+
+function qualityRow(r: QualityRow): string {
+  return row([r.key, r.opened, r.truePositive, r.falsePositive, r.unknown, r.open, r.precision === undefined ? '—' : formatShare(r.precision), r.medianTriageHours === undefined ? '—' : formatHours(r.medianTriageHours), r.medianFixDays === undefined ? '—' : formatHours(r.medianFixDays * 24)]);
+}
+
+function row(cells: (string | number)[]): string {
+  return `| ${cells.map((c) => escape(String(c))).join(' | ')} |`;
+}
+
+/** Table cells hold text only: HTML is neutralised, pipes and newlines would break the row. */
+export function escape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function lastLine(text: string | undefined): string {
+  return lastLines(text ?? '').slice(0, 200);
+}
+
+function percent(change: number | undefined): string {
+  return change === undefined ? '' : formatChange(change);
+}
+
+function value(v: number | undefined, unit: string | undefined): string {
+  return v === undefined ? '' : formatValue(v, unit);
+}
+
+function plural(n: number): string {
+  return n === 1 ? '' : 's';
+}

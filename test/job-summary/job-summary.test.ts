@@ -1,0 +1,50 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { writeJobSummary } from '../../src/job-summary/job-summary.js';
+
+const summary = {
+  markdown: '## nightbench: night 2026-12-01\n',
+  annotations: [{ level: 'warning' as const, title: 'Regression: dask/groupby wall_time +14.8%', message: 'night 2026-12-01: +14.8%' }],
+  outputs: { regressions: '1', night: '2026-12-01' },
+};
+
+let dir: string;
+const saved = { summary: process.env.GITHUB_STEP_SUMMARY, output: process.env.GITHUB_OUTPUT };
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'nightbench-summary-'));
+});
+afterEach(() => {
+  process.env.GITHUB_STEP_SUMMARY = saved.summary;
+  process.env.GITHUB_OUTPUT = saved.output;
+  if (saved.summary === undefined) delete process.env.GITHUB_STEP_SUMMARY;
+  if (saved.output === undefined) delete process.env.GITHUB_OUTPUT;
+  vi.restoreAllMocks();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('writeJobSummary', () => {
+  it('writes the summary, the annotations and the outputs where GitHub Actions reads them', async () => {
+    process.env.GITHUB_STEP_SUMMARY = path.join(dir, 'summary.md');
+    process.env.GITHUB_OUTPUT = path.join(dir, 'output');
+    writeFileSync(process.env.GITHUB_STEP_SUMMARY, '');
+    writeFileSync(process.env.GITHUB_OUTPUT, '');
+    const printed: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (printed.push(String(chunk)), true));
+
+    expect(await writeJobSummary(summary)).toBe(true);
+    expect(readFileSync(process.env.GITHUB_STEP_SUMMARY, 'utf8')).toBe('## nightbench: night 2026-12-01\n\n');
+    expect(printed.join('')).toContain('::warning title=Regression%3A dask/groupby wall_time +14.8%25::night 2026-12-01: +14.8%25');
+    const output = readFileSync(process.env.GITHUB_OUTPUT, 'utf8');
+    expect(output).toMatch(/^regressions<<ghadelimiter_[\w-]+\n1\n/m);
+    expect(output).toMatch(/^night<<ghadelimiter_[\w-]+\n2026-12-01\n/m);
+  });
+
+  it('does nothing outside a workflow', async () => {
+    delete process.env.GITHUB_STEP_SUMMARY;
+    const write = vi.spyOn(process.stdout, 'write');
+    expect(await writeJobSummary(summary)).toBe(false);
+    expect(write).not.toHaveBeenCalled();
+  });
+});

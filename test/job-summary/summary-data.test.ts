@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { collectNightSummary } from '../../src/job-summary/summary-data.js';
+import { openHistory } from '../../src/history/open.js';
+import { writeSyntheticHistory } from '../helpers/synthetic-history.js';
+import { sqlGet } from '../helpers/sql.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'nightbench-summary-data-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('collectNightSummary', () => {
+  const store = openHistory(path.join(dir, 'history.sqlite'));
+  const history = writeSyntheticHistory(store, {
+    seed: 7,
+    workloads: ['shuffle', 'groupby'],
+    nights: 10,
+    repeats: 5,
+    noise: 0.01,
+    changes: [{ workload: 'groupby', metric: 'wall_time', night: 9, factor: 1.5 }],
+    failures: [{ workload: 'shuffle', nights: [9], error: 'Traceback\nMemoryError' }],
+  });
+  const last = history.nights.at(-1)!;
+
+  it('reads the latest night: its run, its failures and the regression detection finds (as a dry run)', () => {
+    const input = collectNightSummary(store, { expectedShards: 1 });
+    expect(input.night).toBe(last);
+    expect(input.runs).toHaveLength(1);
+    expect(input.runs[0]).toMatchObject({ suite: history.suites[0], repeats: { ok: 5, failed: 5 } });
+    expect(input.failures.map((f) => [f.workload, f.status, f.error])).toEqual(Array.from({ length: 5 }, () => ['shuffle', 'failed', 'Traceback\nMemoryError']));
+    expect(input.changes.map((c) => [c.workload, c.metric, c.kind])).toEqual([['groupby', 'wall_time', 'regression']]);
+    expect(input.changes[0]!.change).toBeCloseTo(0.5, 1);
+    // Every judged series says what it sees: at 1% noise and 5 repeats, its threshold.
+    expect(input.sensitivity!.map((s) => [s.workload, s.metric, s.withinNights])).toContainEqual(['groupby', 'wall_time', 0.1]);
+    expect(input.sensitivity!.every((s) => s.text.startsWith('this test sees a '))).toBe(true);
+    // A dry run: the summary never opens episodes, detection's own step does.
+    expect(sqlGet(store.file, 'SELECT count(*) AS n FROM regressions')).toEqual({ n: 0 });
+  });
+
+  it('lists runs and failures only without detection, and an earlier night on request', () => {
+    const input = collectNightSummary(store, { detect: false, night: history.nights[0] });
+    expect(input.night).toBe(history.nights[0]);
+    expect(input.changes).toEqual([]);
+    expect(input.failures).toEqual([]);
+    expect(input.runs[0]!.repeats).toEqual({ ok: 10, failed: 0, timeout: 0, disturbed: 0 });
+  });
+});
