@@ -1,7 +1,7 @@
 /**
  * How a night's runs ended, as the history reads them back: each workload's outcome (the
  * broken-workload issues, src/detect/failures.ts) and each run's repeat counts and failures (the
- * job summary, src/actions/night-summary.ts). The history owns these shapes.
+ * job summary, src/job-summary/night-summary.ts). The history owns these shapes.
  *
  * @module
  */
