@@ -1,8 +1,8 @@
-import type { MetricDirection } from '../suite/schema.js';
+import type { MetricDirection } from '../direction.js';
 import { benjaminiHochberg, bootstrapRatioOfMedians, createRandom, mannWhitneyU, summarize, type RatioInterval, type Summary } from '../stats/index.js';
 import type { AnalysisOptions } from '../config/ab-section.js';
 import type { AbGroup } from './schedule.js';
-import { judge, noiseBand, type NoiseBand, type Verdict } from './verdict.js';
+import { abDirection, judge, noiseBand, type AbDirection, type NoiseBand, type Verdict } from './verdict.js';
 import { formatP } from '../format/index.js';
 
 /** One measured value of one repeat, labelled with its group. */
@@ -32,7 +32,7 @@ export interface AbTest {
   workload: string;
   metric: string;
   unit: string;
-  direction: MetricDirection;
+  direction: AbDirection;
   baseline: Summary;
   candidate: Summary;
   /** Every clean repeat's value of each side, in the order they ran: the drill-down into the runs. */
@@ -141,7 +141,7 @@ function compareGroups(values: Values, baselineLabel: string, label: string, inp
       workload: entry.workload,
       metric: entry.metric,
       unit: entry.unit,
-      direction: input.directions[key] ?? 'none',
+      direction: abDirection(input.directions[key]),
       baseline: summarize(a),
       candidate: summarize(b),
       values: { baseline: a, candidate: b },

@@ -11,7 +11,7 @@ import { recoverAbandoned } from '../runner/leftovers.js';
 import { processIdentity } from '../runner/proc.js';
 import { historySink, leaseSummary, runSuite, type RunSummary } from '../runner/runner.js';
 import { runnerMetrics, type Suite } from '../suite/suite.js';
-import type { MetricDirection } from '../suite/schema.js';
+import type { MetricDirection } from '../direction.js';
 import { testKey } from './analysis.js';
 import type { AbSection } from '../config/ab-section.js';
 import { environmentConfig, environmentRef, loadEnvironments, type LoadedEnvironment } from './environments.js';

@@ -1,5 +1,5 @@
 import type { StoredAbTest } from '../history/ab-queries.js';
-import type { MetricDirection } from '../suite/schema.js';
+import type { MetricDirection } from '../direction.js';
 import type { AbSection } from '../config/ab-section.js';
 import type { AbEnvironment } from './environment-file.js';
 import type { AbGroup, Slot } from './schedule.js';

@@ -1,4 +1,4 @@
-import type { MetricDirection } from '../suite/schema.js';
+import type { Direction, MetricDirection } from '../direction.js';
 import { formatBand, formatP } from '../format/index.js';
 import type { RatioInterval } from '../stats/index.js';
 
@@ -7,6 +7,17 @@ import type { RatioInterval } from '../stats/index.js';
  * (faster / slower for times); changed: the same on a metric without one; no clear change: anything else.
  */
 export type Verdict = 'better' | 'worse' | 'changed' | 'no clear change';
+
+/**
+ * How A/B reads a metric: which way is better, or `either` for a metric that declares none, whose
+ * significant change is `changed` (detection, by contrast, judges such a metric by its policy).
+ */
+export type AbDirection = Direction | 'either';
+
+/** A/B's reading of a declared direction; a metric nobody declared has none either. */
+export function abDirection(declared: MetricDirection | undefined): AbDirection {
+  return declared === undefined || declared === 'none' ? 'either' : declared;
+}
 
 /** The ratios B/A that noise alone produced in the A/A comparison of the same test. */
 export interface NoiseBand {
@@ -31,7 +42,7 @@ export interface VerdictInput {
   fdr: number;
   /** Undefined without the null hypothesis: then significance alone decides. */
   band?: NoiseBand;
-  direction: MetricDirection;
+  direction: AbDirection;
 }
 
 export interface Judgement {
@@ -48,7 +59,7 @@ export function judge(input: VerdictInput): Judgement {
     return { verdict: 'no clear change', reason: `significant but within the A/A band ${formatBand(input.band)}` };
   }
   const beyond = input.band ? 'beyond the A/A band' : 'no A/A band';
-  if (input.direction === 'none' || input.ratio === 1) return { verdict: 'changed', reason: `significant, ${beyond}` };
+  if (input.direction === 'either' || input.ratio === 1) return { verdict: 'changed', reason: `significant, ${beyond}` };
   const increased = input.ratio > 1;
   const better = input.direction === 'higher' ? increased : !increased;
   return { verdict: better ? 'better' : 'worse', reason: `significant, ${beyond}` };

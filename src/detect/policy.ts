@@ -5,9 +5,7 @@
  * @module
  */
 import { z } from 'zod';
-import type { Direction } from '../history/types.js';
-
-export type { Direction };
+import type { Direction } from '../direction.js';
 
 /**
  * Which way is better for a metric, in the suite's vocabulary (`src/suite/schema.ts`): time and
@@ -18,6 +16,7 @@ export const directionSchema = z.preprocess(
   (value) => (value === 'lower-is-better' ? 'lower' : value === 'higher-is-better' ? 'higher' : value),
   z.enum(['lower', 'higher']),
 );
+export type { Direction };
 
 /** A relative change, e.g. 0.1 for 10%. */
 const fraction = z.number().positive().max(10);

@@ -8,7 +8,8 @@
 import type { Db } from './database.js';
 import { guardSqlite as guard } from './database.js';
 import type { EpisodeChange, Episode, EpisodeKind, EpisodeState } from './episode-rows.js';
-import type { Direction, NightRef } from './types.js';
+import type { Direction, MetricDirection } from '../direction.js';
+import type { NightRef } from './types.js';
 
 interface EpisodeRow {
   id: number;
@@ -178,7 +179,7 @@ export interface DeclaredDirection {
   suite: string;
   workload: string;
   metric: string;
-  direction: 'lower' | 'higher' | 'none';
+  direction: MetricDirection;
 }
 
 /** Stores what the suites declare (the latest listing wins). */

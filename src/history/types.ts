@@ -45,8 +45,7 @@ export interface Comparability {
   instanceType?: string;
 }
 
-/** Which way is better for a metric: time and memory (every runner metric) are `lower`. */
-export type Direction = 'lower' | 'higher';
+export type { Direction } from '../direction.js';
 
 /** Everything that must match for two values to be compared. */
 export interface SeriesIdentity extends Comparability {

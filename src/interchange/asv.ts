@@ -17,7 +17,8 @@
 import { z } from 'zod';
 import { configError } from '../errors.js';
 import { validate } from '../validation.js';
-import type { ImportedDirection, ImportedRun, ImportedValue } from './types.js';
+import type { MetricDirection } from '../direction.js';
+import type { ImportedRun, ImportedValue } from './types.js';
 
 /** What benchmarks.json says of one benchmark. */
 export interface AsvBenchmark {
@@ -101,7 +102,7 @@ export function parseAsvResults(json: unknown, file: string, machine: AsvMachine
   let missing = 0;
   for (const [name, entry] of entries) {
     const { type, unit } = benchmarkOf(name, benchmarks);
-    const direction: ImportedDirection = costTypes.has(type) ? 'lower' : 'none';
+    const direction: MetricDirection = costTypes.has(type) ? 'lower' : 'none';
     const workloadVersion = typeof entry.version === 'string' ? entry.version : '';
     const results = Array.isArray(entry.result) ? entry.result : [entry.result];
     const names = workloadNames(name, entry.params, results.length, file);

@@ -11,7 +11,8 @@ import { z } from 'zod';
 import type { Series } from '../detect/series.js';
 import { medianOf } from '../stats/segmentation.js';
 import { validate } from '../validation.js';
-import type { ImportedCommit, ImportedDirection, ImportedRun } from './types.js';
+import type { MetricDirection } from '../direction.js';
+import type { ImportedCommit, ImportedRun } from './types.js';
 
 const metricSchema = z.object({ value: z.number(), lower_value: z.number().optional(), upper_value: z.number().optional() });
 const bmfSchema = z.record(z.string().min(1), z.record(z.string().min(1), metricSchema));
@@ -19,7 +20,7 @@ const bmfSchema = z.record(z.string().min(1), z.record(z.string().min(1), metric
 export type BmfDocument = z.output<typeof bmfSchema>;
 
 /** Bencher's built-in measures: unit and which way is better. Other measures keep no unit and no direction. */
-const builtInMeasures: Record<string, { unit: string; direction: ImportedDirection }> = {
+const builtInMeasures: Record<string, { unit: string; direction: MetricDirection }> = {
   latency: { unit: 'nanoseconds', direction: 'lower' },
   throughput: { unit: 'operations / second', direction: 'higher' },
   'build-time': { unit: 'seconds', direction: 'lower' },

@@ -11,7 +11,8 @@
  */
 import { z } from 'zod';
 import { validate } from '../validation.js';
-import type { ImportedDirection, ImportedRun } from './types.js';
+import type { MetricDirection } from '../direction.js';
+import type { ImportedRun } from './types.js';
 
 /** What the action writes before the JSON in data.js. */
 export const dataJsPrefix = 'window.BENCHMARK_DATA = ';
@@ -45,7 +46,7 @@ export function looksLikeGithubActionBenchmark(json: unknown): boolean {
   return typeof json === 'object' && json !== null && typeof (json as { entries?: unknown }).entries === 'object';
 }
 
-export function directionOfTool(tool: string): ImportedDirection {
+export function directionOfTool(tool: string): MetricDirection {
   return biggerIsBetterTools.has(tool) ? 'higher' : smallerIsBetterTools.has(tool) ? 'lower' : 'none';
 }
 

@@ -6,8 +6,7 @@
  * @module
  */
 
-/** Which way is better for a metric; `none` when the tool does not say (judged as lower). */
-export type ImportedDirection = 'lower' | 'higher' | 'none';
+import type { MetricDirection } from '../direction.js';
 
 export interface ImportedCommit {
   sha: string;
@@ -25,7 +24,8 @@ export interface ImportedValue {
   metric: string;
   value: number;
   unit: string;
-  direction: ImportedDirection;
+  /** `none` when the tool does not say which way is better. */
+  direction: MetricDirection;
 }
 
 /** One commit measured on one machine in one environment: a run of the history. */

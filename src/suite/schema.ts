@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { metricDirections } from '../direction.js';
 
 const argv = z.array(z.string().min(1)).min(1);
 
@@ -17,7 +18,7 @@ export const suiteFileSchema = z.strictObject({
   }),
 });
 
-export const metricDirection = z.enum(['lower', 'higher', 'none']);
+export const metricDirection = z.enum(metricDirections);
 
 /** What `list` prints: the workloads and the metrics each reports itself. */
 export const workloadListingSchema = z.strictObject({
@@ -49,4 +50,4 @@ export const workloadMetricsSchema = z.object({
 export type SuiteFile = z.output<typeof suiteFileSchema>;
 export type WorkloadListing = z.output<typeof workloadListingSchema>;
 export type Workload = WorkloadListing['workloads'][number];
-export type MetricDirection = z.output<typeof metricDirection>;
+export type { MetricDirection } from '../direction.js';

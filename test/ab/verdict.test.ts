@@ -9,7 +9,7 @@ describe('judge', () => {
     { what: 'significant, beyond the band, lower is better, went down', input: { ratio: 0.8, pAdjusted: 0.01, fdr: 0.05, band, direction: 'lower' }, verdict: 'better', reason: /beyond/ },
     { what: 'higher is better, went up', input: { ratio: 1.2, pAdjusted: 0.01, fdr: 0.05, band, direction: 'higher' }, verdict: 'better', reason: /beyond/ },
     { what: 'higher is better, went down', input: { ratio: 0.8, pAdjusted: 0.01, fdr: 0.05, band, direction: 'higher' }, verdict: 'worse', reason: /beyond/ },
-    { what: 'no direction: changed', input: { ratio: 2, pAdjusted: 0.01, fdr: 0.05, band, direction: 'none' }, verdict: 'changed', reason: /significant/ },
+    { what: 'no direction: changed', input: { ratio: 2, pAdjusted: 0.01, fdr: 0.05, band, direction: 'either' }, verdict: 'changed', reason: /significant/ },
     { what: 'significant but inside the A/A band', input: { ratio: 1.03, pAdjusted: 0.001, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /within the A\/A band/ },
     { what: 'on the band edge counts as inside', input: { ratio: band.high, pAdjusted: 0.001, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /within/ },
     { what: 'beyond the band but not significant', input: { ratio: 1.5, pAdjusted: 0.06, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /not significant \(adjusted p 0.06 > 0.05\)/ },

@@ -9,7 +9,7 @@
 export const floors: readonly (readonly string[])[] = [
   // Vocabulary every floor shares: errors, logging, nights, numbers as text, pure statistics;
   // process supervision, which the history (leftover processes), suite, target and runner start through.
-  ['src/errors.ts', 'src/log.ts', 'src/version.ts', 'src/night.ts', 'src/format', 'src/stats', 'src/process'],
+  ['src/errors.ts', 'src/log.ts', 'src/version.ts', 'src/night.ts', 'src/direction.ts', 'src/format', 'src/stats', 'src/process'],
   // Checking outside input, the SQLite history (it owns its row shapes), machines and processes.
   ['src/validation.ts', 'src/history', 'src/cluster'],
   // Pure detection over history rows; git; the split of a night; the suite listing.

@@ -8,7 +8,7 @@
  * @module
  */
 import { median } from 'simple-statistics';
-import { judge, type NoiseBand } from '../../ab/verdict.js';
+import { abDirection, judge, type NoiseBand } from '../../ab/verdict.js';
 import { shortHash } from '../paths.js';
 import { benjaminiHochberg, bootstrapRatioOfMedians, createRandom, mannWhitneyU, type RatioInterval } from '../../stats/index.js';
 
@@ -99,7 +99,7 @@ function compareRow(input: CompareInput): CompareRow {
 }
 
 function status(row: CompareRow, input: CompareInput, fdr: number): Pick<CompareRow, 'status' | 'reason'> {
-  const judgement = judge({ ratio: row.ratio, pAdjusted: row.pAdjusted!, fdr, band: input.band, direction: input.direction });
+  const judgement = judge({ ratio: row.ratio, pAdjusted: row.pAdjusted!, fdr, band: input.band, direction: abDirection(input.direction) });
   if (judgement.verdict === 'worse') return { status: 'regression', reason: judgement.reason };
   if (judgement.verdict === 'better') return { status: 'improvement', reason: judgement.reason };
   if (judgement.verdict === 'changed') return { status: 'changed', reason: judgement.reason };
