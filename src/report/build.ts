@@ -19,6 +19,7 @@ import { buildAssets } from './assets.js';
 import { buildCompareData, type MetricDirectionOf } from './compare/data.js';
 import { buildSiteData, commitRow } from './data.js';
 import { indexDetection, type DetectionFacts } from './detection.js';
+import { indexDataParts } from './index-data.js';
 import { buildDrilldown } from './drilldown.js';
 import { sitePaths } from './paths.js';
 import { fileIssues, publishedIssues } from './published.js';
@@ -94,7 +95,9 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
 
   const out = new SiteWriter(options.outDir);
   for (const [name, content] of await buildAssets()) out.write(sitePaths.asset(name), content);
-  out.write(sitePaths.index, renderIndex(site.index));
+  const indexParts = indexDataParts(site.index.rows);
+  indexParts.forEach((part, i) => out.write(sitePaths.indexData(i), dataEntryScript('NIGHTBENCH_INDEX', String(i), part)));
+  out.write(sitePaths.index, renderIndex(site.index, indexParts.length));
   for (const [suite, table] of site.commitTables) out.write(sitePaths.commitData(suite), dataScript('NIGHTBENCH_COMMITS', table));
 
   const runs = new Map(history.runs.map((run) => [run.id, run]));

@@ -37,6 +37,8 @@ export function variantOf(c: Comparability): Variant {
 
 export const sitePaths = {
   index: 'index.html',
+  /** The index's rows, part by part (`index-data.ts`). */
+  indexData: (part: number) => `data/index/${part}.js`,
   abIndex: 'ab/index.html',
   quality: 'quality.html',
   compare: 'compare.html',

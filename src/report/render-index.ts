@@ -1,14 +1,14 @@
 /**
  * The index page: every series' latest value, change vs the trailing week, status, noise and a
- * sparkline. Rows carry their sort and filter keys as data attributes, so the client script
- * sorts and filters without any data file and the table reads fine without script. Pure.
+ * sparkline. The page is the frame (summary, filters, the table's head); its script renders the
+ * rows from the index data files (`index-data.ts`), only those in view, so 20,000 series open as
+ * fast as 200. Pure.
  *
  * @module
  */
-import { formatChange, formatValue } from '../format/index.js';
 import { sitePaths } from './paths.js';
-import { html, layout, sparkline, statusBadge, type Html } from './render.js';
-import { statusLabels, type IndexPage, type IndexRow, type SeriesStatus } from './types.js';
+import { html, layout } from './render.js';
+import { statusLabels, type IndexPage, type SeriesStatus } from './types.js';
 
 const statuses = Object.keys(statusLabels) as SeriesStatus[];
 
@@ -21,7 +21,8 @@ function machineNightsNote(page: IndexPage) {
   return html`<p class="machine-nights"><strong>machine</strong> nights (the machine, not the code, moved them; their regressions waited a night before being filed): ${nights.slice(0, listedMachineNights).map((m, i) => html`${i > 0 ? ', ' : ''}<span title="${m.reason}">${m.night}</span>`)}${nights.length > listedMachineNights ? ` and ${nights.length - listedMachineNights} earlier` : ''}</p>`;
 }
 
-export function renderIndex(page: IndexPage): string {
+/** The index page, loading `dataParts` index data files before its script. */
+export function renderIndex(page: IndexPage, dataParts: number): string {
   const counts = new Map<SeriesStatus, number>();
   for (const row of page.rows) counts.set(row.status, (counts.get(row.status) ?? 0) + 1);
   const options = (values: string[]) => values.map((v) => html`<option value="${v}">${v}</option>`);
@@ -52,34 +53,10 @@ ${machineNightsNote(page)}
   <th>Trend</th>
   <th>Issue</th>
 </tr></thead>
-<tbody>
-${page.rows.map((row, i) => indexRow(row, i))}
-</tbody>
+<tbody></tbody>
 </table>
+<noscript><p class="empty">The series list needs JavaScript; each workload's page is under workloads/.</p></noscript>
 <p class="empty" id="no-match" hidden>No series matches these filters.</p>`;
-  return layout({ path: sitePaths.index, title: 'Nightly history', section: 'index', generatedAt: page.generatedAt, body, scripts: [sitePaths.asset('index.js')] });
-}
-
-function indexRow(row: IndexRow, order: number): Html {
-  const change = row.change === undefined ? html`<td class="num muted">—</td>` : html`<td class="num change ${changeClass(row)}">${formatChange(row.change)}</td>`;
-  return html`<tr data-order="${order}" data-status="${row.status}" data-suite="${row.suite}" data-workload="${row.workload}" data-metric="${row.metric}" data-shape="${row.variant.clusterShape}" data-latest="${row.latest ?? ''}" data-change="${row.change ?? ''}" data-noise="${row.noise ?? ''}">
-<td>${statusBadge(row.status, row.status === 'stable' ? undefined : row.statusNote)}</td>
-<td>${row.suite}</td>
-<td><a href="${row.href}">${row.workload}</a>${row.error ? html`<div class="error-tail" title="${row.error}">${row.error.split('\n').at(-1) ?? ''}</div>` : ''}</td>
-<td>${row.metric || html`<span class="muted">no values</span>`}</td>
-<td class="variant">${row.variant.label}</td>
-<td class="num" title="${row.latestNight ?? ''}">${row.latest === undefined ? '—' : formatValue(row.latest, row.unit)}</td>
-${change}
-<td class="num">${row.noise === undefined ? '—' : `${(row.noise * 100).toFixed(1)}%`}</td>
-<td>${sparkline(row.spark)}</td>
-<td>${row.issue ? (row.issue.href ? html`<a class="issue${row.issue.file ? ' issue-file' : ''}" href="${row.issue.href}">${row.issue.label}</a>` : row.issue.label) : ''}</td>
-</tr>
-`;
-}
-
-/** Colour of a change: red where it made things worse, green where better, within noise grey. */
-function changeClass(row: IndexRow): string {
-  if (row.status === 'regressed') return 'worse';
-  if (row.status === 'improved') return 'better';
-  return 'neutral';
+  const scripts = [...Array.from({ length: dataParts }, (_, part) => sitePaths.indexData(part)), sitePaths.asset('index.js')];
+  return layout({ path: sitePaths.index, title: 'Nightly history', section: 'index', generatedAt: page.generatedAt, body, scripts });
 }

@@ -89,28 +89,6 @@ export function commitLine(commit: CommitRow): Html {
   return html`<span class="commit"><span class="repo">${commit.repo}</span> ${sha} <span class="subject">${commit.subject}</span> <span class="author">${commit.author}</span></span>`;
 }
 
-/** A small inline SVG line of the last nightly medians; gaps where a night has no value. */
-export function sparkline(values: (number | null)[], width = 120, height = 24): Html {
-  const present = values.filter((v): v is number => v !== null);
-  if (present.length < 2) return html`<svg class="spark" width="${width}" height="${height}" aria-hidden="true"></svg>`;
-  const low = Math.min(...present);
-  const high = Math.max(...present);
-  const y = (v: number) => (high === low ? height / 2 : height - 2 - ((v - low) / (high - low)) * (height - 4));
-  const x = (i: number) => (values.length === 1 ? 0 : (i / (values.length - 1)) * (width - 2) + 1);
-  // Whole pixels: a sparkline shows a shape, and 2,000 of them must not weigh down the index.
-  const px = (v: number) => Math.round(v);
-  let d = '';
-  let pen = false;
-  values.forEach((v, i) => {
-    if (v === null) return void (pen = false);
-    d += `${pen ? 'L' : 'M'}${px(x(i))} ${px(y(v))}`;
-    pen = true;
-  });
-  const lastValue = present.at(-1)!;
-  const lastIndex = values.lastIndexOf(lastValue);
-  return html`<svg class="spark" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" aria-hidden="true"><path d="${d}"/><circle cx="${px(x(lastIndex))}" cy="${px(y(lastValue))}" r="2"/></svg>`;
-}
-
 /** A data file that adds one entry to a global record, for data a page loads piece by piece. */
 export function dataEntryScript(global: string, key: string, data: unknown): string {
   return `(window.${global} = window.${global} || {})[${JSON.stringify(key)}] = ${JSON.stringify(data)};\n`;

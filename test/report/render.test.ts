@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decimalExponent, fromUnits, toUnits } from '../../src/report/format.js';
-import { escapeHtml, html, layout, sparkline } from '../../src/report/render.js';
+import { escapeHtml, html, layout } from '../../src/report/render.js';
+import { indexDataParts } from '../../src/report/index-data.js';
+import { encodeSpark, sparkPath } from '../../src/report/spark.js';
 import { renderIndex } from '../../src/report/render-index.js';
 import { renderWorkloadPage } from '../../src/report/render-workload.js';
 import type { IndexRow, WorkloadPage } from '../../src/report/types.js';
@@ -33,10 +35,13 @@ describe('html templates', () => {
     expect(page).not.toContain('<img');
   });
 
-  it('draw a sparkline with a gap where a night has no value', () => {
-    const svg = sparkline([1, 2, null, 3, 4]).html;
-    expect(svg.match(/M/g)).toHaveLength(2);
-    expect(sparkline([1]).html).not.toContain('<path');
+  it('draw a sparkline with a gap where a night has no value, lowest value at the bottom', () => {
+    const encoded = encodeSpark([1, 2, null, 3, 4]);
+    expect(encoded).toHaveLength(5);
+    expect(sparkPath(encoded)!.d.match(/M/g)).toHaveLength(2);
+    expect(sparkPath(encoded)!.d.startsWith('M1 22')).toBe(true);
+    expect(sparkPath(encoded)!.last).toEqual({ x: 119, y: 2 });
+    expect(sparkPath(encodeSpark([1]))).toBeUndefined();
   });
 });
 
@@ -46,10 +51,23 @@ describe('pages', () => {
       suite: 'dask', workload: hostile, href: 'workloads/dask/x.html', metric: 'wall_time', unit: 's', variant, status: 'failing',
       statusNote: hostile, spark: [1, 2], error: `Traceback\n${hostile}`,
     };
-    const page = renderIndex({ generatedAt: '2026-02-10T06:00:00.000Z', rows: [row], suites: ['dask'], metrics: ['wall_time'], clusterShapes: [variant.clusterShape] });
+    const page = renderIndex({ generatedAt: '2026-02-10T06:00:00.000Z', rows: [row], suites: [hostile], metrics: ['wall_time'], clusterShapes: [variant.clusterShape] }, 1);
     expect(page).not.toContain('<img');
     expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;');
-    expect(page).toContain('data-status="failing"');
+    expect(page).toContain('<script src="data/index/0.js"></script>\n<script src="assets/index.js"></script>');
+  });
+
+  it('hand the index its rows as data parts, in order, each naming its own variants', () => {
+    const other = { ...variant, id: 'v2', label: 'local:4x1:2GiB · default', clusterShape: 'local:4x1:2GiB' };
+    const rows: IndexRow[] = ['a', 'b', 'c'].map((workload, i) => ({
+      suite: 'dask', workload, href: '', metric: 'wall_time', unit: 's', variant: i === 1 ? other : variant, status: 'stable', spark: [1, null, 2], latest: 1.23456789, change: 0.01,
+    }));
+    const parts = indexDataParts(rows, 2);
+    expect(parts.map((p) => p.rows.map((r) => r[1]))).toEqual([['a', 'b'], ['c']]);
+    expect(parts[0]!.variants.map((v) => v.id)).toEqual(['v1', 'v2']);
+    expect(parts[0]!.rows[1]![4]).toBe(1);
+    expect(parts[1]!.variants.map((v) => v.id)).toEqual(['v1']);
+    expect(parts[0]!.rows[0]).toEqual(['dask', 'a', 'wall_time', 's', 0, 'stable', null, null, 1.23457, 0.01, null, encodeSpark([1, null, 2]), null, null]);
   });
 
   it('render failure tails on the workload page as text', () => {
@@ -79,12 +97,12 @@ describe('the workload page', () => {
 describe('machine nights on the pages', () => {
   it('are named on the index and on the workload page, with why', () => {
     const machineNights = [{ night: '2026-02-09', reason: 'canary compute_seconds +62.0%; 7 of 8 timed series moved slower together' }];
-    const index = renderIndex({ generatedAt: '2026-02-10T06:00:00.000Z', rows: [], suites: [], metrics: [], clusterShapes: [], machineNights });
+    const index = renderIndex({ generatedAt: '2026-02-10T06:00:00.000Z', rows: [], suites: [], metrics: [], clusterShapes: [], machineNights }, 0);
     expect(index).toContain('<strong>machine</strong> nights');
     expect(index).toContain('<span title="canary compute_seconds +62.0%; 7 of 8 timed series moved slower together">2026-02-09</span>');
     const page: WorkloadPage = { suite: 'dask', workload: 'shuffle', slug: 'shuffle', variants: [], failures: [], machineNights };
     expect(renderWorkloadPage(page, '2026-02-10T06:00:00.000Z')).toContain('<tr><td>2026-02-09</td><td>canary compute_seconds +62.0%; 7 of 8 timed series moved slower together</td></tr>');
-    expect(renderIndex({ generatedAt: '2026-02-10T06:00:00.000Z', rows: [], suites: [], metrics: [], clusterShapes: [] })).not.toContain('machine</strong>');
+    expect(renderIndex({ generatedAt: '2026-02-10T06:00:00.000Z', rows: [], suites: [], metrics: [], clusterShapes: [] }, 0)).not.toContain('machine</strong>');
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import type uPlot from 'uplot';
 import type { CompareData, CompareNight } from '../compare/selection.js';
+import type { IndexDataPart } from '../index-data.js';
 import type { CommitTable, DrilldownPage, WorkloadPage } from '../types.js';
 
 /** What a page exposes once its charts are drawn: tests and the browser benchmark wait for it. */
@@ -15,6 +16,8 @@ export interface PageHandle {
 
 declare global {
   interface Window {
+    /** The index's data files, by part number. */
+    NIGHTBENCH_INDEX?: Record<string, IndexDataPart>;
     NIGHTBENCH_WORKLOAD?: WorkloadPage;
     NIGHTBENCH_COMMITS?: CommitTable;
     NIGHTBENCH_DRILLDOWN?: DrilldownPage;
