@@ -6,11 +6,12 @@
  *
  * @module
  */
+import type { MetricDirection } from '../../direction.js';
 import type { AbSitePage } from '../../ab/site-page-schema.js';
 import type { SiteData } from '../data.js';
 import type { CompareData, CompareNight, CompareSeries } from './selection.js';
 
-export type MetricDirectionOf = (suite: string, workload: string, metric: string) => 'lower' | 'higher' | 'none';
+export type MetricDirectionOf = (suite: string, workload: string, metric: string) => MetricDirection;
 
 /** The compare page's index (series, nights, commits, A/B tests) and one values file per night. */
 export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[], direction: MetricDirectionOf, generatedAt: string): { data: CompareData; nights: Map<string, CompareNight> } {

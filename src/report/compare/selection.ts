@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { MetricDirection } from '../../direction.js';
 import type { NoiseBand } from '../../ab/verdict.js';
 import { fromUnits } from '../format.js';
 import { nightlyNoiseBand, type CompareInput } from './table.js';
@@ -19,7 +20,7 @@ export interface CompareSeries {
   variant: string;
   /** The workload page, from the site root. */
   href: string;
-  direction: 'lower' | 'higher' | 'none';
+  direction: MetricDirection;
   /** Night-to-night relative spread of the nightly medians (the status' band when no A/A band applies). */
   noise?: number;
   exponent: number;
@@ -33,7 +34,7 @@ export interface CompareAbTest {
   workload: string;
   metric: string;
   unit: string;
-  direction: 'lower' | 'higher' | 'none';
+  direction: MetricDirection;
   base: number[];
   new: number[];
   band?: NoiseBand;

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { MetricDirection } from '../../direction.js';
 import { median } from 'simple-statistics';
 import { abDirection, judge, type NoiseBand } from '../../ab/verdict.js';
 import { shortHash } from '../paths.js';
@@ -22,7 +23,7 @@ export interface CompareInput {
   key: string;
   base: readonly number[];
   new: readonly number[];
-  direction: 'lower' | 'higher' | 'none';
+  direction: MetricDirection;
   /** The ratios noise alone gives: the A/A band of an A/B test, or the series' nightly noise. */
   band?: NoiseBand;
 }
