@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { NightbenchError } from '../errors.js';
 import type { Log } from '../log.js';
+import type { CommandResult, CommandSpec } from '../process/processes.js';
 
 /** The size of a cluster: the one setting that scales a whole suite. */
 export interface ClusterShape {
@@ -46,7 +47,6 @@ export interface LaunchedProcess {
 }
 
 // A command run on a cluster host is run by process supervision, which owns its shapes.
-import type { CommandResult, CommandSpec } from '../process/processes.js';
 export type { CommandResult, CommandSpec };
 
 /** A cluster process whose process tree this machine can sample through /proc. */
