@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('a bisect on EC2 (against a local EC2 endpoint)', () => {
-  it('leases hosts once per state it measures, not once per repeat, and terminates them all', { timeout: 600_000 }, async () => {
+  it('leases hosts once per state it measures, not once per repeat, and terminates them all', async () => {
     const ada = { name: 'Ada', email: 'ada@example.invalid' };
     const good = target.a.commit({ 'cheapa.py': cheapa(0.05) }, 'Add cheapa', ada, '2026-11-01T10:00:00Z');
     const b = target.b.commit({ 'cheapb.py': cheapb(0) }, 'Add cheapb', ada, '2026-11-01T09:00:00Z');

@@ -20,5 +20,5 @@ describe('--config from NIGHTBENCH_CONFIG', () => {
     expect(await historyFile([], 'from-env.json')).toBe('env.sqlite');
     expect(await historyFile(['--config', 'from-flag.json'], 'from-env.json')).toBe('flag.sqlite');
     expect(await historyFile([], '')).toBe(path.join('.nightbench', 'history.sqlite'));
-  }, 120_000);
+  });
 });

@@ -26,12 +26,12 @@ describe('a workload that starts failing', () => {
   });
 
   async function nightbench(args: string[], expectedCode = 0) {
-    const result = await runCli(args, { cwd: dir, env, timeoutMs: 600_000 });
+    const result = await runCli(args, { cwd: dir, env });
     expect(result.code, result.stderr.slice(-3000)).toBe(expectedCode);
     return result;
   }
 
-  it('opens one broken issue, comments while failing, is bisected to its commit, and closes when fixed', { timeout: 900_000 }, async () => {
+  it('opens one broken issue, comments while failing, is bisected to its commit, and closes when fixed', async () => {
     await github.start();
     github.addRepository('acme/perf').addRepository('acme/cheapa');
     writeFileSync(

@@ -89,7 +89,7 @@ describe('a runner killed with SIGKILL mid-workload', () => {
     expect(stderr).not.toMatch(/ending \d+ process/);
     // The killed run's processes only: the next start is a run of its own and records its own.
     expect(recorded(folder.db).filter((p) => p.runId === processes[0]!.runId).map((p) => p.fate)).toEqual(processes.map(() => 'gone'));
-  }, 400_000);
+  });
 
   it('with its supervisors killed too, leaves the cluster running until the next start ends it and names what it ended', async () => {
     const folder = nightlyFolder();
@@ -117,7 +117,7 @@ describe('a runner killed with SIGKILL mid-workload', () => {
 
     // And the start after that finds nothing left.
     expect(await nextStart(folder)).not.toMatch(/ending \d+ process|marked incomplete/);
-  }, 400_000);
+  });
 });
 
 describe('an A/B killed mid-way', () => {
@@ -167,5 +167,5 @@ describe('an A/B killed mid-way', () => {
     expect(report.stdout).toMatch(/^quick_sum\s+wall_time\s/m);
     const page = JSON.parse(readFileSync(path.join(dir, 'reports', 'ab', `${id}-B.json`), 'utf8')) as { summary: string };
     expect(page.summary).toMatch(/status incomplete\..*partial: this A\/B stopped before it finished/);
-  }, 400_000);
+  });
 });

@@ -46,7 +46,7 @@ function job(date: string, name: string): string {
 /** One workflow step: the real CLI in the job's folder; a failure shows its stderr. */
 async function step(cwd: string, args: string[], options: { env?: Record<string, string>; allow?: number[] } = {}): Promise<CliResult> {
   const began = Date.now();
-  const result = await runCli(args, { cwd, env: options.env, timeoutMs: 180_000 });
+  const result = await runCli(args, { cwd, env: options.env });
   process.stderr.write(`  ${((Date.now() - began) / 1000).toFixed(1).padStart(5)} s  nightbench ${args.slice(0, 2).join(' ')} (${path.relative(dir, cwd)})\n`);
   expect(options.allow ?? [0], `nightbench ${args.join(' ')}\n${result.stderr}`).toContain(result.code);
   return result;
@@ -183,5 +183,5 @@ describe('the nightly workflow, step by step', () => {
     ]);
     expect(git(bare, 'merge-base', '--is-ancestor', 'other-writer', branch)).toBe('');
     process.stdout.write(`nightly sequence, two nights of two shards each, on this machine: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-  }, 900_000);
+  });
 });

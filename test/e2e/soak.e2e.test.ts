@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest';
 import { renderSoak, runSoak } from '../helpers/soak.js';
 
-it('two nights, a host reclaimed, then a shard killed, a corrupt shard, two writers and GitHub failing, lose nothing', { timeout: 300_000 }, async () => {
+it('two nights, a host reclaimed, then a shard killed, a corrupt shard, two writers and GitHub failing, lose nothing', async () => {
   const result = await runSoak({
     nights: 2,
     repeats: 2,

@@ -18,13 +18,28 @@ export interface CliOptions {
   onStderr?: (child: ChildProcess, stderr: string) => void;
 }
 
-/** Runs the real `nightbench` CLI as a user would, in its own process. */
+/**
+ * A hang guard, not a speed check: long enough for the slowest end-to-end step on a loaded
+ * 2-core machine (a shard of real Dask repeats took 187 s under load 16, three times its idle time).
+ */
+export const cliTimeoutMs = 900_000;
+
+/** How long the output pipes may stay open after the CLI exited (held by a process it left behind). */
+const pipeGraceMs = 30_000;
+
+/**
+ * Runs the real `nightbench` CLI as a user would, in its own process group, so that the time
+ * limit kills whatever the CLI started too. The result comes when the CLI's output ends, or
+ * `pipeGraceMs` after it exited if a process it left behind still holds its output (and says so):
+ * waiting for that process would hang the test with nothing to show.
+ */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliPath, ...args], {
       cwd: options.cwd,
       env: { ...process.env, GITHUB_TOKEN: undefined, GH_TOKEN: undefined, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     let stdout = '';
     let stderr = '';
@@ -33,17 +48,40 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
       stderr += chunk.toString();
       options.onStderr?.(child, stderr);
     });
-    const timeoutMs = options.timeoutMs ?? 300_000;
-    let killed = false;
+    const timeoutMs = options.timeoutMs ?? cliTimeoutMs;
+    const notes: string[] = [];
     const timer = setTimeout(() => {
-      killed = true;
-      child.kill('SIGKILL');
+      notes.push(`[runCli: killed after ${timeoutMs / 1000} s, the test's time limit]`);
+      killGroup(child);
     }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
+    let graceTimer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const finish = (code: number | null) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
+      clearTimeout(graceTimer);
       // Say so when the test's own time limit killed the CLI: a null exit code alone reads as a crash.
-      resolve({ code, stdout, stderr: killed ? `${stderr}\n[runCli: killed after ${timeoutMs / 1000} s, the test's time limit]` : stderr });
+      resolve({ code, stdout, stderr: notes.length > 0 ? `${stderr}\n${notes.join('\n')}` : stderr });
+    };
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      graceTimer = setTimeout(() => {
+        notes.push(`[runCli: the output was still held open ${pipeGraceMs / 1000} s after the CLI exited, by a process it left behind]`);
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(code);
+      }, pipeGraceMs);
     });
+    child.on('close', (code) => finish(code));
   });
+}
+
+/** SIGKILL to the child's process group (it leads one: spawned detached). */
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
 }

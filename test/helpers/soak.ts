@@ -102,7 +102,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   };
   const step = async (cwd: string, args: string[], exits: Record<string, number | null>, extra: { env?: Record<string, string>; onStderr?: CliOptions['onStderr'] } = {}): Promise<CliResult> => {
     const began = Date.now();
-    const result = await runCli(args, { cwd, env: { NIGHTBENCH_NOISE_CV: '0.05', ...extra.env }, timeoutMs: 300_000, onStderr: extra.onStderr });
+    const result = await runCli(args, { cwd, env: { NIGHTBENCH_NOISE_CV: '0.05', ...extra.env }, onStderr: extra.onStderr });
     const name = args.slice(0, args[0] === 'history' || args[0] === 'db' || args[0] === 'shard' ? 2 : 1).join(' ');
     log(`  ${((Date.now() - began) / 1000).toFixed(1).padStart(5)} s  ${name} -> ${result.code}  (${path.relative(dir, cwd)})`);
     if (result.code !== 0) exits[name] = result.code;

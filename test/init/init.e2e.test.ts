@@ -99,5 +99,5 @@ describe('nightbench init in a tiny Python project', () => {
       { workload: 'example', n: 3 },
       { workload: 'project', n: 3 },
     ]);
-  }, 600_000);
+  });
 });

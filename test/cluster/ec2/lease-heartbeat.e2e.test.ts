@@ -70,7 +70,7 @@ describe('a lease held longer than the time-to-live', () => {
       await lease.release();
     }
     expect(allTerminated(await instancesOfRun(ec2.client, 'bisect-6h'))).toBe(true);
-  }, 120_000);
+  });
 
   it('replaces a host with a spot notice before the next cluster, the replacement expiring a whole time-to-live after its launch', async () => {
     const clock = { now: new Date('2026-12-03T02:00:00Z') };
@@ -94,7 +94,7 @@ describe('a lease held longer than the time-to-live', () => {
     } finally {
       await lease.release();
     }
-  }, 120_000);
+  });
 
   it('ends with its holder: a runner killed outright beats no more, and the reaper ends its hosts once the expiry passes', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./hold-cluster.ts', import.meta.url))], {
@@ -113,5 +113,5 @@ describe('a lease held longer than the time-to-live', () => {
     const reaped = await reapExpired(ec2.client, { repository: 'acme/perf', now: new Date(Date.now() + minutes(ttlMinutes + 1)) });
     expect(reaped.terminated.filter((id) => held.includes(id)).sort()).toEqual([...held].sort());
     expect(allTerminated(await instancesOfRun(ec2.client, 'orphaned'))).toBe(true);
-  }, 120_000);
+  });
 });

@@ -157,7 +157,7 @@ describe('nightbench reap against a local EC2 endpoint', () => {
   });
 
   it('explains itself with --help', async () => {
-    const help = await runCli(['reap', '--help'], { timeoutMs: 60_000 });
+    const help = await runCli(['reap', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/terminate every EC2 instance of this repository whose nightbench:expires-at tag\s+has passed/);
     expect(help.stdout).toContain('Only instances tagged nightbench:repository=<repository> are considered');

@@ -223,7 +223,7 @@ describe('netns hosts leased once per run', () => {
     expect(schedulers).toHaveLength(2);
     expect(summary.clusters.filter((c) => c.lease)).toEqual([expect.objectContaining({ bridge: expect.stringMatching(new RegExp(`^nbbr${process.pid}s\\d+$`)) })]);
     expect(ours()).toEqual([]);
-  }, 600_000);
+  });
 });
 
 const subnetClaimsOf = (pid: number) =>
