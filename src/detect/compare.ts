@@ -21,6 +21,13 @@ export interface CompareOptions {
    * episode, so that the level a maintainer accepted is what later nights are compared with.
    */
   baselineStart?: string;
+  /**
+   * The first night of the series' current level (YYYY-MM-DD): its latest episode's first bad
+   * night, recovered or not, so a regression that came and went is part of it.
+   */
+  levelStart?: string;
+  /** Nights the machine, not the code, moved (`machine-night.ts`): no part of what the series showed. */
+  machineNights?: ReadonlySet<string>;
 }
 
 /** The numbers of a comparison; present only when both sides have values and they are positive. */
@@ -65,6 +72,11 @@ export interface Comparison {
   skipped: NightPoint[];
   /** The first night after the last level shift (an episode's first bad night), if inside the lookback. */
   baselineStart?: string;
+  /**
+   * Ok nights of the lookback since the series' current level began (`levelStart`), machine
+   * nights left out: the levels it showed on its own, which one night reaching again proves nothing.
+   */
+  levelNights: NightPoint[];
   /** The latest ok night before the judged one, however old: the good end of a suspect range. */
   lastGood?: NightPoint;
   /** Median of tonight's values, when tonight is ok. */
@@ -108,7 +120,8 @@ export function compareNight(series: Series, options: CompareOptions): Compariso
   baseline.reverse();
   lookback.reverse();
   skipped.reverse();
-  const comparison: Comparison = { night: options.night, latest, baseline, lookback, skipped, lastGood, baselineStart: options.baselineStart };
+  const levelNights = lookback.filter((point) => (options.levelStart === undefined || point.night >= options.levelStart) && !options.machineNights?.has(point.night));
+  const comparison: Comparison = { night: options.night, latest, baseline, lookback, levelNights, skipped, lastGood, baselineStart: options.baselineStart };
   if (latest?.status !== 'ok') return comparison;
   comparison.newMedian = median(latest.values);
   comparison.stats = statistics(latest.values, comparison.newMedian, baseline, lookback);

@@ -148,7 +148,13 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const significant = stats.pValue <= policy.alpha;
   const beyondNoise = multiple >= policy.noiseMultiple;
   const noiseKnown = comparison.lookback.length >= minNoiseNights;
-  const fast = fastAllowed && large && significant && beyondNoise;
+  // A level the series already showed since its current level began is no news from one night
+  // alone: a bimodal benchmark's slow mode passed for a step against the calm of its fast nights,
+  // and each false episode re-baselined the series for the next one (bench/detect-quality.ts:
+  // 36.6 false alarms per 100 series x 60 nights at 3 repeats, 24.8 with this rule, the power grid
+  // unchanged). Such a night is left to the persistence path, over the nights since.
+  const precedent = fastAllowed && large ? reachedBefore(comparison.levelNights, Math.log(stats.newMedian), Math.sign(change), noise) : undefined;
+  const fast = fastAllowed && large && significant && beyondNoise && precedent === undefined;
 
   // Every night since the last judged level is tested together against it (`evidence.ts`); the
   // noise floor is what the repeats imply, raised by a maintainer's false alarms.
@@ -206,10 +212,23 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
     return { ...judged, ...range, kind: worse ? 'regression' : 'improvement', path: 'fast', reason: fastFigures };
   }
   const missed = fastAllowed
-    ? [large ? undefined : 'below threshold', significant ? undefined : `not significant at alpha ${policy.alpha}`, beyondNoise ? undefined : `within ${policy.noiseMultiple}x noise`]
+    ? [
+        large ? undefined : 'below threshold',
+        significant ? undefined : `not significant at alpha ${policy.alpha}`,
+        beyondNoise ? undefined : `within ${policy.noiseMultiple}x noise`,
+        precedent === undefined ? undefined : `the series was at this level on ${precedent.night}`,
+      ]
     : [`${repeats} repeat${repeats === 1 ? '' : 's'}: one night alone is not enough, only the persistence path judges`];
   const persistence = shift === undefined ? 'no recent shift' : `strongest recent shift ${formatChange(Math.expm1(shift.shift))} at ${Math.abs(shift.z).toFixed(1)} standard errors`;
   return { ...judged, kind: 'stable', reason: `${fastFigures}: ${missed.filter((why) => why !== undefined).join(', ')}; ${persistence}` };
+}
+
+/**
+ * The latest of `nights` whose median reached `level` (log) to within one `noise`, in the
+ * direction `sign` of the change (+1: at or above it, -1: at or below it).
+ */
+function reachedBefore(nights: readonly NightPoint[], level: number, sign: number, noise: number): NightPoint | undefined {
+  return nights.findLast((point) => (Math.log(median(point.values)) - level) * sign >= -noise);
 }
 
 /** The night, run and commits of a point, without its values. */

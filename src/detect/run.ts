@@ -173,11 +173,15 @@ export function judgeNight(
   const noiseFloors = falseAlarmNoiseFloors(falseAlarms, policy, night);
   const provisionalNights = provisionalMachineNights(episodes, machineNights);
   const levelFrom = new Map<string, string>();
+  const levelStart = new Map<string, string>();
   for (const episode of episodes) {
     // An episode opened by this very night (judged again by the summary or the pages) is what the
     // night found, not a level to compare it with: its first bad night may be set back before it.
     if (episode.state === 'open' && episode.lastNight >= night) continue;
     if (provisionalNights.get(episode.seriesKey)?.has(episode.firstBad.night)) continue;
+    // The series' current level began on its latest episode's first bad night, recovered or not:
+    // the levels it showed since are what one night reaching again proves nothing about.
+    if (episode.firstBad.night < night && episode.firstBad.night > (levelStart.get(episode.seriesKey) ?? '')) levelStart.set(episode.seriesKey, episode.firstBad.night);
     // A recovered regression (the fix) re-baselines from its recovery, so the fix is not taken
     // for an improvement. A recovered improvement does not: its loss is a slowdown against the
     // improved level, and is judged as one.
@@ -191,7 +195,7 @@ export function judgeNight(
     // A night is compared with the nights of its own machine class when there are enough of them.
     const view = sameClassView(one, night, policy);
     const compared = view?.series ?? one;
-    const comparison = compareNight(compared, { night, windowResults: policy.windowDays, lookbackResults: policy.lookbackDays, baselineStart: levelFrom.get(one.key) });
+    const comparison = compareNight(compared, { night, windowResults: policy.windowDays, lookbackResults: policy.lookbackDays, baselineStart: levelFrom.get(one.key), levelStart: levelStart.get(one.key), machineNights });
     if (comparison.latest === undefined) continue;
     verdicts.push(withMachine(judge(compared, comparison, policy, declared(one.identity.suite, one.identity.workload, one.identity.metric), noiseFloors.get(one.key)), view));
   }

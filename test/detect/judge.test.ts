@@ -31,6 +31,23 @@ describe('judge', () => {
     expect(verdictsOf(spec, beforeStep)).toEqual(beforeStep.map(() => 'stable'));
   });
 
+  it('does not open one night at a level the series showed since its level began, unless the machine or an older level showed it', () => {
+    // A bimodal benchmark at 1% noise: night 1 (in the lookback, before the window) ran in its slow mode, tonight (9) does again.
+    const slowBefore = { nights: 10, repeats: 3, cv: 0.01, seed: 11, steps: [{ from: 1, until: 2, factor: 1.15 }, { from: 9, until: 10, factor: 1.15 }] };
+    const [series] = groupSeries(seriesRows(slowBefore));
+    const policy = detectionSchema.parse({});
+    const verdictWith = (options: { levelStart?: string; machineNights?: ReadonlySet<string> }) =>
+      judge(series!, compareNight(series!, { night: nightAt(9), windowResults: policy.windowDays, lookbackResults: policy.lookbackDays, ...options }), policy);
+    const verdict = verdictWith({});
+    expect(verdict.kind).toBe('stable');
+    expect(verdict.reason).toContain(`the series was at this level on ${nightAt(1)}`);
+    // The same night with no slow night before it is a step.
+    expect(verdictOf({ ...slowBefore, steps: [slowBefore.steps[1]!] }, 9).kind).toBe('regression');
+    // A night the machine moved is no level of the series, nor one before its current level began.
+    expect(verdictWith({ machineNights: new Set([nightAt(1)]) }).kind).toBe('regression');
+    expect(verdictWith({ levelStart: nightAt(2) }).kind).toBe('regression');
+  });
+
   it('judges a series with a single good night before tonight when minBaselineNights is 1', () => {
     expect(verdictOf({ ...quiet, nights: 2, seed: 17 }, 1, { minBaselineNights: 1 }).kind).toBe('stable');
   });
