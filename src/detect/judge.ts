@@ -152,7 +152,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // alone: a bimodal benchmark's slow mode passed for a step against the calm of its fast nights,
   // and each false episode re-baselined the series for the next one (bench/detect-quality.ts:
   // 36.6 false alarms per 100 series x 60 nights at 3 repeats, 24.8 with this rule, the power grid
-  // unchanged). Such a night is left to the persistence path, over the nights since.
+  // unchanged but for one series in 100 of one cell). Such a night is left to the persistence path.
   const precedent = fastAllowed && large ? reachedBefore(comparison.levelNights, Math.log(stats.newMedian), Math.sign(change), noise) : undefined;
   const fast = fastAllowed && large && significant && beyondNoise && precedent === undefined;
 
