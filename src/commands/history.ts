@@ -3,11 +3,12 @@ import type { Command } from 'commander';
 import { NightbenchError } from '../errors.js';
 import { pruneHistory } from '../history-sync/prune.js';
 import { backendNames, backendSummaries } from '../history-sync/registry.js';
-import { fetchHistory, saveHistory, type RemoteChoice } from '../history-sync/transfer.js';
+import type { RemoteChoice } from '../history-sync/transfer.js';
 import { exportFormats, exportHistory, type ExportFormat } from '../interchange/export.js';
 import { importHistory } from '../interchange/import.js';
 import { formatNames, formatReaders } from '../interchange/read-source.js';
 import type { InterchangeFormat } from '../interchange/types.js';
+import { fetchHistory, saveHistory } from '../nightly/pipeline.js';
 import { addCommonOptions, parseIntegerOption, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory, type CommandContext } from './context.js';
 
