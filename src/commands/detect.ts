@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { renderReport } from '../detect/table.js';
+import { detectNight } from '../nightly/pipeline.js';
 import { addCommonOptions, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext } from './context.js';
 import { nightOption } from './input.js';
-import { detectNight } from '../nightly/pipeline.js';
 
 interface DetectOptions extends CommonOptions {
   night?: string;
