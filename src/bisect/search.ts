@@ -7,7 +7,7 @@
  */
 import { bootstrapRatioOfMedians, createRandom, mannWhitneyU, type RatioInterval } from '../stats/index.js';
 import { decideStep, defaultDecisionPolicy, estimateLevels, judgeReproduction, requiredRepeats, type DecisionPolicy, type Levels, type StepVerdict } from './decide.js';
-import { formatP } from '../format/index.js';
+import { formatP, formatRatioInterval } from '../format/index.js';
 
 /** One repeat at one state: its value, or why there is none (a failure, a time-out). */
 export interface Observation {
@@ -230,7 +230,7 @@ class Search {
     const ratio = bootstrapRatioOfMedians(beforeValues, afterValues, { random: createRandom(this.options.seed ?? 1) });
     const { p } = mannWhitneyU(afterValues, beforeValues);
     const comparison = { ...base, ratio, p, confirmed: p < 0.05 && (ratio.low > 1 || ratio.high < 1) };
-    this.port.progress?.(`confirmation ${before} -> ${after}: x${ratio.ratio.toFixed(3)} [${ratio.low.toFixed(3)}, ${ratio.high.toFixed(3)}], p ${formatP(p)}`);
+    this.port.progress?.(`confirmation ${before} -> ${after}: ${formatRatioInterval(ratio)}, p ${formatP(p)}`);
     return comparison;
   }
 

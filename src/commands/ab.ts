@@ -1,17 +1,10 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { writeAbOutputs } from '../ab/outputs.js';
-import { pullRequestCommentMarker, renderPullRequestComment } from '../ab/pr-comment.js';
-import { renderMarkdown, renderTerminal } from '../ab/render.js';
-import { readAbResult } from '../ab/result-file.js';
-import { reportAb, type AbReport } from '../ab/report.js';
-import { runAb } from '../ab/run.js';
+import { listAbTests, postAbResult, publishAbReport, runAndPublishAb, type AbPublishOptions } from '../ab/publish.js';
 import type { AbTestRecord } from '../ab/test-record.js';
-import { writeJobSummary } from '../job-summary/job-summary.js';
 import { NightbenchError } from '../errors.js';
 import { createGitHubClient } from '../issues/github/client.js';
 import { upsertPullRequestComment } from '../issues/github/pull-request-comment.js';
-import type { HistoryStore } from '../history/store.js';
 import { addCommonOptions, parseIntegerOption, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory, type CommandContext } from './context.js';
 import { abortOnSignals, addRunOptions, runOverrides, type RunFlags } from './run-options.js';
@@ -60,8 +53,7 @@ export const abCommand: CliCommand = {
         const store = openContextHistory(context);
         const signals = abortOnSignals();
         try {
-          const record = await runAb(context.loaded, store, context.log, { seed: flags.seed, night: flags.night, signal: signals.signal });
-          await publish(context, record, store, flags);
+          const record = await runAndPublishAb(context.loaded, store, context.log, { seed: flags.seed, night: flags.night, signal: signals.signal }, publishOptions(context, flags));
           setExitCode(signals.received() ? 130 : record.status === 'failed' ? 1 : 0);
         } finally {
           signals.dispose();
@@ -76,7 +68,7 @@ export const abCommand: CliCommand = {
         const context = commandContext(flags);
         const store = openContextHistory(context);
         try {
-          await publish(context, store.ab.abTest<AbTestRecord>(id), store, flags);
+          await publishAbReport(store.ab.abTest<AbTestRecord>(id), store, publishOptions(context, flags), context.log);
           setExitCode(0);
         } finally {
           store.close();
@@ -98,8 +90,8 @@ export const abCommand: CliCommand = {
         if (flags.pr < 1) throw new NightbenchError('usage', `--pr must be a pull request number (got ${flags.pr})`);
         const token = process.env[github.tokenEnv];
         if (!token) throw new NightbenchError('usage', `ab comment talks to GitHub: set a token in ${github.tokenEnv}`);
-        const body = renderPullRequestComment(readAbResult(flags.result), flags.reportUrl);
-        const posted = await upsertPullRequestComment(createGitHubClient(github, token, context.log), repository, flags.pr, pullRequestCommentMarker, body);
+        const client = createGitHubClient(github, token, context.log);
+        const posted = await postAbResult(flags.result, flags.reportUrl, (marker, body) => upsertPullRequestComment(client, repository, flags.pr, marker, body));
         printResult(flags.json, posted, `${posted.action} ${posted.url}`);
         setExitCode(0);
       });
@@ -109,9 +101,8 @@ export const abCommand: CliCommand = {
       .action((flags: CommonOptions) => {
         const store = openContextHistory(commandContext(flags));
         try {
-          const tests = store.ab.abTests<AbTestRecord>();
-          const lines = tests.map((t) => `${t.id.slice(0, 8)}  ${t.createdAt.slice(0, 16)}  ${t.status.padEnd(10)} ${t.config.groups.map((g) => `${g.label}=${g.environment}`).join(' ')}`);
-          process.stdout.write(flags.json ? `${JSON.stringify(tests.map(({ schedule: _, ...t }) => t), null, 2)}\n` : `${lines.join('\n') || 'no A/B test recorded'}\n`);
+          const listed = listAbTests(store);
+          printResult(flags.json, listed.data, listed.text);
           setExitCode(0);
         } finally {
           store.close();
@@ -120,13 +111,12 @@ export const abCommand: CliCommand = {
   },
 };
 
-/** Analyses a test from its rows and writes the report everywhere it is wanted. */
-async function publish(context: CommandContext, record: AbTestRecord, store: HistoryStore, flags: ReportFlags): Promise<AbReport> {
-  const report = reportAb(record, store.ab.abTestRows(record.id));
-  const markdown = renderMarkdown(report.header, report.analysis);
-  process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderTerminal(report.header, report.analysis));
-  const pages = flags.page ? { dir: path.join(context.resolve(context.loaded.config.reports.dir), 'ab'), environments: record.config.environments } : undefined;
-  writeAbOutputs(report, markdown, { markdownFile: flags.markdown && path.resolve(flags.markdown), resultFile: flags.result && path.resolve(flags.result), pages }, context.log);
-  await writeJobSummary({ markdown, annotations: [], outputs: {} });
-  return report;
+/** Where the report goes, from the flags: stdout (JSON with --json), the files asked for, the site's A/B pages unless --no-page. */
+function publishOptions(context: CommandContext, flags: ReportFlags): AbPublishOptions {
+  return {
+    markdownFile: flags.markdown && path.resolve(flags.markdown),
+    resultFile: flags.result && path.resolve(flags.result),
+    pagesDir: flags.page ? path.join(context.resolve(context.loaded.config.reports.dir), 'ab') : undefined,
+    show: (report, terminal) => process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : terminal),
+  };
 }

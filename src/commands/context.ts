@@ -1,15 +1,12 @@
-import { loadConfig, resolvePath, type ConfigOverrides, type LoadedConfig } from '../config/load.js';
-import { openHistory } from '../history/open.js';
-import type { HistoryStore } from '../history/store.js';
-import { stderrLog, type Log } from '../log.js';
+import { loadConfig, resolvePath, type ConfigOverrides } from '../config/load.js';
+import { stderrLog } from '../log.js';
+import type { NightContext } from '../nightly/context.js';
 import type { CommonOptions } from './command.js';
 
-export interface CommandContext {
-  loaded: LoadedConfig;
-  historyPath: string;
-  log: Log;
-  resolve(relative: string): string;
-}
+/** A command's context is the one every nightly step takes, so a command hands it down as it is. */
+export type CommandContext = NightContext;
+
+export { openConfiguredHistory as openContextHistory } from '../nightly/context.js';
 
 /** What every config-reading command starts with: the validated config, paths and a log. */
 export function commandContext(options: CommonOptions, overrides: ConfigOverrides = {}): CommandContext {
@@ -22,8 +19,4 @@ export function commandContext(options: CommonOptions, overrides: ConfigOverride
     log: stderrLog({ verbose: options.verbose, quiet: options.quiet }),
     resolve,
   };
-}
-
-export function openContextHistory(context: CommandContext): HistoryStore {
-  return openHistory(context.historyPath, { busyTimeoutMs: context.loaded.config.history.busyTimeoutMs });
 }

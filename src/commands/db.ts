@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { firstLine, storeError } from '../errors.js';
-import { historyFileStatus, mergeShardFiles, migrateHistoryFile } from '../history/files.js';
+import { historyFileStatus, migrateHistoryFile } from '../history/files.js';
+import { mergeShards } from '../nightly/pipeline.js';
 import { addCommonOptions, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext } from './context.js';
 
@@ -35,17 +35,7 @@ export const dbCommand: CliCommand = {
       .option('--json', 'machine-readable output')
       .action((shards: string[], options: CommonOptions) => {
         const context = commandContext(options);
-        const unreadable: { shard: string; error: string }[] = [];
-        const merged = mergeShardFiles(
-          context.historyPath,
-          shards.map((shard) => context.resolve(shard)),
-          (counts, index) => context.log.info(`merged ${shards[index]}: ${Object.entries(counts.added).map(([t, n]) => `${n} ${t}`).join(', ')}`),
-          (error, index) => {
-            unreadable.push({ shard: shards[index]!, error: firstLine(error) });
-            context.log.warn(`skipped ${shards[index]}: ${firstLine(error)}; the other shards are merged`);
-          },
-        );
-        if (merged.length === 0) throw storeError(`no shard could be merged: ${unreadable.map((u) => `${u.shard}: ${u.error}`).join('; ')}`);
+        const { merged, unreadable } = mergeShards(context, shards);
         printResult(options.json, { file: context.historyPath, merged, unreadable }, `merged ${merged.length} of ${shards.length} shard${shards.length === 1 ? '' : 's'} into ${context.historyPath}`);
         setExitCode(0);
       });

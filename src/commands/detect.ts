@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { detectRegressions } from '../detect/run.js';
 import { renderReport } from '../detect/table.js';
+import { detectNight } from '../nightly/pipeline.js';
 import { addCommonOptions, type CliCommand, type CommonOptions } from './command.js';
-import { commandContext, openContextHistory } from './context.js';
+import { commandContext } from './context.js';
 import { nightOption } from './input.js';
 
 interface DetectOptions extends CommonOptions {
@@ -30,15 +30,9 @@ export const detectCommand: CliCommand = {
         ),
     ).action((options: DetectOptions) => {
       const context = commandContext(options);
-      const store = openContextHistory(context);
-      try {
-        const report = detectRegressions(store, context.loaded.config.detection, { now: options.night, suite: options.suite, dryRun: options.dryRun });
-        context.log.info(`judged ${report.verdicts.length} series of night ${report.night ?? '(none)'}: ${report.counts.regression} regressions, ${report.counts.improvement} improvements`);
-        process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderReport(report, { all: options.all })}\n`);
-        setExitCode(report.activeEpisodes.some((e) => e.kind === 'regression') ? 1 : 0);
-      } finally {
-        store.close();
-      }
+      const report = detectNight(context, options);
+      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderReport(report, { all: options.all })}\n`);
+      setExitCode(report.activeEpisodes.some((e) => e.kind === 'regression') ? 1 : 0);
     });
   },
 };

@@ -1,32 +1,18 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { NightbenchError } from '../errors.js';
-import { pruneHistoryFile } from '../history/files.js';
-import { backendNames, backendSummaries, createBackend } from '../history-sync/registry.js';
-import { fileBytes } from '../history-sync/sqlite-file.js';
+import { pruneHistory } from '../history-sync/prune.js';
+import { backendNames, backendSummaries } from '../history-sync/registry.js';
+import type { RemoteChoice } from '../history-sync/transfer.js';
 import { exportFormats, exportHistory, type ExportFormat } from '../interchange/export.js';
 import { importHistory } from '../interchange/import.js';
 import { formatNames, formatReaders } from '../interchange/read-source.js';
 import type { InterchangeFormat } from '../interchange/types.js';
+import { fetchHistory, saveHistory } from '../nightly/pipeline.js';
 import { addCommonOptions, parseIntegerOption, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory, type CommandContext } from './context.js';
 
-interface RemoteOptions extends CommonOptions {
-  remote?: string;
-  /** The old name of --remote, still accepted so existing workflows keep working. */
-  store?: string;
-  repo?: string;
-  branch?: string;
-  path?: string;
-  squash?: boolean;
-  bucket?: string;
-  key?: string;
-  region?: string;
-  endpoint?: string;
-  attempts?: number;
-  retryDelay?: number;
-  allowNetworkFilesystem?: boolean;
-}
+type RemoteOptions = CommonOptions & RemoteChoice;
 
 function addRemoteOptions(command: Command): Command {
   return addCommonOptions(command)
@@ -42,32 +28,6 @@ function addRemoteOptions(command: Command): Command {
     .option('--json', 'machine-readable output');
 }
 
-/** --remote, or its old name --store; giving both with different values is a usage error. */
-function remoteName(options: RemoteOptions): string {
-  if (options.remote && options.store && options.remote !== options.store) {
-    throw new NightbenchError('usage', `--remote ${options.remote} and --store ${options.store} disagree: --store is the old name of --remote, give one`);
-  }
-  return options.remote ?? options.store ?? 'git';
-}
-
-/** The flags the user gave, under the names the backends' schemas use; unset ones are left out. */
-function backendOptions(options: RemoteOptions): Record<string, unknown> {
-  const raw: Record<string, unknown> = {
-    repo: options.repo,
-    branch: options.branch,
-    path: options.path,
-    squash: options.squash,
-    bucket: options.bucket,
-    key: options.key,
-    region: options.region,
-    endpoint: options.endpoint,
-    attempts: options.attempts,
-    retryDelayMs: options.retryDelay,
-    allowNetworkFilesystem: options.allowNetworkFilesystem,
-  };
-  return Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined));
-}
-
 function localFile(context: CommandContext, given: string | undefined): string {
   return given ? context.resolve(given) : context.historyPath;
 }
@@ -81,11 +41,8 @@ export const historyCommand: CliCommand = {
       .option('--to <file>', 'where to write it (default: --db or the config\'s history path)')
       .action(async (options: RemoteOptions & { to?: string }) => {
         const context = commandContext(options);
-        const to = localFile(context, options.to);
-        const backend = await createBackend(remoteName(options), backendOptions(options), { log: context.log });
-        const outcome = await backend.fetch(to);
-        context.log.info(outcome.found ? `fetched ${backend.description} (${outcome.bytes} bytes) to ${to}` : `no history yet in ${backend.description}: starting a new one`);
-        printResult(options.json, { store: backend.description, file: to, ...outcome }, outcome.found ? `fetched ${backend.description} to ${to}` : `no history stored yet in ${backend.description}`);
+        const fetched = await fetchHistory(options, localFile(context, options.to), context.log);
+        printResult(options.json, fetched.data, fetched.text);
         setExitCode(0);
       });
 
@@ -97,15 +54,8 @@ export const historyCommand: CliCommand = {
       .option('--retry-delay <ms>', 'first wait between tries, doubled each time, with jitter (default 2000)', parseIntegerOption('--retry-delay'))
       .action(async (options: RemoteOptions & { from?: string }) => {
         const context = commandContext(options);
-        const from = localFile(context, options.from);
-        if (!existsSync(from)) throw new NightbenchError('store', `history save: ${from} does not exist`);
-        const backend = await createBackend(remoteName(options), backendOptions(options), { log: context.log });
-        const outcome = await backend.save(from);
-        const summary = outcome.changed
-          ? `saved ${from} to ${backend.description} (${outcome.bytes} bytes${outcome.attempts > 1 ? `, after ${outcome.attempts} tries` : ''})`
-          : `${backend.description} already held every run of ${from}: nothing to save`;
-        context.log.info(summary);
-        printResult(options.json, { store: backend.description, file: from, ...outcome }, summary);
+        const saved = await saveHistory(options, localFile(context, options.from), context.log);
+        printResult(options.json, saved.data, saved.text);
         setExitCode(0);
       });
 
@@ -179,12 +129,8 @@ export const historyCommand: CliCommand = {
       .action((options: CommonOptions & { before: string; archive?: string; dryRun?: boolean }) => {
         if (!/^\d{4}-\d{2}-\d{2}$/.test(options.before)) throw new NightbenchError('usage', `--before: expected a date YYYY-MM-DD, got "${options.before}"`);
         const context = commandContext(options);
-        if (!existsSync(context.historyPath)) throw new NightbenchError('store', `history prune: ${context.historyPath} does not exist`);
-        const bytesBefore = fileBytes(context.historyPath);
-        const outcome = pruneHistoryFile(context.historyPath, options.before, { dryRun: options.dryRun, archive: options.archive && context.resolve(options.archive) });
-        const bytesAfter = fileBytes(context.historyPath);
-        printResult(options.json, { file: context.historyPath, ...outcome, archive: options.archive, bytesBefore, bytesAfter },
-          `${options.dryRun ? 'would delete' : 'deleted'} ${outcome.samples} sample rows of ${outcome.runs} runs before ${options.before}; ${context.historyPath}: ${bytesBefore} -> ${bytesAfter} bytes`);
+        const pruned = pruneHistory(context.historyPath, { before: options.before, archive: options.archive, archiveFile: options.archive && context.resolve(options.archive), dryRun: options.dryRun });
+        printResult(options.json, pruned.data, pruned.text);
         setExitCode(0);
       });
   },

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { describePublishResult, detectAndPublish, publishFailure } from '../nightly/issues.js';
+import { describePublishResult, publishFailure } from '../nightly/issues.js';
+import { publishNightIssues } from '../nightly/pipeline.js';
 import { addCommonOptions, type CliCommand, type CommonOptions } from './command.js';
-import { commandContext, openContextHistory } from './context.js';
+import { commandContext } from './context.js';
 import { nightOption } from './input.js';
 
 interface IssuesOptions extends CommonOptions {
@@ -24,16 +25,11 @@ export const issuesCommand: CliCommand = {
         .addHelpText('after', `\nThe token is read from the variable github.tokenEnv names (default GITHUB_TOKEN). Exit codes: 0 when every action succeeded,\n2 on bad input or config, 4 when the history cannot be read, 6 when GitHub kept failing (the issue text is then in reports/issues/).`),
     ).action(async (options: IssuesOptions) => {
       const context = commandContext(options);
-      const store = openContextHistory(context);
-      try {
-        const result = await detectAndPublish(context.loaded, store, context.log, options);
-        process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${describePublishResult(result, options.dryRun ?? false)}\n`);
-        const failure = publishFailure(result);
-        if (failure) throw failure;
-        setExitCode(0);
-      } finally {
-        store.close();
-      }
+      const result = await publishNightIssues(context, options);
+      process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${describePublishResult(result, options.dryRun ?? false)}\n`);
+      const failure = publishFailure(result);
+      if (failure) throw failure;
+      setExitCode(0);
     });
   },
 };

@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import { nightlyPorts, runNightly } from '../nightly/run-nightly.js';
-import { prepareExecution } from '../runner/execute.js';
-import { shardSelection } from '../shard/plan-file.js';
+import { runNight } from '../nightly/pipeline.js';
 import type { CliCommand } from './command.js';
-import { commandContext, openContextHistory } from './context.js';
+import { commandContext } from './context.js';
 import { checkRevision } from './input.js';
 import { abortOnSignals, addRunOptions, exitCodeOf, printReports, runOverrides, type RunFlags } from './run-options.js';
 
@@ -28,19 +26,14 @@ export const nightlyCommand: CliCommand = {
       .action(async (flags: NightlyFlags) => {
         const context = commandContext(flags, runOverrides(flags));
         const commit = flags.commit === undefined ? undefined : checkRevision(flags.commit, '--commit');
-        const shard = flags.shard ? shardSelection(flags.shard, flags.shardPlan && context.resolve(flags.shardPlan)) : {};
-        // Every input error (an unknown workload, a missing commit) surfaces before the history is created.
-        const prepared = await prepareExecution(context.loaded, context.log, { commit, night: flags.night ?? 'now', ...shard });
-        const store = openContextHistory(context);
+        const shard = flags.shard === undefined ? undefined : { spec: flags.shard, planFile: flags.shardPlan && context.resolve(flags.shardPlan) };
         const signals = abortOnSignals();
         try {
-          const ports = nightlyPorts(context.loaded, store, context.log, { night: flags.night, commit, signal: signals.signal, prepared, ...shard });
-          const outcome = await runNightly(ports, { detect: flags.detect });
+          const outcome = await runNight(context, { night: flags.night, commit, shard, detect: flags.detect, signal: signals.signal });
           printReports(outcome.reports, flags.json);
           setExitCode(exitCodeOf(outcome.reports, outcome.interrupted) || (outcome.publishFailure?.exitCode ?? 0));
         } finally {
           signals.dispose();
-          store.close();
         }
       });
   },

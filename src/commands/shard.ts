@@ -1,13 +1,6 @@
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { writeJobSummary } from '../job-summary/job-summary.js';
-import { planOutputs, renderShardPlan } from '../job-summary/plan-summary.js';
-import { openHistory } from '../history/open.js';
-import { medianWallTimes } from '../shard/durations.js';
-import { writeShardPlan } from '../shard/plan-file.js';
-import { estimateWorkloads, planShards, shardMatrix } from '../shard/plan.js';
-import { selectAcrossSuites } from '../runner/execute.js';
-import { loadSuite } from '../suite/suite.js';
+import { planNightShards } from '../nightly/pipeline.js';
+import { shardMatrix } from '../shard/plan.js';
 import { addCommonOptions, collect, parseIntegerOption, parseNumberOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext } from './context.js';
 
@@ -39,21 +32,7 @@ export const shardCommand: CliCommand = {
       .option('--json', 'print the plan and the matrix as JSON')
       .action(async (flags: PlanFlags) => {
         const context = commandContext(flags, { repeats: flags.repeats, workloads: flags.workload, suites: flags.suite });
-        const { config } = context.loaded;
-        const suites = config.suites.map((name) => loadSuite(name, { baseDir: context.loaded.baseDir, python: config.python }));
-        // The same selection as `nightly`: names are checked across all suites at once.
-        const selected = await selectAcrossSuites(suites, config.environment.variables, config.workloads);
-        const wanted = selected.flatMap(({ suite, workloads }) => workloads.map((w) => ({ suite: suite.file.name, name: w.name })));
-
-        // A first night has no history: every workload gets the default duration.
-        const medians = existsSync(context.historyPath) ? readMedians(context.historyPath, flags.nights) : new Map<string, number>();
-        const plan = planShards(estimateWorkloads(wanted, medians, { repeats: config.repeats, defaultSeconds: flags.defaultSeconds, overheadSeconds: flags.overheadSeconds }), flags.shards);
-        if (flags.out) writeShardPlan(context.resolve(flags.out), plan);
-        for (const s of plan.shards) {
-          context.log.info(`shard ${s.index}/${plan.count}: ~${Math.round(s.seconds)} s: ${s.workloads.map((w) => `${w.name}${w.known ? '' : ' (untimed)'}`).join(', ')}`);
-        }
-        // In a workflow: the plan as the job summary, and the matrix as a step output.
-        await writeJobSummary({ markdown: renderShardPlan(plan), annotations: [], outputs: planOutputs(plan) });
+        const plan = await planNightShards(context, { shards: flags.shards, out: flags.out && context.resolve(flags.out), defaultSeconds: flags.defaultSeconds, overheadSeconds: flags.overheadSeconds, nights: flags.nights });
         if (flags.json) {
           process.stdout.write(`${JSON.stringify({ plan, matrix: shardMatrix(plan) })}\n`);
         } else {
@@ -63,12 +42,3 @@ export const shardCommand: CliCommand = {
       });
   },
 };
-
-function readMedians(file: string, nights: number): Map<string, number> {
-  const store = openHistory(file, { readonly: true });
-  try {
-    return medianWallTimes(store.runs.resultRows({ kind: 'nightly' }), nights);
-  } finally {
-    store.close();
-  }
-}

@@ -1,11 +1,7 @@
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { collectNightSummary } from '../job-summary/summary-data.js';
-import { writeJobSummary } from '../job-summary/job-summary.js';
-import { nightAnnotations, nightOutputs, renderNightSummary } from '../job-summary/night-summary.js';
-import { NightbenchError } from '../errors.js';
+import { summarizeNight } from '../nightly/pipeline.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
-import { commandContext, openContextHistory } from './context.js';
+import { commandContext } from './context.js';
 import { nightOption } from './input.js';
 
 interface SummaryFlags extends CommonOptions {
@@ -28,17 +24,8 @@ export const summaryCommand: CliCommand = {
       .option('--no-detect', 'list runs and failures only (a shard\'s database has no baseline)')
       .option('--json', 'print the Markdown, annotations and outputs as JSON')
       .action(async (flags: SummaryFlags) => {
-        const context = commandContext(flags);
-        if (!existsSync(context.historyPath)) throw new NightbenchError('store', `summary: ${context.historyPath} does not exist`);
-        const store = openContextHistory(context);
-        try {
-          const input = collectNightSummary(store, { night: flags.night, detection: context.loaded.config.detection, detect: flags.detect, expectedShards: flags.expectShards, reportUrl: flags.reportUrl });
-          const summary = { markdown: renderNightSummary(input), annotations: nightAnnotations(input), outputs: nightOutputs(input) };
-          if (await writeJobSummary(summary)) context.log.info('wrote the job summary');
-          process.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : summary.markdown);
-        } finally {
-          store.close();
-        }
+        const summary = await summarizeNight(commandContext(flags), { night: flags.night, expectedShards: flags.expectShards, reportUrl: flags.reportUrl, detect: flags.detect });
+        process.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : summary.markdown);
         setExitCode(0);
       });
   },

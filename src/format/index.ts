@@ -38,9 +38,12 @@ export function formatP(p: number): string {
   return p < 0.0001 ? p.toExponential(1) : Number(p.toPrecision(2)).toString();
 }
 
+/** A ratio (of medians, or an end of an interval or band of them), three decimals: "1.310". */
+export const formatRatio = (ratio: number) => ratio.toFixed(3);
+
 /** A ratio of medians with its 95% interval, as bisects and confirmations print it: "x1.310 (95% interval 1.200..1.400)". */
 export function formatRatioInterval(interval: { ratio: number; low: number; high: number }): string {
-  return `x${interval.ratio.toFixed(3)} (95% interval ${interval.low.toFixed(3)}..${interval.high.toFixed(3)})`;
+  return `x${formatRatio(interval.ratio)} (95% interval ${formatRatio(interval.low)}..${formatRatio(interval.high)})`;
 }
 
 /** A commit's short name: seven characters, as git and GitHub print it. */
@@ -72,10 +75,10 @@ export const formatShare = (share: number) => `${Math.round(share * 100)}%`;
 export const formatCliffsDelta = (delta: number) => `${delta > 0 ? '+' : ''}${delta.toFixed(2)}`;
 
 /** An A/A noise band of ratios, three decimals: "0.970-1.030". */
-export const formatBand = (band: { low: number; high: number }) => `${band.low.toFixed(3)}-${band.high.toFixed(3)}`;
+export const formatBand = (band: { low: number; high: number }) => `${formatRatio(band.low)}-${formatRatio(band.high)}`;
 
 /** A ratio of medians with its interval, compact for tables: "1.310 [1.200-1.400]". */
-export const formatRatioRange = (interval: { ratio: number; low: number; high: number }) => `${interval.ratio.toFixed(3)} [${formatBand(interval)}]`;
+export const formatRatioRange = (interval: { ratio: number; low: number; high: number }) => `${formatRatio(interval.ratio)} [${formatBand(interval)}]`;
 
 /** Seconds as minutes with one decimal, the figure "cluster minutes" and shard columns give: "4.0". */
 export const formatMinutes = (seconds: number) => (seconds / 60).toFixed(1);
@@ -88,3 +91,6 @@ export const formatMiB = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB
 
 /** A fraction as a percentage with one decimal, unsigned: "12.5%", "10.0%" (noise, rates). */
 export const formatPercentOneDecimal = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
+
+/** How many times a yardstick (the noise, an A/A band) a change is, one decimal: "2.3". */
+export const formatMultiple = (multiple: number) => multiple.toFixed(1);

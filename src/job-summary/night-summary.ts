@@ -4,7 +4,7 @@
  * Pure: the data comes in, Markdown and lists come out; `job-summary.ts` writes them.
  */
 import { lastLines } from '../errors.js';
-import { formatChange, formatHours, formatPercent, formatShare, formatUsd, formatValue } from '../format/index.js';
+import { formatChange, formatHours, formatMinutes, formatPercent, formatShare, formatUsd, formatValue } from '../format/index.js';
 import type { MachineNight } from '../detect/machine-night.js';
 import type { SensitivitySummary } from '../detect/sensitivity.js';
 import type { SummaryFailure, SummaryRun } from '../history/night-rows.js';
@@ -92,7 +92,7 @@ export function renderNightSummary(input: NightSummaryInput): string {
 
   lines.push('', '### Runs', '', '| suite | shard | cluster | status | ok | failed | timed out | disturbed | minutes | cost |', '|---|---|---|---|--:|--:|--:|--:|--:|--:|');
   for (const run of input.runs) {
-    const minutes = run.finishedAt ? ((Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 60_000).toFixed(1) : '';
+    const minutes = run.finishedAt ? formatMinutes((Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000) : '';
     const r = run.repeats;
     lines.push(row([run.suite, run.shard ?? '', run.clusterShape, run.status, r.ok, r.failed, r.timeout, r.disturbed, minutes, run.costUsd === undefined ? '' : formatUsd(run.costUsd)]));
   }

@@ -1,8 +1,8 @@
 /**
  * The nightly as one pipeline: record every suite (target, clusters, history), then, unless
  * interrupted or told not to, detection and issues. It talks to the rest through narrow ports,
- * so a test can drive it with fakes and a command only binds the real ones and maps the outcome
- * to an exit code.
+ * so a test can drive it with fakes; `runNight` (pipeline.ts) binds the real ones, and the
+ * command maps the outcome to an exit code.
  *
  * @module
  */

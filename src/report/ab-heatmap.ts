@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { formatChange } from '../format/index.js';
+import { formatChange, formatMultiple } from '../format/index.js';
 import { html, type Html } from './render.js';
 import type { AbSitePage } from '../ab/site-page-schema.js';
 
@@ -44,7 +44,7 @@ export function renderAbHeatmap(report: AbSitePage, toneOf: (verdict: string) =>
     if (!c) return html`<td class="heat-empty"></td>`;
     const bands = changeInBands(c);
     const tone = toneOf(c.verdict);
-    const title = `${workload} · ${metric}: ${formatChange(c.ratio - 1)}${bands === undefined ? ', no A/A band' : `, ${Math.abs(bands).toFixed(1)} A/A bands`} (${c.verdict})`;
+    const title = `${workload} · ${metric}: ${formatChange(c.ratio - 1)}${bands === undefined ? ', no A/A band' : `, ${formatMultiple(Math.abs(bands))} A/A bands`} (${c.verdict})`;
     return html`<td class="heat heat-${tone}" style="background:${cellColour(c, bands, tone)}" data-bands="${bands === undefined ? '' : bands.toFixed(2)}" data-verdict="${c.verdict}"><a href="#${abTestAnchor(workload, metric)}" title="${title}">${formatChange(c.ratio - 1)}</a></td>`;
   };
   return html`<table class="heatmap" id="heatmap"><thead><tr><th>Workload</th>${metrics.map((m) => html`<th>${m}</th>`)}</tr></thead><tbody>

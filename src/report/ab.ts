@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { formatChange, formatValue } from '../format/index.js';
+import { formatChange, formatRatio, formatValue } from '../format/index.js';
 import { abTestAnchor, renderAbHeatmap } from './ab-heatmap.js';
 import type { AbSitePage } from '../ab/site-page-schema.js';
 import { relativeHref, sitePaths } from './paths.js';
@@ -84,5 +84,5 @@ function ratioChart(c: Comparison): Html {
     ? html`<rect class="ab-band" x="${x(c.bandLow)}" y="2" width="${(Number(x(c.bandHigh)) - Number(x(c.bandLow))).toFixed(1)}" height="18" fill="#e3e8ee"><title>A/A band ${formatChange(c.bandLow - 1)} … ${formatChange(c.bandHigh - 1)}</title></rect>`
     : undefined;
   const interval = c.low !== undefined && c.high !== undefined ? html`<line x1="${x(c.low)}" x2="${x(c.high)}" y1="11" y2="11" stroke="#111" stroke-width="1.5"/>` : undefined;
-  return html`<svg class="ab-ratio" width="160" height="22" role="img" aria-label="ratio, interval and A/A band">${band}<line x1="80" x2="80" y1="0" y2="22" stroke="#888" stroke-dasharray="2 2"/>${interval}<circle cx="${x(c.ratio)}" cy="11" r="3.5" fill="#111"><title>ratio ${c.ratio.toFixed(3)}</title></circle></svg>`;
+  return html`<svg class="ab-ratio" width="160" height="22" role="img" aria-label="ratio, interval and A/A band">${band}<line x1="80" x2="80" y1="0" y2="22" stroke="#888" stroke-dasharray="2 2"/>${interval}<circle cx="${x(c.ratio)}" cy="11" r="3.5" fill="#111"><title>ratio ${formatRatio(c.ratio)}</title></circle></svg>`;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { DetectionQuality, QualityRow } from '../detect/quality.js';
-import { formatHours, formatShare } from '../format/index.js';
+import { formatHours, formatPercentOneDecimal, formatShare } from '../format/index.js';
 import { relativeHref, sitePaths } from './paths.js';
 import type { FileIssue } from './published.js';
 import { html, layout, type Html } from './render.js';
@@ -37,7 +37,7 @@ ${quality.openByAge.map((b) => html`<tr data-bucket="${b.bucket}"><td>${b.bucket
 ${quality.falseAlarms.length === 0
     ? html`<p class="muted" id="no-false-alarms">No false alarm recorded.</p>`
     : html`<table class="quality" id="false-alarms"><thead><tr><th>Suite</th><th>Workload</th><th>Metric</th><th class="num">False alarms</th><th class="num">Noise</th><th class="num">Largest false step</th><th class="num">Threshold</th><th>What would stop them</th></tr></thead><tbody>
-${quality.falseAlarms.map((f) => html`<tr data-workload="${f.workload}" data-advice="${f.advice}"><td>${f.suite}</td><td><a href="${relativeHref(sitePaths.quality, sitePaths.workloadPage(f.suite, f.workload))}">${f.workload}</a></td><td>${f.metric}</td><td class="num">${f.falseAlarms}</td><td class="num">${(f.noise * 100).toFixed(1)}%</td><td class="num">${(f.largestStep * 100).toFixed(1)}%</td><td class="num">${(f.threshold * 100).toFixed(1)}%</td><td>${f.adviceText}</td></tr>
+${quality.falseAlarms.map((f) => html`<tr data-workload="${f.workload}" data-advice="${f.advice}"><td>${f.suite}</td><td><a href="${relativeHref(sitePaths.quality, sitePaths.workloadPage(f.suite, f.workload))}">${f.workload}</a></td><td>${f.metric}</td><td class="num">${f.falseAlarms}</td><td class="num">${formatPercentOneDecimal(f.noise)}</td><td class="num">${formatPercentOneDecimal(f.largestStep)}</td><td class="num">${formatPercentOneDecimal(f.threshold)}</td><td>${f.adviceText}</td></tr>
 `)}</tbody></table>`}`;
   return layout({ path: sitePaths.quality, title: 'Detection quality', section: 'quality', generatedAt, body });
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { formatPercent, formatValue } from '../format/index.js';
+import { formatMinutes, formatPercent, formatValue } from '../format/index.js';
 import { relativeHref, sitePaths } from './paths.js';
 import { commitLine, html, layout } from './render.js';
 import type { DrilldownPage, WorkloadPage } from './types.js';
@@ -45,7 +45,7 @@ ${links.map((l) => html`<tr><td><a href="${l.href}">${l.night}</a></td><td>${l.v
 `)}</tbody></table>`}
 <h2>Bisects</h2>
 ${bisects.length === 0 ? html`<p class="muted">None.</p>` : html`<table class="bisects"><thead><tr><th>Started</th><th>Mode</th><th>Metric</th><th>Issue</th><th>Outcome</th><th>Culprit</th><th>Cluster minutes</th></tr></thead><tbody>
-${bisects.map((b) => html`<tr><td>${b.createdAt.slice(0, 16).replace('T', ' ')}</td><td>${b.mode}</td><td>${b.metric}</td><td>${b.issueNumber === undefined ? '-' : `#${b.issueNumber}`}</td><td>${b.outcome ?? b.status}</td><td>${b.culprit ? html`<code>${b.culprit.repo}@${b.culprit.sha.slice(0, 10)}</code>` : '-'}</td><td>${b.clusterSeconds === undefined ? '-' : (b.clusterSeconds / 60).toFixed(1)}</td></tr>
+${bisects.map((b) => html`<tr><td>${b.createdAt.slice(0, 16).replace('T', ' ')}</td><td>${b.mode}</td><td>${b.metric}</td><td>${b.issueNumber === undefined ? '-' : `#${b.issueNumber}`}</td><td>${b.outcome ?? b.status}</td><td>${b.culprit ? html`<code>${b.culprit.repo}@${b.culprit.sha.slice(0, 10)}</code>` : '-'}</td><td>${b.clusterSeconds === undefined ? '-' : formatMinutes(b.clusterSeconds)}</td></tr>
 `)}</tbody></table>`}
 <h2>Failed repeats</h2>
 ${page.failures.length === 0 ? html`<p class="muted">None.</p>` : html`<table class="failures"><thead><tr><th>Night</th><th>Cluster · environment</th><th>Repeat</th><th>Status</th><th>Error (tail)</th></tr></thead><tbody>

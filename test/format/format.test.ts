@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBand, formatChange, formatMiB, formatMinutes, formatP, formatPercentOneDecimal, formatRatioRange, formatUsd, formatValue, shortSha } from '../../src/format/index.js';
+import { formatBand, formatChange, formatMiB, formatMinutes, formatMultiple, formatP, formatPercentOneDecimal, formatRatio, formatRatioInterval, formatRatioRange, formatUsd, formatValue, shortSha } from '../../src/format/index.js';
 
 describe('formatValue', () => {
   it.each([
@@ -35,5 +35,8 @@ describe('bands, ratios, minutes, money and sizes', () => {
     expect(formatUsd(1.255)).toBe('$1.25');
     expect(formatMiB(12.5 * 2 ** 20)).toBe('12.5 MiB');
     expect(formatPercentOneDecimal(0.1)).toBe('10.0%');
+    expect(formatRatio(1.31049)).toBe('1.310');
+    expect(formatRatioInterval({ ratio: 1.3104, low: 1.2, high: 1.4 })).toBe('x1.310 (95% interval 1.200..1.400)');
+    expect(formatMultiple(-2.345)).toBe('-2.3');
   });
 });

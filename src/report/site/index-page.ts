@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { formatChange, formatValue } from '../../format/index.js';
+import { formatChange, formatPercentOneDecimal, formatValue } from '../../format/index.js';
 import type { IndexDataRow } from '../index-data.js';
 import { sitePaths } from '../paths.js';
 import { sparkHeight, sparkPath, sparkWidth } from '../spark.js';
@@ -91,7 +91,7 @@ function renderRow(row: Row): HTMLTableRowElement {
     el('td', { class: 'variant' }, row.variantLabel),
     el('td', { class: 'num', title: row.latestNight ?? '' }, row.latest === null ? '—' : formatValue(row.latest, row.unit)),
     row.change === null ? el('td', { class: 'num muted' }, '—') : el('td', { class: `num change ${changeClass(row.status)}` }, formatChange(row.change)),
-    el('td', { class: 'num' }, row.noise === null ? '—' : `${(row.noise * 100).toFixed(1)}%`),
+    el('td', { class: 'num' }, row.noise === null ? '—' : formatPercentOneDecimal(row.noise)),
     el('td', {}, sparkSvg(row.spark)),
     el('td', {}, issue),
   );
