@@ -72,7 +72,7 @@ describe('the sharded nightly, step by step in one process', () => {
     return { planned, shardRepeats: shardFiles.flatMap(repeats), judged, issues, summary, issueFiles: path.join(path.dirname(history.historyPath), 'reports/issues') };
   }
 
-  it('lands every night whole in the stored history, and files the slowdown of the fourth as an issue', { timeout: 240_000 }, async () => {
+  it('lands every night whole in the stored history, and files the slowdown of the fourth as an issue', async () => {
     target.a.commit({ 'cheapa.py': cheapa(0.1) }, 'Add cheapa', ada, '2026-10-30T10:00:00Z');
     target.b.commit({ 'cheapb.py': cheapb(0) }, 'Add cheapb', ada, '2026-10-30T09:00:00Z');
     const first = await night('2026-11-01');
