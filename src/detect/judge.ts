@@ -4,7 +4,7 @@
  * @module
  */
 import { median, sampleStandardDeviation } from 'simple-statistics';
-import { formatChange, formatP, formatPercent } from '../format/index.js';
+import { formatChange, formatMultiple, formatP, formatPercent } from '../format/index.js';
 import { changeNoiseOf, type Comparison } from './compare.js';
 import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, judgedLevelStart, strongestShift } from './evidence.js';
 import { clearLevel, suspectNights } from './suspect-range.js';
@@ -178,7 +178,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
     ...base, baselineMedian: stats.baselineMedian, change, pValue: stats.pValue, noise, noiseMultiple: multiple, shiftZ: shift?.z, detectable,
   };
   const floored = noise > stats.noise ? ` (${formatPercent(noise)} after a false alarm)` : '';
-  const fastFigures = `${formatChange(change)} (threshold ${formatPercent(threshold)}), p = ${formatP(stats.pValue)}, ${multiple.toFixed(1)}x noise${floored}`;
+  const fastFigures = `${formatChange(change)} (threshold ${formatPercent(threshold)}), p = ${formatP(stats.pValue)}, ${formatMultiple(multiple)}x noise${floored}`;
   /** The range of the shift from `oldLevel` to `newLevel` ending tonight, as nights (`suspect-range.ts`). */
   const rangeOf = (oldLevel: number, newLevel: number, levelNoise: number, maxNights: number) => {
     const range = suspectNights(levels, oldLevel, newLevel, levelNoise, maxNights);
@@ -201,7 +201,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
       path: 'persistent',
       change: shiftChange,
       baselineMedian: Math.exp(shift.baselineLevel),
-      reason: `${formatChange(shiftChange)} over the ${shift.nights} nights since ${since[shift.start]?.night ?? comparison.night} (threshold ${formatPercent(threshold)}), ${Math.abs(shift.z).toFixed(1)} standard errors`,
+      reason: `${formatChange(shiftChange)} over the ${shift.nights} nights since ${since[shift.start]?.night ?? comparison.night} (threshold ${formatPercent(threshold)}), ${formatMultiple(Math.abs(shift.z))} standard errors`,
     };
   }
   if (fast) {
@@ -219,7 +219,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
         precedent === undefined ? undefined : `the series was at this level on ${precedent.night}`,
       ]
     : [`${repeats} repeat${repeats === 1 ? '' : 's'}: one night alone is not enough, only the persistence path judges`];
-  const persistence = shift === undefined ? 'no recent shift' : `strongest recent shift ${formatChange(Math.expm1(shift.shift))} at ${Math.abs(shift.z).toFixed(1)} standard errors`;
+  const persistence = shift === undefined ? 'no recent shift' : `strongest recent shift ${formatChange(Math.expm1(shift.shift))} at ${formatMultiple(Math.abs(shift.z))} standard errors`;
   return { ...judged, kind: 'stable', reason: `${fastFigures}: ${missed.filter((why) => why !== undefined).join(', ')}; ${persistence}` };
 }
 

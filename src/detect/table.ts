@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { formatChange, formatP, formatPercent, formatValue } from '../format/index.js';
+import { formatChange, formatP, formatPercent, formatPercentOneDecimal, formatValue } from '../format/index.js';
 import type { VerdictKind } from './judge.js';
 import type { DetectionReport } from './run.js';
 import { detectableWithin, roundUp } from './sensitivity.js';
@@ -34,7 +34,7 @@ export function renderReport(report: DetectionReport, options: { all?: boolean }
     verdict.newMedian === undefined ? '-' : formatValue(verdict.newMedian, verdict.unit),
     verdict.change === undefined ? '-' : formatChange(verdict.change),
     verdict.pValue === undefined ? '-' : formatP(verdict.pValue),
-    verdict.noise === undefined ? '-' : `${(verdict.noise * 100).toFixed(1)}%`,
+    verdict.noise === undefined ? '-' : formatPercentOneDecimal(verdict.noise),
     // The smallest change the series catches at its settings within the persistence path's nights (sensitivity.ts).
     verdict.detectable === undefined ? '-' : `${formatPercent(roundUp(detectableWithin(verdict.detectable, verdict.detectable.nights)!))} in ${verdict.detectable.nights} nights`,
     verdict.kind === 'stable'
