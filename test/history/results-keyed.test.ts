@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listMigrations, openDatabase, schemaVersion } from '../../src/history/database.js';
 import { openHistory } from '../../src/history/open.js';
+import { newRun, okRepeat } from './fixtures.js';
 
 const tempFile = () => path.join(mkdtempSync(path.join(tmpdir(), 'nb-results-keyed-')), 'history.sqlite');
 
@@ -75,5 +76,19 @@ describe('migration 021: results keyed by their primary key alone', () => {
       ['run-1', '2026-12-01', 'shuffle', 2, 'wall_time', 20, 's'],
     ]);
     expect(streamed).toEqual(rows);
+  });
+
+  it('hands the pages their values run by run in night order, whatever order the runs were recorded or their ids sort in', () => {
+    const store = openHistory(tempFile());
+    // Recorded out of order, as a backfill does, with ids that sort against the nights.
+    const nights = [['run-a', '2026-12-03'], ['run-c', '2026-12-01'], ['run-b', '2026-12-02']] as const;
+    for (const [id, night] of nights) {
+      store.runs.beginRun(newRun({ id, night, startedAt: `${night}T02:00:00.000Z` }));
+      store.runs.recordRepeat(okRepeat(id, 'shuffle', 1, 10));
+      store.runs.finishRun(id, { status: 'complete', finishedAt: `${night}T03:00:00.000Z` });
+    }
+    const values = store.nights.reportHistory().values;
+    store.close();
+    expect([...new Set(values.map((v) => v.runId))]).toEqual(['run-c', 'run-b', 'run-a']);
   });
 });
