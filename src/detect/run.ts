@@ -99,7 +99,7 @@ export function assessNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
   const since = readFrom(store, policy, night, options.suite);
   const series = options.series
     ? seriesOfLastResults(options.series.filter((one) => options.suite === undefined || one.identity.suite === options.suite), night, lookbackResults(policy))
-    : groupSeries(store.runs.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true }), { from: since, to: night });
+    : groupSeries(store.runs.streamResultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true }), { from: since, to: night });
   return planNight(series, store.episodes.episodes({ suite: options.suite }), policy, {
     night, suite: options.suite, declared: declaredDirections(store.runs.metricDirections()), falseAlarms: store.triage.falseAlarmEpisodes(),
     machineNights: new Set(store.episodes.machineNights({ sinceNight: since, machineOnly: true }).map((m) => m.night)),

@@ -93,7 +93,7 @@ export interface NightRange {
  * the one started last counts. Cost: two string comparisons per row outside the range, one map
  * lookup per row inside it in the usual order (rows of a repeat and of a run together).
  */
-export function groupSeries(rows: readonly ResultRow[], range: NightRange = {}): Series[] {
+export function groupSeries(rows: Iterable<ResultRow>, range: NightRange = {}): Series[] {
   const histories = new Map<string, WorkloadHistory>();
   const from = range.from ?? '';
   const to = range.to ?? '\uffff';

@@ -31,16 +31,23 @@ export function readReportHistory(db: Db): ReportHistory {
     ...(machine === null || machineClass === null ? {} : { machine: JSON.parse(machine) as MachineFacts, machineClass }),
   }));
 
+  // Values run by run, in the runs' night order: a scan of the whole table hands them over in
+  // whatever order the planner picks (the order runs were recorded, which a backfill mixes up, or
+  // since db/migrations/021 that of their UUIDs), and the pages take a workload's variants in the
+  // order its values come.
   const values: ReportHistory['values'] = [];
-  const valueRows = db
+  const valuesOfRun = db
     .prepare(
-      `SELECT v.run_id, v.workload, v.repeat, v.metric, v.value, v.unit FROM results v
-       JOIN runs r ON r.id = v.run_id AND r.kind = 'nightly'
-       JOIN repeats p ON p.run_id = v.run_id AND p.workload = v.workload AND p.repeat = v.repeat AND p.status = 'ok'`,
+      `SELECT v.workload, v.repeat, v.metric, v.value, v.unit FROM results v
+       JOIN repeats p ON p.run_id = v.run_id AND p.workload = v.workload AND p.repeat = v.repeat AND p.status = 'ok'
+       WHERE v.run_id = ?`,
     )
-    .raw()
-    .iterate() as Iterable<[string, string, number, string, number, string]>;
-  for (const [runId, workload, repeat, metric, value, unit] of valueRows) values.push({ runId, workload, repeat, metric, value, unit });
+    .raw();
+  for (const { id: runId } of runs) {
+    for (const [workload, repeat, metric, value, unit] of valuesOfRun.iterate(runId) as Iterable<[string, number, string, number, string]>) {
+      values.push({ runId, workload, repeat, metric, value, unit });
+    }
+  }
 
   const failures = db
     .prepare(

@@ -7,6 +7,7 @@
  * @module
  */
 import { insertAbsentMetrics } from './backfill-queries.js';
+import type Database from 'better-sqlite3';
 import type { Db } from './database.js';
 import { preparedOnce } from './prepared.js';
 import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome } from './types.js';
@@ -108,6 +109,16 @@ export function updateRunOutcome(db: Db, runId: string, outcome: RunOutcome): vo
 
 /** Every repeat (and its values) of the matching runs, oldest first. */
 export function selectResultRows(db: Db, filter: ResultFilter = {}): ResultRow[] {
+  return Array.from(iterateResultRows(db, filter));
+}
+
+/**
+ * The rows of {@link selectResultRows}, one at a time: a night's detection over 20,000 series
+ * reads about two million of them, and holding them all at once ran out of memory. Each run's
+ * facts are read once and shared by its rows; its repeats and values come from a narrow query
+ * per run, so SQLite never sorts the whole selection and no run column is decoded per value.
+ */
+export function* iterateResultRows(db: Db, filter: ResultFilter = {}): Generator<ResultRow> {
   const where: string[] = [];
   const params: unknown[] = [];
   const add = (clause: string, ...values: unknown[]) => (where.push(clause), params.push(...values));
@@ -115,29 +126,49 @@ export function selectResultRows(db: Db, filter: ResultFilter = {}): ResultRow[]
   if (filter.suite) add('r.suite = ?', filter.suite);
   if (filter.sinceNight) add('r.night >= ?', filter.sinceNight);
   if (filter.runIds) add(`r.id IN (${filter.runIds.map(() => '?').join(',')})`, ...filter.runIds);
-  if (filter.workload) add('p.workload = ?', filter.workload);
-  if (filter.metric) add('v.metric = ?', filter.metric);
-  if (filter.wholePointsOnly) add(`NOT (${cutShortCondition})`);
-  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const rows = db
+  const runs = db
     .prepare(
       `SELECT r.id AS runId, r.kind, r.suite, r.night, r.started_at AS startedAt, r.environment_name AS environmentName,
               r.environment_fingerprint AS environmentFingerprint, r.provider, r.cluster_shape AS clusterShape,
-              r.instance_type AS instanceType, r.machine_class AS machineClass, p.workload, p.workload_version AS workloadVersion, p.repeat, p.status,
-              v.metric, v.value, v.unit, p.error, p.disturbance
-       FROM runs r JOIN repeats p ON p.run_id = r.id LEFT JOIN results v ON v.run_id = p.run_id AND v.workload = p.workload AND v.repeat = p.repeat
-       ${clause}
-       ORDER BY r.night, r.started_at, p.workload, p.repeat, v.metric`,
+              r.instance_type AS instanceType, r.machine_class AS machineClass
+       FROM runs r ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY r.night, r.started_at, r.id`,
     )
-    .all(...params) as (Omit<ResultRow, 'commits' | 'instanceType' | 'machineClass'> & { instanceType: string | null; machineClass: string | null })[];
-  // Commits per run in one pass: a per-row subquery would repeat the lookup for every value.
-  const commitsByRun = new Map<string, Record<string, string>>();
-  for (const row of rows) commitsByRun.set(row.runId, {});
-  const lookup = preparedOnce(db, 'SELECT repo, sha FROM run_commits WHERE run_id = ?');
-  for (const [runId, commits] of commitsByRun) {
-    for (const { repo, sha } of lookup.all(runId) as { repo: string; sha: string }[]) commits[repo] = sha;
+    .all(...params) as (Omit<ResultRow, 'commits' | 'instanceType' | 'machineClass' | RepeatColumn> & { instanceType: string | null; machineClass: string | null })[];
+  const commitsOf = preparedOnce(db, 'SELECT repo, sha FROM run_commits WHERE run_id = ?');
+  const repeatsOf = repeatRowsStatement(db, filter);
+  const repeatParams = [filter.workload, filter.metric].filter((value) => value !== undefined);
+  for (const { machineClass, instanceType, ...run } of runs) {
+    const commits: Record<string, string> = {};
+    for (const { repo, sha } of commitsOf.all(run.runId) as { repo: string; sha: string }[]) commits[repo] = sha;
+    const { runId, kind, suite, night, startedAt, environmentName, environmentFingerprint, provider, clusterShape } = run;
+    // Rows of one shape, spelled out: a spread of the run's facts into each of millions of rows
+    // costs more than the read itself.
+    for (const [workload, workloadVersion, repeat, status, metric, value, unit, error, disturbance] of repeatsOf.iterate(runId, ...repeatParams) as Iterable<RepeatTuple>) {
+      const row: ResultRow = {
+        runId, kind, suite, night, startedAt, environmentName, environmentFingerprint, provider, clusterShape, instanceType: instanceType ?? undefined,
+        workload, workloadVersion, repeat, status, metric, value, unit, error, disturbance, commits,
+      };
+      if (machineClass !== null) row.machineClass = machineClass;
+      yield row;
+    }
   }
-  return rows.map(({ machineClass, ...row }) => ({
-    ...row, instanceType: row.instanceType ?? undefined, commits: commitsByRun.get(row.runId)!, ...(machineClass === null ? {} : { machineClass }),
-  }));
+}
+
+type RepeatColumn = 'workload' | 'workloadVersion' | 'repeat' | 'status' | 'metric' | 'value' | 'unit' | 'error' | 'disturbance';
+type RepeatTuple = [string, string, number, ResultRow['status'], string | null, number | null, string | null, string | null, string | null];
+
+/** One run's repeats and their values, in workload, repeat and metric order, as raw tuples ({@link RepeatTuple}). */
+function repeatRowsStatement(db: Db, filter: ResultFilter): Database.Statement {
+  const where = ['r.id = ?'];
+  if (filter.workload !== undefined) where.push('p.workload = ?');
+  if (filter.metric !== undefined) where.push('v.metric = ?');
+  if (filter.wholePointsOnly) where.push(`NOT (${cutShortCondition})`);
+  return preparedOnce(
+    db,
+    `SELECT p.workload, p.workload_version, p.repeat, p.status, v.metric, v.value, v.unit, p.error, p.disturbance
+     FROM runs r JOIN repeats p ON p.run_id = r.id LEFT JOIN results v ON v.run_id = p.run_id AND v.workload = p.workload AND v.repeat = p.repeat
+     WHERE ${where.join(' AND ')}
+     ORDER BY p.workload, p.repeat, v.metric`,
+  ).raw(true);
 }

@@ -10,7 +10,7 @@ import { insertUnsupportedWorkload, nightsRecorded, type UnsupportedWorkload } f
 import { describeSqliteError } from './database.js';
 import { importWriter, type ImportRunRow, type ImportWriteCounts } from './import-queries.js';
 import { latestNightlyNight, metricDirections, nightlyNightsBack, recordMetricDirections, type DeclaredDirection } from './regression-queries.js';
-import { insertRepeat, insertRun, insertWarmup, selectResultRows, updateRunOutcome, type ResultFilter } from './run-queries.js';
+import { insertRepeat, insertRun, insertWarmup, iterateResultRows, selectResultRows, updateRunOutcome, type ResultFilter } from './run-queries.js';
 import type { StoreHandle } from './store-handle.js';
 import type { NewRun, ProcessOwner, RepeatRecord, ResultRow, RunOutcome } from './types.js';
 
@@ -58,6 +58,14 @@ export class RunStore {
   /** Every repeat (and its values) of the matching runs, oldest first; `wholePointsOnly` leaves out workloads an incomplete run cut short. */
   resultRows(filter: ResultFilter = {}): ResultRow[] {
     return selectResultRows(this.handle.db, filter);
+  }
+
+  /**
+   * The rows of {@link resultRows}, read as they are consumed: what detection groups without
+   * holding every row of the lookback at once. Nothing else may use the store until it is done.
+   */
+  streamResultRows(filter: ResultFilter = {}): Iterable<ResultRow> {
+    return iterateResultRows(this.handle.db, filter);
   }
 
   /** A workload the target's version cannot run: not a failed repeat, no value. */
