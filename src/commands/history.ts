@@ -1,16 +1,16 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { NightbenchError } from '../errors.js';
 import { pruneHistory } from '../history-sync/prune.js';
 import { backendNames, backendSummaries } from '../history-sync/registry.js';
 import type { RemoteChoice } from '../history-sync/transfer.js';
-import { exportFormats, exportHistory, type ExportFormat } from '../interchange/export.js';
-import { importHistory } from '../interchange/import.js';
+import { exportFormats, type ExportFormat } from '../interchange/export.js';
+import { exportFromHistory, importIntoHistory, type HistoryFile } from '../interchange/history-file.js';
 import { formatNames, formatReaders } from '../interchange/read-source.js';
 import type { InterchangeFormat } from '../interchange/types.js';
 import { fetchHistory, saveHistory } from '../nightly/pipeline.js';
 import { addCommonOptions, parseIntegerOption, printResult, type CliCommand, type CommonOptions } from './command.js';
-import { commandContext, openContextHistory, type CommandContext } from './context.js';
+import { commandContext, type CommandContext } from './context.js';
 
 type RemoteOptions = CommonOptions & RemoteChoice;
 
@@ -30,6 +30,10 @@ function addRemoteOptions(command: Command): Command {
 
 function localFile(context: CommandContext, given: string | undefined): string {
   return given ? context.resolve(given) : context.historyPath;
+}
+
+function historyFileOf(context: CommandContext): HistoryFile {
+  return { path: context.historyPath, busyTimeoutMs: context.loaded.config.history.busyTimeoutMs };
 }
 
 /** `nightbench history fetch|save|prune|import|export`: the history kept between workflow runs, and brought from or to other tools. */
@@ -75,20 +79,12 @@ export const historyCommand: CliCommand = {
         const date = options.date === undefined ? new Date() : new Date(options.date);
         if (Number.isNaN(date.getTime())) throw new NightbenchError('usage', `--date: expected an ISO 8601 date, got "${options.date}"`);
         const context = commandContext(options);
-        const store = openContextHistory(context);
-        try {
-          const summary = importHistory(store, context.resolve(source), {
-            format: options.format as InterchangeFormat | undefined, suite: options.suite, repo: options.repo, machine: options.machine,
-            commit: options.commit === undefined ? undefined : { sha: options.commit, date: date.toISOString() },
-            log: context.log,
-          });
-          const range = summary.nights ? ` over ${summary.nights.first}..${summary.nights.last}` : '';
-          printResult(options.json, summary,
-            `imported ${summary.format} from ${summary.source}: ${summary.files} files, ${summary.runs} runs (${summary.newRuns} new), ${summary.values} values (${summary.newValues} new) in ${summary.series} series${range}` +
-              (summary.missing > 0 ? `; ${summary.missing} results without a value left out` : ''));
-        } finally {
-          store.close();
-        }
+        const imported = importIntoHistory(historyFileOf(context), context.resolve(source), {
+          format: options.format as InterchangeFormat | undefined, suite: options.suite, repo: options.repo, machine: options.machine,
+          commit: options.commit === undefined ? undefined : { sha: options.commit, date: date.toISOString() },
+          log: context.log,
+        });
+        printResult(options.json, imported.data, imported.text);
         setExitCode(0);
       });
 
@@ -102,21 +98,15 @@ export const historyCommand: CliCommand = {
         if (!(exportFormats as readonly string[]).includes(options.format)) throw new NightbenchError('usage', `--format: expected one of ${exportFormats.join(', ')}, got "${options.format}"`);
         if (options.night !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.night)) throw new NightbenchError('usage', `--night: expected a date YYYY-MM-DD, got "${options.night}"`);
         const context = commandContext(options);
-        if (!existsSync(context.historyPath)) throw new NightbenchError('store', `history export: ${context.historyPath} does not exist`);
-        const store = openContextHistory(context);
-        try {
-          const result = exportHistory(store, { format: options.format as ExportFormat, suite: options.suite, night: options.night });
-          const summary = `${result.values} values${result.night ? ` of night ${result.night}` : ''} as ${options.format}`;
-          if (options.out === undefined) {
-            process.stdout.write(result.text);
-            context.log.info(`exported ${summary}`);
-          } else {
-            const out = context.resolve(options.out);
-            writeFileSync(out, result.text);
-            printResult(options.json, { format: options.format, file: out, night: result.night, values: result.values }, `exported ${summary} to ${out}`);
-          }
-        } finally {
-          store.close();
+        const result = exportFromHistory(historyFileOf(context), { format: options.format as ExportFormat, suite: options.suite, night: options.night });
+        const summary = `${result.values} values${result.night ? ` of night ${result.night}` : ''} as ${options.format}`;
+        if (options.out === undefined) {
+          process.stdout.write(result.text);
+          context.log.info(`exported ${summary}`);
+        } else {
+          const out = context.resolve(options.out);
+          writeFileSync(out, result.text);
+          printResult(options.json, { format: options.format, file: out, night: result.night, values: result.values }, `exported ${summary} to ${out}`);
         }
         setExitCode(0);
       });
