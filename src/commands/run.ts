@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { executeRuns, prepareExecution } from '../runner/execute.js';
+import { runSuitesOnce } from '../runner/run-once.js';
 import type { CliCommand } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
 import { abortOnSignals, addRunOptions, exitCodeOf, printReports, runOverrides, type RunFlags } from './run-options.js';
@@ -10,17 +10,14 @@ export const runCommand: CliCommand = {
     addRunOptions(program.command('run').description('run the configured suites once on a cluster and record them (kind "run", outside the nightly series)')).action(
       async (flags: RunFlags) => {
         const context = commandContext(flags, runOverrides(flags));
-        // Every input error (an unknown workload) surfaces before the history is created.
-        const prepared = await prepareExecution(context.loaded, context.log, { night: flags.night ?? 'now' });
-        const store = openContextHistory(context);
+        // As the nightly's: an interrupt while the target is made ready stops the run before its first repeat.
         const signals = abortOnSignals();
         try {
-          const reports = await executeRuns(context.loaded, store, context.log, { kind: 'run', night: flags.night, signal: signals.signal, prepared });
+          const reports = await runSuitesOnce(context.loaded, () => openContextHistory(context), context.log, { night: flags.night, signal: signals.signal });
           printReports(reports, flags.json);
           setExitCode(exitCodeOf(reports, signals.received() !== undefined));
         } finally {
           signals.dispose();
-          store.close();
         }
       },
     );
