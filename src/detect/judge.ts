@@ -84,6 +84,14 @@ export interface SeriesVerdict {
 const minNoiseNights = 10;
 
 /**
+ * Before a series has shown its night-to-night noise ({@link minNoiseNights} nights), one night
+ * alone opens an episode only for a change of this many thresholds. Its few nights say little of
+ * how far a night can wander: a bimodal benchmark's first slow night looked like a step against
+ * its calm first nights, and made most of its false alarms.
+ */
+const youngSeriesThresholds = 2;
+
+/**
  * Judges the comparison of `series` for its night under `policy`. `declared` is the direction
  * the suite declares for the metric (the config may override it). `noiseFloor` is the least
  * relative noise the series is judged with: what its recent false alarms showed (`false-alarms.ts`).
@@ -144,10 +152,10 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const baselineNoise = Math.max(noise, since.length >= minNoiseNights ? sampleStandardDeviation(levels.slice(0, -1)) : 0);
   const changeNoise = changeNoiseOf(baselineNoise, comparison.baseline.length);
   const multiple = changeNoise > 0 ? Math.abs(Math.log(stats.ratio)) / changeNoise : Number.POSITIVE_INFINITY;
-  const large = Math.abs(change) >= threshold;
+  const noiseKnown = comparison.lookback.length >= minNoiseNights;
+  const large = Math.abs(change) >= threshold * (noiseKnown ? 1 : youngSeriesThresholds);
   const significant = stats.pValue <= policy.alpha;
   const beyondNoise = multiple >= policy.noiseMultiple;
-  const noiseKnown = comparison.lookback.length >= minNoiseNights;
   // A level the series already showed since its current level began is no news from one night
   // alone: a bimodal benchmark's slow mode passed for a step against the calm of its fast nights,
   // and each false episode re-baselined the series for the next one (bench/detect-quality.ts:
@@ -213,7 +221,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   }
   const missed = fastAllowed
     ? [
-        large ? undefined : 'below threshold',
+        large ? undefined : noiseKnown || Math.abs(change) < threshold ? 'below threshold' : `below ${youngSeriesThresholds}x the threshold while the series' noise is unknown (${comparison.lookback.length} of ${minNoiseNights} nights)`,
         significant ? undefined : `not significant at alpha ${policy.alpha}`,
         beyondNoise ? undefined : `within ${policy.noiseMultiple}x noise`,
         precedent === undefined ? undefined : `the series was at this level on ${precedent.night}`,

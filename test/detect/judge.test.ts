@@ -32,20 +32,33 @@ describe('judge', () => {
   });
 
   it('does not open one night at a level the series showed since its level began, unless the machine or an older level showed it', () => {
-    // A bimodal benchmark at 1% noise: night 1 (in the lookback, before the window) ran in its slow mode, tonight (9) does again.
-    const slowBefore = { nights: 10, repeats: 3, cv: 0.01, seed: 11, steps: [{ from: 1, until: 2, factor: 1.15 }, { from: 9, until: 10, factor: 1.15 }] };
+    // A bimodal benchmark at 1% noise: night 1 (in the lookback, before the window) ran in its slow mode, tonight (11) does again.
+    const slowBefore = { nights: 12, repeats: 3, cv: 0.01, seed: 11, steps: [{ from: 1, until: 2, factor: 1.15 }, { from: 11, until: 12, factor: 1.15 }] };
     const [series] = groupSeries(seriesRows(slowBefore));
     const policy = detectionSchema.parse({});
+    // The baseline starts at night 3 (an episode accepted there): the 8 nights since are too few
+    // to weigh their own spread, which would otherwise hold the slow night 1 and make tonight noise.
     const verdictWith = (options: { levelStart?: string; machineNights?: ReadonlySet<string> }) =>
-      judge(series!, compareNight(series!, { night: nightAt(9), windowResults: policy.windowDays, lookbackResults: policy.lookbackDays, ...options }), policy);
+      judge(series!, compareNight(series!, { night: nightAt(11), windowResults: policy.windowDays, lookbackResults: policy.lookbackDays, baselineStart: nightAt(3), ...options }), policy);
     const verdict = verdictWith({});
     expect(verdict.kind).toBe('stable');
     expect(verdict.reason).toContain(`the series was at this level on ${nightAt(1)}`);
     // The same night with no slow night before it is a step.
-    expect(verdictOf({ ...slowBefore, steps: [slowBefore.steps[1]!] }, 9).kind).toBe('regression');
+    expect(verdictOf({ ...slowBefore, steps: [slowBefore.steps[1]!] }, 11).kind).toBe('regression');
     // A night the machine moved is no level of the series, nor one before its current level began.
     expect(verdictWith({ machineNights: new Set([nightAt(1)]) }).kind).toBe('regression');
     expect(verdictWith({ levelStart: nightAt(2) }).kind).toBe('regression');
+  });
+
+  it('opens one night of a series younger than its noise only beyond twice the threshold', () => {
+    const young = { ...quiet, seed: 14, nights: 13 };
+    // Night 6: six nights before it say little of how far a night can wander; +15% waits.
+    const verdict = verdictOf({ ...young, steps: [{ from: 6, factor: 1.15 }] }, 6);
+    expect(verdict.kind).toBe('stable');
+    expect(verdict.reason).toContain("below 2x the threshold while the series' noise is unknown (6 of 10 nights)");
+    expect(verdictOf({ ...young, steps: [{ from: 6, factor: 1.25 }] }, 6).kind).toBe('regression');
+    // The same +15% once the series has shown its noise.
+    expect(verdictOf({ ...young, steps: [{ from: 12, factor: 1.15 }] }, 12).kind).toBe('regression');
   });
 
   it('judges a series with a single good night before tonight when minBaselineNights is 1', () => {
@@ -86,7 +99,8 @@ describe('judge', () => {
   });
 
   it('skips failed and missing nights of the baseline, and reports a failed night as failed', () => {
-    const spec = { ...quiet, seed: 11, steps: [{ from: 10, factor: 1.15 }], failedNights: [7, 8], absentNights: [6] };
+    // +25%: with three nights left out, the series has 7 ok nights, too few to know its noise, so one night opens only beyond twice the threshold.
+    const spec = { ...quiet, seed: 11, steps: [{ from: 10, factor: 1.25 }], failedNights: [7, 8], absentNights: [6] };
     const verdict = verdictOf(spec, 10);
     // The window counts results: the 7 ok nights before night 10 reach back to night 0.
     expect(verdict).toMatchObject({ kind: 'regression', baselineNights: 7, skippedNights: 2, baselineFrom: nightAt(0) });
