@@ -65,7 +65,12 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
       // Say so when the test's own time limit killed the CLI: a null exit code alone reads as a crash.
       resolve({ code, stdout, stderr: notes.length > 0 ? `${stderr}\n${notes.join('\n')}` : stderr });
     };
-    child.on('error', reject);
+    child.on('error', (error) => {
+      // The CLI never started: nothing is left to time or kill.
+      settled = true;
+      clearTimeout(timer);
+      reject(error);
+    });
     child.on('exit', (code) => {
       graceTimer = setTimeout(() => {
         notes.push(`[runCli: the output was still held open ${pipeGraceMs / 1000} s after the CLI exited, by a process it left behind]`);
