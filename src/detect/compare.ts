@@ -53,6 +53,8 @@ export interface ComparisonStats {
   repeatSpread: number;
   /** What `repeatSpread` implies for the noise of tonight's median: the least its night-to-night noise can be. */
   repeatNoise: number;
+  /** Degrees of freedom of `repeatSpread`: the lookback's repeats less one per night. */
+  repeatDegrees: number;
   /**
    * Standard deviation of `ln(ratio)` under no change: `noise * sqrt(1 + 1/baselineNights)`,
    * tonight's median counting once and the baseline's as the average of its nights.
@@ -147,7 +149,7 @@ function statistics(values: number[], newMedian: number, baseline: NightPoint[],
   const noise = Math.max(nightSpread, repeatNoise);
   const ratio = newMedian / baselineMedian;
   const { p } = mannWhitneyU(values, pooled, { alternative: newMedian >= baselineMedian ? 'greater' : 'less' });
-  return { baselineMedian, newMedian, ratio, pValue: p, noise, nightSpread, repeatSpread, repeatNoise, changeNoise: changeNoiseOf(noise, baseline.length) };
+  return { baselineMedian, newMedian, ratio, pValue: p, noise, nightSpread, repeatSpread, repeatNoise, repeatDegrees: degreesOfFreedom, changeNoise: changeNoiseOf(noise, baseline.length) };
 }
 
 /** Standard deviation of `ln(ratio)` under no change, for a nightly median's relative `noise` against a baseline of `baselineNights`. */

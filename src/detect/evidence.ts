@@ -18,7 +18,9 @@
  * between two modes in runs looks calm, and REALISE's bimodal series opened an episode on every
  * run of one mode (an outlier night inflates it instead, which costs recall only on such series). The t is read
  * on the normal scale for its degrees of freedom (`tAsZ`), so one threshold holds the same
- * false-alarm rate on short histories and long ones. The split that stands out most is tested;
+ * false-alarm rate on short histories and long ones; where the repeats' floor is the noise, its
+ * degrees of freedom are the repeats' (dozens of nights of 3 repeats know a noise far better
+ * than the nights' own spread does). The split that stands out most is tested;
  * the threshold (`persistZ`) is set, with the scan and the nightly repetition included, by the
  * false alarms bench/detect-quality.ts counts.
  *
@@ -60,6 +62,11 @@ export interface ShiftOptions {
    * their median. Night-to-night noise is never smaller.
    */
   noiseFloor: number;
+  /**
+   * Degrees of freedom behind `noiseFloor` (the repeats' spread has one per repeat beyond the
+   * first of each night): a split whose noise is the floor reads its t with these, not the nights'.
+   */
+  noiseFloorDegrees?: number;
 }
 
 /** The strongest shift ending tonight. */
@@ -117,13 +124,15 @@ export function strongestShift(levels: readonly number[], options: ShiftOptions)
     const baselineLevel = (sum[start]! - sum[from]!) / b;
     const shift = (sum[n]! - sum[start]!) / k - baselineLevel;
     const squares = Math.max(0, within(from, start) + within(start, n));
-    const noise = Math.max(Math.sqrt(squares / (n - from - 2)), options.noiseFloor);
+    const pooled = Math.sqrt(squares / (n - from - 2));
+    const noise = Math.max(pooled, options.noiseFloor);
     if (!(noise > 0)) continue;
     // Nights that wander together (positive lag-1 correlation within the sides) carry less
     // evidence than independent ones: the variance of a mean grows by (1 + r) / (1 - r).
     const correlation = squares > 0 ? Math.min(maxCorrelation, Math.max(0, (lagged(from, start) + lagged(start, n)) / squares)) : 0;
     const standardError = noise * Math.sqrt(((1 + correlation) / (1 - correlation)) * (1 / k + 1 / b));
-    const z = tAsZ(shift / standardError, n - from - 2);
+    const degrees = pooled < options.noiseFloor && options.noiseFloorDegrees !== undefined ? Math.max(options.noiseFloorDegrees, n - from - 2) : n - from - 2;
+    const z = tAsZ(shift / standardError, degrees);
     if (best === undefined || Math.abs(z) > Math.abs(best.z)) best = { start, nights: k, z, shift, baselineLevel, baselineNights: b, noise, standardError };
   }
   return best;

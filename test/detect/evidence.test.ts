@@ -41,6 +41,21 @@ describe('the shift test', () => {
     expect(Math.expm1(shift.shift)).toBeCloseTo(0.12, 1);
   });
 
+  it("reads the t with the repeats' degrees of freedom when their floor, not the nights' spread, is the noise", () => {
+    // 10 nights at the level, then 3 nights +8%; the nights' own spread (1%) is under what the repeats imply (3%).
+    const levels = noisy(steps([10, 1], [3, 1.08]), 0.01, 5);
+    const floored = { ...options, noiseFloor: 0.03 };
+    const nightsOnly = strongestShift(levels, floored)!;
+    const withRepeats = strongestShift(levels, { ...floored, noiseFloorDegrees: 26 })!;
+    expect(withRepeats.noise).toBe(0.03);
+    expect(withRepeats.shift).toBe(nightsOnly.shift);
+    // 11 nights' degrees of freedom read t = 4.3 as z = 3.2; 26 repeats' as 3.7.
+    expect(Math.abs(withRepeats.z)).toBeGreaterThan(Math.abs(nightsOnly.z) + 0.3);
+    // A spread of the nights above the floor keeps the nights' degrees of freedom.
+    const noisyNights = noisy(steps([10, 1], [3, 1.3]), 0.06, 5);
+    expect(strongestShift(noisyNights, { ...floored, noiseFloorDegrees: 26 })!.z).toBe(strongestShift(noisyNights, floored)!.z);
+  });
+
   it('calls a shift below the threshold only when its size plus the given standard errors stays below it', () => {
     const shift = { start: 10, nights: 10, z: 5, shift: Math.log(1.07), baselineLevel: 0, baselineNights: 10, noise: 0.03, standardError: 0.015 };
     expect(belowThreshold(shift, 0.1, knownBelowStandardErrors)).toBe(false);
