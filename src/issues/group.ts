@@ -105,6 +105,16 @@ export function tonightMachineBySeries(verdicts: readonly SeriesVerdict[]): Map<
 }
 
 /**
+ * The stored episodes whose series tonight's verdicts judge a change of the episode's own kind
+ * (a regression's series judged a regression): tonight proves the shift, by itself or with the
+ * nights since, as opposed to merely not being back yet.
+ */
+export function provenEpisodes(episodes: readonly ReportedEpisode[], verdicts: readonly SeriesVerdict[]): Set<number> {
+  const kinds = new Map(verdicts.map((verdict) => [verdict.seriesKey, verdict.kind]));
+  return new Set(episodes.flatMap((episode) => ('id' in episode && episode.id !== undefined && kinds.get(episode.seriesKey) === episode.kind ? [episode.id] : [])));
+}
+
+/**
  * Episodes grouped by suite and suspect range, one group per future issue. `repositories` is
  * the target's repository order (the primary first); repositories it does not name follow by name.
  * `detectable` (see {@link detectableBySeries}) gives each series its noise and reach, `tonightClasses`

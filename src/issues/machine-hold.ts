@@ -11,7 +11,11 @@
  * - On a later night, a group that began on a machine night leaves out its never-filed series
  *   that are back within noise of their old level or recovered (the shift did not outlast the
  *   load), in every action, so no issue lists them or claims their episodes; an opening still
- *   waits when that is all of them. A shift still there the next night is filed as usual.
+ *   waits when that is all of them. What is still there is filed once a night after the machine
+ *   night proves it alone (detection judges that night a regression against the old level, the
+ *   machine night left out), or once it has stayed `suiteWideWaitNights` nights: a night that is
+ *   merely not back yet is the load's aftermath as often as the code (a real recording's night
+ *   after two busy loops ran +38% at 13% noise, and back the night after).
  * - An opening whose series began on another machine class than their baseline's (a runner of
  *   another CPU type) waits for a night on the baseline's class, or a rerun (`holdMachineChange`).
  *
@@ -34,6 +38,8 @@ export interface HoldContext {
   episodes: readonly ReportedEpisode[];
   /** `github.confirm` is `rerun` and a rerun port is there: the rerun decides instead of the wait. */
   rerunConfirms: boolean;
+  /** Episodes (ids) whose series detection judged tonight a change of their own kind, tonight alone or with the nights since. */
+  provenTonight?: ReadonlySet<number>;
 }
 
 export function holdOpenings(actions: readonly IssueAction[], context: HoldContext): IssueAction[] {
@@ -53,6 +59,10 @@ export function holdOpenings(actions: readonly IssueAction[], context: HoldConte
     const stayed = group.series.filter((s) => !(s.episodeId !== undefined && settled.has(s.episodeId)));
     if (action.kind === 'open' && !stayed.some((s) => s.state === 'open' || s.state === 'still-regressed')) {
       return { kind: 'skip', group, reason: `waiting: began on ${suiteWide ? 'suite-wide' : 'machine'} night ${group.firstBadNight} and is back within noise of its old level tonight` };
+    }
+    const proven = stayed.some((s) => s.episodeId !== undefined && context.provenTonight?.has(s.episodeId));
+    if (action.kind === 'open' && !context.rerunConfirms && !suiteWide && !proven && daysBetween(group.firstBadNight, context.night) < suiteWideWaitNights) {
+      return { kind: 'skip', group, reason: `waiting: began on machine night ${group.firstBadNight}, not back tonight but not beyond its noise either; filed when a night proves it, or ${suiteWideWaitNights} nights on` };
     }
     return stayed.length === group.series.length || stayed.length === 0 ? action : { ...action, group: { ...group, series: stayed } };
   });

@@ -23,7 +23,7 @@ import { createGitHubClient, type GitHubClient } from './github/client.js';
 import { isGitHubFailure } from './github/errors.js';
 import { fileTracker } from './file-tracker.js';
 import { gitHubTracker } from './github/tracker.js';
-import { detectableBySeries, groupEpisodes, tonightMachineBySeries, type IssueGroup } from './group.js';
+import { detectableBySeries, groupEpisodes, provenEpisodes, tonightMachineBySeries, type IssueGroup } from './group.js';
 import { configLinks } from './links.js';
 import { noPeople } from './people.js';
 import { improvementTargets, noRegressionIssue, planImprovementNotes } from './improvements.js';
@@ -112,6 +112,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   if (report.machine && isSuiteWide(report.machine)) suiteWideNights.add(night);
   const planned = holdOpenings(plan, {
     night, machine: report.machine, machineNights, suiteWideNights, episodes: reported, rerunConfirms: config.github.confirm === 'rerun' && options.confirm !== undefined,
+    provenTonight: provenEpisodes(reported, report.verdicts),
   });
   for (const action of planned) {
     if (action.kind === 'skip' && action.reason === noRegressionIssue) {

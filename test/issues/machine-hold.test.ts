@@ -22,9 +22,16 @@ describe('holdOpenings', () => {
     expect(holdOpenings([opening()], { night: '2026-12-03', machine, machineNights: new Set(['2026-12-03']), episodes: [], rerunConfirms: true })[0]!.kind).toBe('open');
   });
 
-  it('on the next night files a shift that outlasted the machine night, and keeps waiting on one back within noise', () => {
-    const next = { night: '2026-12-04', machine: { ...machine, night: '2026-12-04', machine: false }, machineNights: new Set(['2026-12-03']), rerunConfirms: false };
+  it('on the next night files a shift that night proves, and keeps waiting on one back within noise', () => {
+    const next = { night: '2026-12-04', machine: { ...machine, night: '2026-12-04', machine: false }, machineNights: new Set(['2026-12-03']), rerunConfirms: false, provenTonight: new Set([7, 3]) };
     expect(holdOpenings([opening('still-regressed')], { ...next, episodes: [episode(0)] })[0]!.kind).toBe('open');
+    // Not back, but not proven by tonight either (the load's aftermath looks the same): it waits, at most three nights.
+    const unproven = { ...next, provenTonight: new Set<number>() };
+    expect(holdOpenings([opening('still-regressed')], { ...unproven, episodes: [episode(0)] })[0]).toMatchObject({
+      kind: 'skip', reason: 'waiting: began on machine night 2026-12-03, not back tonight but not beyond its noise either; filed when a night proves it, or 3 nights on',
+    });
+    expect(holdOpenings([opening('still-regressed')], { ...unproven, night: '2026-12-05', episodes: [episode(0)] })[0]!.kind).toBe('skip');
+    expect(holdOpenings([opening('still-regressed')], { ...unproven, night: '2026-12-06', episodes: [episode(0)] })[0]!.kind).toBe('open');
     expect(holdOpenings([opening('still-regressed')], { ...next, episodes: [episode(1)] })[0]).toMatchObject({ kind: 'skip', reason: 'waiting: began on machine night 2026-12-03 and is back within noise of its old level tonight' });
     // Only what outlasted the load is filed: a series back tonight leaves the group.
     const mixed: IssueAction = { kind: 'open', group: group([series('shuffle', 'still-regressed'), series('sum', 'still-regressed')]) };
