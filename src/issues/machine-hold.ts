@@ -48,7 +48,7 @@ export function holdOpenings(actions: readonly IssueAction[], context: HoldConte
     const { group } = action;
     if (action.kind === 'open' && !context.rerunConfirms && group.series.some((s) => s.machineChange !== undefined)) return holdMachineChange(action, settled);
     if (action.kind === 'open' && context.machine?.machine && !context.rerunConfirms) {
-      return { kind: 'skip', group, reason: `waiting: ${context.night} was a machine night (${context.machine.reason}); filed if still regressed on the next night` };
+      return { kind: 'skip', group, reason: `waiting: ${context.night} was a machine night (${context.machine.reason}); filed when a later night proves it` };
     }
     // A machine night keeps the machine's rule (a night's wait, or the rerun): the suite-wide wait is for the others.
     const suiteWide = !context.machineNights.has(group.firstBadNight) && (context.suiteWideNights?.has(group.firstBadNight) ?? false);

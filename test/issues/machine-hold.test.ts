@@ -14,7 +14,7 @@ describe('holdOpenings', () => {
   it('holds every opening of a machine night, and only openings', () => {
     const comment: IssueAction = { kind: 'comment', group: group([series('join', 'still-regressed')]), issue: tracked(group([series('join')])) };
     const held = holdOpenings([opening(), comment], { night: '2026-12-03', machine, machineNights: new Set(['2026-12-03']), episodes: [], rerunConfirms: false });
-    expect(held[0]).toMatchObject({ kind: 'skip', reason: 'waiting: 2026-12-03 was a machine night (7 of 8 timed series moved slower together); filed if still regressed on the next night' });
+    expect(held[0]).toMatchObject({ kind: 'skip', reason: 'waiting: 2026-12-03 was a machine night (7 of 8 timed series moved slower together); filed when a later night proves it' });
     expect(held[1]).toBe(comment);
   });
 
