@@ -70,6 +70,17 @@ describe('pages', () => {
     expect(parts[0]!.rows[0]).toEqual(['dask', 'a', 'wall_time', 's', 0, 'stable', null, null, 1.23457, 0.01, null, encodeSpark([1, null, 2]), null, null]);
   });
 
+  it('closes an index data part by its bytes too, so long notes never make a file over the limit', () => {
+    const note = 'stable: '.padEnd(400, 'x');
+    const rows: IndexRow[] = Array.from({ length: 30 }, (_, i) => ({
+      suite: 'dask', workload: `w${i}`, href: '', metric: 'wall_time', unit: 's', variant, status: 'stable', statusNote: note, spark: [1, 2], latest: 1, change: 0,
+    }));
+    const parts = indexDataParts(rows, 10_000, 2_000);
+    expect(parts.flatMap((p) => p.rows.map((r) => r[1]))).toEqual(rows.map((r) => r.workload));
+    expect(parts.length).toBeGreaterThan(5);
+    for (const part of parts) expect(JSON.stringify(part).length).toBeLessThan(2_000 + 600);
+  });
+
   it('render failure tails on the workload page as text', () => {
     const page: WorkloadPage = {
       suite: 'dask', workload: 'shuffle', slug: 'shuffle', variants: [{ variant, nights: [], runs: [], metrics: [], drilldowns: [] }],
