@@ -2,11 +2,12 @@
  * The index's rows as data files for its page script, which renders only the rows in view: at
  * 20,000 series an HTML table of every row took megabytes and seconds to lay out. Rows are
  * tuples (no repeated keys) in parts of at most `rowsPerPart` rows and about `bytesPerPart`
- * bytes, so no file grows past the site's 2 MB limit however many series a site has or how long
- * their notes are. Pure.
+ * bytes (`data-parts.ts`), so no file grows past the site's 2 MB limit however many series a site
+ * has or how long their notes are. Pure.
  *
  * @module
  */
+import { bytesPerPart, splitBySize } from './data-parts.js';
 import { encodeSpark } from './spark.js';
 import type { IndexRow, IssueRef, SeriesStatus, Variant } from './types.js';
 
@@ -39,31 +40,26 @@ export interface IndexDataPart {
 export const rowsPerPart = 10_000;
 
 /**
- * A part is closed once its rows' JSON reaches this many bytes: a judged series' note (its
- * verdict's reason) makes a row about 420 bytes, and 10,000 such rows were a 4.2 MB file.
+ * The index rows, already in the index's order, as data files' parts: a part also closes at
+ * `partBytes` of rows, since a judged series' note (its verdict's reason) makes a row about 420
+ * bytes, and 10,000 such rows were a 4.2 MB file.
  */
-export const bytesPerPart = 1_000_000;
-
-/** The index rows, already in the index's order, as data files' parts. */
 export function indexDataParts(rows: readonly IndexRow[], partSize = rowsPerPart, partBytes = bytesPerPart): IndexDataPart[] {
-  const parts: IndexDataPart[] = [];
-  let part: IndexDataPart | undefined;
-  let variants = new Map<string, number>();
-  let bytes = 0;
-  for (const row of rows) {
-    if (part === undefined || part.rows.length >= partSize || bytes >= partBytes) {
-      parts.push((part = { variants: [], rows: [] }));
-      variants = new Map();
-      bytes = 0;
+  return splitBySize(rows, partSize, partBytes, (row) => JSON.stringify(indexDataRow(row, 0)).length + 1).map((group) => {
+    const variants = new Map<string, number>();
+    const part: IndexDataPart = { variants: [], rows: [] };
+    for (const row of group) {
+      let variant = variants.get(row.variant.id);
+      if (variant === undefined) variants.set(row.variant.id, (variant = part.variants.push(row.variant) - 1));
+      part.rows.push(indexDataRow(row, variant));
     }
-    let variant = variants.get(row.variant.id);
-    if (variant === undefined) variants.set(row.variant.id, (variant = part.variants.push(row.variant) - 1));
-    const data: IndexDataRow = [
-      row.suite, row.workload, row.metric, row.unit, variant, row.status, row.statusNote ?? null, row.latestNight ?? null,
-      row.latest === undefined ? null : Number(row.latest.toPrecision(6)), row.change ?? null, row.noise ?? null, encodeSpark(row.spark), row.issue ?? null, row.error ?? null,
-    ];
-    part.rows.push(data);
-    bytes += JSON.stringify(data).length + 1;
-  }
-  return parts;
+    return part;
+  });
+}
+
+function indexDataRow(row: IndexRow, variant: number): IndexDataRow {
+  return [
+    row.suite, row.workload, row.metric, row.unit, variant, row.status, row.statusNote ?? null, row.latestNight ?? null,
+    row.latest === undefined ? null : Number(row.latest.toPrecision(6)), row.change ?? null, row.noise ?? null, encodeSpark(row.spark), row.issue ?? null, row.error ?? null,
+  ];
 }

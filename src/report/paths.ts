@@ -45,6 +45,8 @@ export const sitePaths = {
   compareData: 'data/compare.js',
   /** One night's values for the compare page (nights are YYYY-MM-DD, already file-safe). */
   compareNight: (night: string) => `data/compare/${slugify(night)}.js`,
+  /** The compare page's series, in parts of about 1 MB (`data-parts.ts`). */
+  compareSeries: (part: number) => `data/compare-series/${part}.js`,
   abReport: (id: string) => `ab/${slugify(id)}.html`,
   workloadPage: (suite: string, workload: string) => `workloads/${slugify(suite)}/${slugify(workload)}.html`,
   workloadData: (suite: string, workload: string) => `data/${slugify(suite)}/workloads/${slugify(workload)}.js`,

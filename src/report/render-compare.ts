@@ -17,7 +17,7 @@ const side = (name: 'base' | 'new', label: string) => html`<fieldset class="set"
   <label data-for="commit">commit <select name="${name}-commit"></select></label>
 </fieldset>`;
 
-export function renderComparePage(generatedAt: string): string {
+export function renderComparePage(generatedAt: string, seriesParts: number): string {
   const body = html`
 <h1>Compare</h1>
 <p class="muted">Two sets of runs side by side: per workload and metric, both medians, the change, a bootstrap 95% interval of the ratio of medians, the Mann-Whitney p-value adjusted over the table (Benjamini-Hochberg), Cliff's delta (how often one set's repeats beat the other's, from -1 to 1) and a status: a significant change beyond the noise band (the A/B test's A/A band, or twice the series' night-to-night noise) is a regression or an improvement by the metric's direction; a significant one inside it is within noise. The address keeps the selection: copy it to share the comparison.</p>
@@ -48,5 +48,5 @@ export function renderComparePage(generatedAt: string): string {
 <tbody></tbody>
 </table>
 <p class="empty" id="no-rows" hidden>No workload has values in these sets.</p>`;
-  return layout({ path: sitePaths.compare, title: 'Compare', section: 'compare', generatedAt, body, scripts: [sitePaths.compareData, sitePaths.asset('compare.js')] });
+  return layout({ path: sitePaths.compare, title: 'Compare', section: 'compare', generatedAt, body, scripts: [sitePaths.compareData, ...Array.from({ length: seriesParts }, (_, part) => sitePaths.compareSeries(part)), sitePaths.asset('compare.js')] });
 }
