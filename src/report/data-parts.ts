@@ -26,3 +26,13 @@ export function splitBySize<T>(items: readonly T[], maxItems = Number.POSITIVE_I
   }
   return parts;
 }
+
+/**
+ * The parts as a page reads them back: the data files set `window.<GLOBAL>[part number]` in
+ * whatever order the browser ran them; the part numbers give the order.
+ */
+export function partsInOrder<T>(parts: Readonly<Record<string, T>>): T[] {
+  return Object.keys(parts)
+    .sort((a, b) => Number(a) - Number(b))
+    .map((key) => parts[key]!);
+}

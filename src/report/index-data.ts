@@ -45,21 +45,25 @@ export const rowsPerPart = 10_000;
  * bytes, and 10,000 such rows were a 4.2 MB file.
  */
 export function indexDataParts(rows: readonly IndexRow[], partSize = rowsPerPart, partBytes = bytesPerPart): IndexDataPart[] {
-  return splitBySize(rows, partSize, partBytes, (row) => JSON.stringify(indexDataRow(row, 0)).length + 1).map((group) => {
+  // Each row's tuple is made (and measured) once; its variant is numbered within its part below.
+  const tuples = rows.map((row) => ({ variant: row.variant, data: indexDataRow(row) }));
+  return splitBySize(tuples, partSize, partBytes, ({ data }) => JSON.stringify(data).length + 1).map((group) => {
     const variants = new Map<string, number>();
     const part: IndexDataPart = { variants: [], rows: [] };
-    for (const row of group) {
-      let variant = variants.get(row.variant.id);
-      if (variant === undefined) variants.set(row.variant.id, (variant = part.variants.push(row.variant) - 1));
-      part.rows.push(indexDataRow(row, variant));
+    for (const { variant, data } of group) {
+      let index = variants.get(variant.id);
+      if (index === undefined) variants.set(variant.id, (index = part.variants.push(variant) - 1));
+      data[4] = index;
+      part.rows.push(data);
     }
     return part;
   });
 }
 
-function indexDataRow(row: IndexRow, variant: number): IndexDataRow {
+/** The row as a tuple, its variant numbered 0 until its part numbers it. */
+function indexDataRow(row: IndexRow): IndexDataRow {
   return [
-    row.suite, row.workload, row.metric, row.unit, variant, row.status, row.statusNote ?? null, row.latestNight ?? null,
+    row.suite, row.workload, row.metric, row.unit, 0, row.status, row.statusNote ?? null, row.latestNight ?? null,
     row.latest === undefined ? null : Number(row.latest.toPrecision(6)), row.change ?? null, row.noise ?? null, encodeSpark(row.spark), row.issue ?? null, row.error ?? null,
   ];
 }

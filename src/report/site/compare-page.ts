@@ -8,6 +8,7 @@
 import { formatChange, formatCliffsDelta, formatP, formatRatioInterval, formatValue, shortSha } from '../../format/index.js';
 import { compareInputs, nightsNeeded, parseSelection, selectionFragment, type CompareData, type CompareSubject, type Selection, type SetChoice } from '../compare/selection.js';
 import { compareStatuses, compareTable, ratioInterval, type CompareInput, type CompareRow } from '../compare/table.js';
+import { partsInOrder } from '../data-parts.js';
 import { sitePaths } from '../paths.js';
 import { el, markReady } from './dom.js';
 import './globals.js';
@@ -204,7 +205,6 @@ function start(data: CompareData): void {
 const data = window.NIGHTBENCH_COMPARE;
 if (data) {
   // The series come in data files of about 1 MB each; the page reads them as one list.
-  const parts = window.NIGHTBENCH_COMPARE_SERIES ?? {};
-  data.series = Object.keys(parts).sort((a, b) => Number(a) - Number(b)).flatMap((key) => parts[key]!);
+  data.series = partsInOrder(window.NIGHTBENCH_COMPARE_SERIES ?? {}).flat();
   start(data);
 }

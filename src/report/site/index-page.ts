@@ -7,6 +7,7 @@
  * @module
  */
 import { formatChange, formatPercentOneDecimal, formatValue } from '../../format/index.js';
+import { partsInOrder } from '../data-parts.js';
 import type { IndexDataRow } from '../index-data.js';
 import { sitePaths } from '../paths.js';
 import { sparkHeight, sparkPath, sparkWidth } from '../spark.js';
@@ -41,10 +42,8 @@ interface Row {
 type SortKey = 'status' | 'suite' | 'workload' | 'metric' | 'shape' | 'latest' | 'change' | 'noise';
 
 function loadRows(): Row[] {
-  const parts = window.NIGHTBENCH_INDEX ?? {};
   const rows: Row[] = [];
-  for (const key of Object.keys(parts).sort((a, b) => Number(a) - Number(b))) {
-    const { variants, rows: tuples } = parts[key]!;
+  for (const { variants, rows: tuples } of partsInOrder(window.NIGHTBENCH_INDEX ?? {})) {
     for (const [suite, workload, metric, unit, variant, status, note, latestNight, latest, change, noise, spark, issue, error] of tuples as IndexDataRow[]) {
       const { clusterShape, label } = variants[variant]!;
       rows.push({ order: rows.length, suite, workload, metric, unit, shape: clusterShape, variantLabel: label, status, note, latestNight, latest, change, noise, spark, issue, error });
