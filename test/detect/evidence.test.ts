@@ -56,6 +56,23 @@ describe('the shift test', () => {
     expect(strongestShift(noisyNights, { ...floored, noiseFloorDegrees: 26 })!.z).toBe(strongestShift(noisyNights, floored)!.z);
   });
 
+  it("does not read a clear step inside the baseline as nights that wander together, but still allows for a baseline that wanders", () => {
+    // A real Dask series at one repeat (test/detect/dask-history-one-repeat.test.ts): the machine's
+    // own step inside the baseline, then the planted slowdown on night 12.
+    const dask = [0.594, 0.523, 0.657, 0.641, 1.253, 1.346, 1.163, 0.912, 1.267, 1.068, 0.82, 2.076, 2.476, 2.016, 3.16, 2.69, 2.175].map(Math.log);
+    const shift = strongestShift(dask, options)!;
+    expect(shift.start).toBe(11);
+    // Around one level the step read as correlation: z 3.2 on these nights, 4.5 around two.
+    expect(Math.abs(shift.z)).toBeGreaterThan(4.3);
+    // A random walk's baseline: its best split leaves the walk's correlation, which still widens the error.
+    const random = createRandom(11);
+    const walk = [0];
+    for (let i = 1; i < 30; i++) walk.push(walk.at(-1)! + 0.03 * (random() - 0.5));
+    const wandering = strongestShift([...walk, ...walk.slice(-3).map((level) => level + 0.05)], options)!;
+    const independent = wandering.noise * Math.sqrt(1 / wandering.nights + 1 / wandering.baselineNights);
+    expect(wandering.standardError).toBeGreaterThan(1.2 * independent);
+  });
+
   it('calls a shift below the threshold only when its size plus the given standard errors stays below it', () => {
     const shift = { start: 10, nights: 10, z: 5, shift: Math.log(1.07), baselineLevel: 0, baselineNights: 10, noise: 0.03, standardError: 0.015 };
     expect(belowThreshold(shift, 0.1, knownBelowStandardErrors)).toBe(false);
