@@ -140,7 +140,13 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const change = stats.ratio - 1;
   const noise = Math.max(stats.noise, noiseFloor);
   const minBaseline = Math.max(policy.minBaselineNights, policy.windowDays);
-  const shiftOptions = { minBaseline, maxBaseline: Math.max(minBaseline, policy.persistBaselineNights), minNights: policy.persistNights, clip: clipNoiseUnits, noiseFloor: Math.max(stats.repeatNoise, noiseFloor), noiseFloorDegrees: stats.repeatNoise >= noiseFloor ? stats.repeatDegrees : undefined };
+  // A young series (its whole history in the lookback, no level accepted): its first nights were
+  // too few to judge a step among them (`ShiftOptions.unjudgedNights`).
+  const young = comparison.baselineStart === undefined && comparison.lookback.length < Math.max(policy.windowDays, policy.lookbackDays);
+  const shiftOptions = {
+    minBaseline, maxBaseline: Math.max(minBaseline, policy.persistBaselineNights), minNights: policy.persistNights, clip: clipNoiseUnits, noiseFloor: Math.max(stats.repeatNoise, noiseFloor),
+    noiseFloorDegrees: stats.repeatNoise >= noiseFloor ? stats.repeatDegrees : undefined, unjudgedNights: young ? minBaseline : 0,
+  };
   // The nights since the level judged last: the last episode's, or a shift since then known to be below the threshold.
   const episodeLevels = [...sinceEpisode.map((point) => Math.log(median(point.values))), Math.log(stats.newMedian)];
   const judgedFrom = judgedLevelStart(episodeLevels, shiftOptions, policy.persistZ, threshold);
