@@ -51,7 +51,7 @@ export interface DetectOptions {
 }
 
 /** An episode still regressed after tonight; `id` is absent for one a dry run would open. */
-export type ActiveEpisode = NewEpisode & { id?: number; issueNumber?: number };
+export type ActiveEpisode = NewEpisode & { id?: number; issueNumber?: number; issueFingerprint?: string };
 
 export interface DetectionReport {
   /** The judged night; undefined when the history has no nightly run. */

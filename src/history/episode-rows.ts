@@ -47,10 +47,12 @@ export interface Episode {
   nightsBack: number;
   recoveredNight?: string;
   issueNumber?: number;
+  /** The fingerprint of the issue the episode joined (`src/issues/group.ts`), once it joined one. */
+  issueFingerprint?: string;
 }
 
 /** An episode as the planner opens it, before the table gives it an id. */
-export type NewEpisode = Omit<Episode, 'id' | 'issueNumber' | 'recoveredNight'>;
+export type NewEpisode = Omit<Episode, 'id' | 'issueNumber' | 'issueFingerprint' | 'recoveredNight'>;
 
 /** What tonight does to the stored episodes. */
 export type EpisodeChange =

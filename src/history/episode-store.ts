@@ -8,7 +8,7 @@
 import { markEpisodesFound, type OfflineJudge } from './backfill-queries.js';
 import type { Episode, EpisodeChange, MachineNight } from './episode-rows.js';
 import { machineNights, recordMachineNight } from './machine-queries.js';
-import { applyEpisodeChanges, loadEpisodes, markEpisodesAccepted, markEpisodesUnconfirmed, setEpisodeIssue, type EpisodeFilter } from './regression-queries.js';
+import { applyEpisodeChanges, assignEpisodeIssues, loadEpisodes, markEpisodesAccepted, markEpisodesUnconfirmed, setEpisodeIssue, type EpisodeFilter } from './regression-queries.js';
 import type { StoreHandle } from './store-handle.js';
 
 export class EpisodeStore {
@@ -22,6 +22,11 @@ export class EpisodeStore {
   /** Carries out a plan of episode changes in one transaction; returns the ids of the episodes it opened. */
   applyEpisodeChanges(changes: readonly EpisodeChange[]): number[] {
     return applyEpisodeChanges(this.handle.db, changes);
+  }
+
+  /** Remembers the issue each episode joined (episode id -> issue fingerprint); an episode already in one keeps it. */
+  assignEpisodeIssues(assignments: ReadonlyMap<number, string>): number {
+    return assignEpisodeIssues(this.handle.db, assignments);
   }
 
   /** Records the GitHub issue that reports these episodes; returns how many rows changed. */

@@ -104,5 +104,11 @@ function mergeEpisodes(target: Db): number {
   const numbered = target
     .prepare('UPDATE main.regressions SET issue_number = s.issue_number FROM shard.regressions s WHERE s.fingerprint = main.regressions.fingerprint AND main.regressions.issue_number IS NULL AND s.issue_number IS NOT NULL')
     .run().changes;
-  return added + advanced + numbered;
+  // The issue an episode joined is kept once chosen, as its number is.
+  const grouped = target
+    .prepare(
+      'UPDATE main.regressions SET issue_fingerprint = s.issue_fingerprint FROM shard.regressions s WHERE s.fingerprint = main.regressions.fingerprint AND main.regressions.issue_fingerprint IS NULL AND s.issue_fingerprint IS NOT NULL',
+    )
+    .run().changes;
+  return added + advanced + numbered + grouped;
 }

@@ -44,6 +44,7 @@ interface EpisodeRow {
   nights_back: number;
   recovered_night: string | null;
   issue_number: number | null;
+  issue_fingerprint: string | null;
   first_bad_machine_class: string | null;
   last_good_machine_class: string | null;
 }
@@ -109,6 +110,24 @@ export function applyEpisodeChanges(db: Db, changes: readonly EpisodeChange[]): 
           if (result.changes > 0) opened.push(Number(result.lastInsertRowid));
         }
         return opened;
+      })
+      .immediate(),
+  );
+}
+
+/**
+ * Remembers the issue each episode joined (by the issue's fingerprint), once: an episode already
+ * in an issue stays there. Returns how many rows changed.
+ */
+export function assignEpisodeIssues(db: Db, assignments: ReadonlyMap<number, string>): number {
+  if (assignments.size === 0) return 0;
+  return guard(db, () =>
+    db
+      .transaction(() => {
+        const assign = db.prepare('UPDATE regressions SET issue_fingerprint = ? WHERE id = ? AND issue_fingerprint IS NULL');
+        let changed = 0;
+        for (const [id, fingerprint] of assignments) changed += assign.run(fingerprint, id).changes;
+        return changed;
       })
       .immediate(),
   );
@@ -236,5 +255,6 @@ function episodeOf(row: EpisodeRow): Episode {
     nightsBack: row.nights_back,
     recoveredNight: row.recovered_night ?? undefined,
     issueNumber: row.issue_number ?? undefined,
+    ...(row.issue_fingerprint === null ? {} : { issueFingerprint: row.issue_fingerprint }),
   };
 }

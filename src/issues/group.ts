@@ -115,28 +115,35 @@ export function provenEpisodes(episodes: readonly ReportedEpisode[], verdicts: r
 }
 
 /**
- * Episodes grouped by suite and suspect range, one group per future issue. `repositories` is
- * the target's repository order (the primary first); repositories it does not name follow by name.
+ * Episodes grouped into issues, one group per issue (`membership`: each episode's issue, see
+ * {@link issueMembership}; by default as if no issue existed yet). `repositories` is the target's
+ * repository order (the primary first); repositories it does not name follow by name.
  * `detectable` (see {@link detectableBySeries}) gives each series its noise and reach, `tonightClasses`
- * ({@link tonightMachineBySeries}) the machine class it ran on tonight and its threshold.
+ * ({@link tonightMachineBySeries}) the machine class it ran on tonight and its threshold. A group's
+ * range is its first episode's (the one whose range names the issue, when it is reported).
  */
 export function groupEpisodes(
   episodes: readonly ReportedEpisode[],
   repositories: readonly string[] = [],
   detectable: ReadonlyMap<string, Detectable> = new Map(),
   tonightClasses: ReadonlyMap<string, NonNullable<IssueSeries['tonight']>> = new Map(),
+  membership: readonly string[] = issueMembership(episodes, new Map()),
 ): IssueGroup[] {
+  const fingerprintOf = new Map(episodes.map((episode, i) => [episode, membership[i]!]));
+  // A group shows the range of the episode whose own range names its issue, when it is reported.
+  const namer = new Map<string, ReportedEpisode>();
+  for (const episode of episodes) if (ownIssueFingerprint(episode) === fingerprintOf.get(episode)) namer.set(fingerprintOf.get(episode)!, episode);
   const groups = new Map<string, IssueGroup>();
   const ordered = [...episodes].sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night) || a.seriesKey.localeCompare(b.seriesKey));
   for (const episode of ordered) {
-    const ranges = suspectRanges(episode, repositories);
-    const fingerprint = episodeIssueFingerprint(episode, ranges);
+    const fingerprint = fingerprintOf.get(episode)!;
     let group = groups.get(fingerprint);
     if (!group) {
+      const named = namer.get(fingerprint) ?? episode;
       group = {
-        fingerprint, suite: episode.identity.suite, lastGoodNight: episode.lastGood.night, firstBadNight: episode.firstBad.night, ranges, series: [],
-        ...(episode.lastGood.machineClass === undefined ? {} : { lastGoodMachineClass: episode.lastGood.machineClass }),
-        ...(episode.firstBad.machineClass === undefined ? {} : { firstBadMachineClass: episode.firstBad.machineClass }),
+        fingerprint, suite: named.identity.suite, lastGoodNight: named.lastGood.night, firstBadNight: named.firstBad.night, ranges: suspectRanges(named, repositories), series: [],
+        ...(named.lastGood.machineClass === undefined ? {} : { lastGoodMachineClass: named.lastGood.machineClass }),
+        ...(named.firstBad.machineClass === undefined ? {} : { firstBadMachineClass: named.firstBad.machineClass }),
       };
       groups.set(fingerprint, group);
     }
@@ -145,9 +152,59 @@ export function groupEpisodes(
   return [...groups.values()];
 }
 
-/** The fingerprint of the issue an episode belongs to (its suite and suspect range). */
-export function episodeIssueFingerprint(episode: ReportedEpisode, ranges: readonly SuspectRange[] = suspectRanges(episode, [])): string {
-  return issueFingerprint(episode.identity.suite, ranges, episode.firstBad.night);
+/**
+ * The issue of each episode (its fingerprint, in the order given). An episode stays in the issue
+ * it joined (`issueFingerprint`, stored on the night it joined). One not yet in an issue, taken in
+ * the order the episodes opened: the issue of its own suspect range when that issue exists
+ * (`tracked`; episodes grouped before overlapping ranges were joined keep theirs); else the first
+ * live issue of its suite and kind whose range overlaps its own (the nights from the last good to
+ * the first bad one share a night); else a new issue of its own range. One change measures a
+ * night early or late on different series (a night ambiguous on one is clearly shifted on
+ * another): their ranges overlap, and they make one issue, as Chromium's perf dashboard groups
+ * alerts whose revision ranges overlap. Live: with a series still regressed or open, and not
+ * closed, so a new episode never joins an issue that recovered or that a maintainer closed.
+ */
+export function issueMembership(episodes: readonly ReportedEpisode[], tracked: ReadonlyMap<string, TrackedState>): string[] {
+  const openedOrder = [...episodes.keys()].sort((a, b) => openingRank(episodes[a]!, episodes[b]!));
+  const membership: string[] = new Array(episodes.length);
+  const groups = new Map<string, { suite: string; kind: ReportedEpisode['kind']; lastGood: string; firstBad: string; live: boolean }>();
+  for (const i of openedOrder) {
+    const episode = episodes[i]!;
+    const own = ownIssueFingerprint(episode);
+    const joinable = (fingerprint: string, group: { suite: string; kind: string; lastGood: string; firstBad: string; live: boolean }) =>
+      group.live && tracked.get(fingerprint) !== 'closed' && group.suite === episode.identity.suite && group.kind === episode.kind &&
+      group.lastGood < episode.firstBad.night && episode.lastGood.night < group.firstBad;
+    const fingerprint = episode.issueFingerprint ?? (tracked.has(own) ? own : [...groups].find(([fp, group]) => joinable(fp, group))?.[0] ?? own);
+    membership[i] = fingerprint;
+    const active = activeIssueStates.includes(episode.state);
+    const group = groups.get(fingerprint);
+    if (group) group.live ||= active;
+    else groups.set(fingerprint, { suite: episode.identity.suite, kind: episode.kind, lastGood: episode.lastGood.night, firstBad: episode.firstBad.night, live: active });
+  }
+  return membership;
+}
+
+/** Whether an issue is still open where it is tracked. */
+export type TrackedState = 'open' | 'closed';
+
+/** Episode states whose issue takes in a new episode of an overlapping range. */
+const activeIssueStates: readonly EpisodeState[] = ['open', 'still-regressed'];
+
+/** Stored episodes in the order they opened (their ids), then those a dry run plans tonight. */
+function openingRank(a: ReportedEpisode, b: ReportedEpisode): number {
+  const idA = a.id ?? Number.POSITIVE_INFINITY;
+  const idB = b.id ?? Number.POSITIVE_INFINITY;
+  return idA !== idB ? (idA < idB ? -1 : 1) : a.firstBad.night.localeCompare(b.firstBad.night) || a.seriesKey.localeCompare(b.seriesKey);
+}
+
+/** The fingerprint of the issue an episode belongs to: the one it joined, else the one of its own suite and suspect range. */
+export function episodeIssueFingerprint(episode: ReportedEpisode): string {
+  return episode.issueFingerprint ?? ownIssueFingerprint(episode);
+}
+
+/** The fingerprint of the issue of an episode's own suite and suspect range. */
+function ownIssueFingerprint(episode: ReportedEpisode): string {
+  return issueFingerprint(episode.identity.suite, suspectRanges(episode, []), episode.firstBad.night);
 }
 
 function suspectRanges(episode: ReportedEpisode, repositories: readonly string[]): SuspectRange[] {

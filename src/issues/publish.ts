@@ -23,7 +23,7 @@ import { createGitHubClient, type GitHubClient } from './github/client.js';
 import { isGitHubFailure } from './github/errors.js';
 import { fileTracker } from './file-tracker.js';
 import { gitHubTracker } from './github/tracker.js';
-import { detectableBySeries, groupEpisodes, provenEpisodes, tonightMachineBySeries, type IssueGroup } from './group.js';
+import { detectableBySeries, episodeIssueFingerprint, groupEpisodes, issueMembership, provenEpisodes, tonightMachineBySeries, type IssueGroup } from './group.js';
 import { configLinks } from './links.js';
 import { noPeople } from './people.js';
 import { improvementTargets, noRegressionIssue, planImprovementNotes } from './improvements.js';
@@ -86,10 +86,10 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const reported = reportedEpisodes(store.episodes, report, night).filter((e) => !isCanary(e.identity));
   const wanted = reported.filter((e) => e.kind === 'regression' || config.github.improvements === 'issue');
   const detectable = detectableBySeries(report.verdicts);
-  const groups = groupEpisodes(wanted, repositoryOrder(loaded), detectable, tonightMachineBySeries(report.verdicts));
   const notes = config.github.improvements === 'comment' ? improvementTargets(reported, store.episodes.episodes(suiteFilter(report)), repositoryOrder(loaded), detectable) : [];
-  // One search for both: listing a repository's issues with their comments is the costly call.
-  const fingerprints = [...new Set([...groups.map((g) => g.fingerprint), ...notes.flatMap((n) => n.issues)])];
+  // One search for all (listing a repository's issues with their comments is the costly call):
+  // the issues episodes joined, those their own ranges name, and the improvements' regressions'.
+  const fingerprints = [...new Set([...wanted.map(episodeIssueFingerprint), ...notes.flatMap((n) => n.issues)])];
   let existing: TrackedIssue[] = [];
   let unreachable: string | undefined;
   try {
@@ -102,6 +102,12 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
     tracker = files;
     existing = await files.find(fingerprints);
   }
+  const membership = issueMembership(wanted, new Map(existing.map((issue) => [issue.fingerprint, issue.state])));
+  // Where each new episode went is kept, so that a series recovering later never moves the others.
+  if (!options.dryRun && !report.dryRun) {
+    store.episodes.assignEpisodeIssues(new Map(wanted.flatMap((episode, i) => (episode.id !== undefined && episode.issueFingerprint === undefined ? [[episode.id, membership[i]!] as const] : []))));
+  }
+  const groups = groupEpisodes(wanted, repositoryOrder(loaded), detectable, tonightMachineBySeries(report.verdicts), membership);
   const plan = [...planIssues(groups, existing, night), ...planImprovementNotes(notes, existing)];
   // Each night's finding since the oldest group began (a replay's history has years of them).
   const oldest = plan.reduce<string | undefined>((min, a) => (min === undefined || a.group.firstBadNight < min ? a.group.firstBadNight : min), undefined);

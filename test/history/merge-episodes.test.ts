@@ -42,13 +42,16 @@ describe('merging episodes into a stored history', () => {
     const ours = openHistory(local);
     detectEachNight(ours, defaultDetectionPolicy, [history.nights[9]!]);
     const [episode] = ours.episodes.episodes();
+    ours.episodes.assignEpisodeIssues(new Map([[episode!.id, 'issue-of-the-range']]));
+    // The issue an episode joined is chosen once.
+    expect(ours.episodes.assignEpisodeIssues(new Map([[episode!.id, 'another-issue']]))).toBe(0);
     ours.episodes.setEpisodeIssue([episode!.id], 7);
     ours.episodes.markEpisodesAccepted([episode!.id]);
     ours.close();
 
     expect(episodesOf(stored)).toMatchObject([{ state: 'open', lastNight: history.nights[8] }]);
-    expect(mergeRunsInto(stored, local).added['regressions']).toBe(2);
-    expect(episodesOf(stored)).toMatchObject([{ state: 'accepted', issueNumber: 7, lastNight: history.nights[9] }]);
+    expect(mergeRunsInto(stored, local).added['regressions']).toBe(3);
+    expect(episodesOf(stored)).toMatchObject([{ state: 'accepted', issueNumber: 7, issueFingerprint: 'issue-of-the-range', lastNight: history.nights[9] }]);
     expect(mergeRunsInto(stored, local).added['regressions']).toBe(0);
   });
 

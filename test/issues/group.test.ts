@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Episode, SeriesVerdict } from '../../src/detect/index.js';
-import { detectableBySeries, groupEpisodes, issueFingerprint } from '../../src/issues/group.js';
+import { detectableBySeries, episodeIssueFingerprint, groupEpisodes, issueFingerprint, issueMembership } from '../../src/issues/group.js';
 import { badSha, goodSha, otherSha } from './builders.js';
 
 function episode(id: number, workload: string, lastGood: Record<string, string>, firstBad: Record<string, string>, overrides: Partial<Episode> = {}): Episode {
@@ -33,7 +33,7 @@ describe('groupEpisodes', () => {
   it('keeps different ranges and suites apart', () => {
     const groups = groupEpisodes([
       episode(1, 'sum', good, bad),
-      episode(2, 'sum', bad, { dask: otherSha, distributed: otherSha }),
+      episode(2, 'sum', bad, { dask: otherSha, distributed: otherSha }, { lastGood: { night: '2026-12-05', runId: 'r5', commits: bad }, firstBad: { night: '2026-12-06', runId: 'r6', commits: { dask: otherSha, distributed: otherSha } } }),
       episode(3, 'sum', good, bad, { identity: { ...episode(3, 'sum', good, bad).identity, suite: 'dask' } }),
     ]);
     expect(groups).toHaveLength(3);
@@ -59,5 +59,56 @@ describe('groupEpisodes', () => {
     ] as SeriesVerdict[];
     const [group] = groupEpisodes([episode(1, 'sum', good, bad), episode(2, 'shuffle', good, bad)], [], detectableBySeries(verdicts));
     expect(group!.series.map((s) => [s.workload, s.detectable])).toEqual([['shuffle', undefined], ['sum', detectable]]);
+  });
+});
+
+describe('issueMembership: one change, one issue, however its series measured it', () => {
+  const night = (day: number) => `2026-12-${String(day).padStart(2, '0')}`;
+  const sha = (day: number) => `${String(day).padStart(2, '0')}${'a'.repeat(38)}`;
+  /** An episode of `workload` whose range runs from night `good` to night `bad`. */
+  const ranged = (id: number | undefined, workload: string, good: number, bad: number, overrides: Partial<Episode> = {}): Episode =>
+    episode(id as number, workload, {}, {}, {
+      lastGood: { night: night(good), runId: `r${good}`, commits: { dask: sha(good) } },
+      firstBad: { night: night(bad), runId: `r${bad}`, commits: { dask: sha(bad) } },
+      ...overrides,
+    });
+
+  it('puts episodes whose ranges share a night into the issue of the first that opened, and keeps others apart', () => {
+    // The change on night 5: one series saw it on night 5 (range 4..5), another only on night 6
+    // with night 5 ambiguous (range 4..6); a third series moved on night 9.
+    const episodes = [ranged(1, 'sum', 4, 5), ranged(2, 'shuffle', 4, 6), ranged(3, 'join', 8, 9)];
+    const membership = issueMembership(episodes, new Map());
+    expect(membership[1]).toBe(membership[0]);
+    expect(membership[2]).not.toBe(membership[0]);
+    expect(membership[0]).toBe(episodeIssueFingerprint(episodes[0]!));
+    const groups = groupEpisodes(episodes, [], new Map(), new Map(), membership);
+    expect(groups.map((g) => g.series.map((s) => s.workload))).toEqual([['sum', 'shuffle'], ['join']]);
+    // The group shows the range of the episode that names it.
+    expect(groups[0]!.ranges).toEqual([{ repo: 'dask', from: sha(4), to: sha(5) }]);
+  });
+
+  it('keeps an episode in the issue it joined after the episode that named it recovered and left the report', () => {
+    const first = issueMembership([ranged(1, 'sum', 4, 5), ranged(2, 'shuffle', 4, 6)], new Map());
+    const later = issueMembership([ranged(2, 'shuffle', 4, 6, { issueFingerprint: first[1] })], new Map([[first[0]!, 'open']]));
+    expect(later).toEqual([first[0]]);
+  });
+
+  it('never puts a new episode into an issue that recovered or that a maintainer closed', () => {
+    const recovered = ranged(1, 'sum', 4, 5, { state: 'recovered', recoveredNight: night(7) });
+    expect(new Set(issueMembership([recovered, ranged(2, 'shuffle', 4, 6)], new Map())).size).toBe(2);
+    const closed = issueMembership([ranged(1, 'sum', 4, 5)], new Map())[0]!;
+    expect(new Set(issueMembership([ranged(1, 'sum', 4, 5), ranged(2, 'shuffle', 4, 6)], new Map([[closed, 'closed']]))).size).toBe(2);
+  });
+
+  it("keeps an episode grouped before overlaps were joined in the issue its own range names, when that issue exists", () => {
+    const episodes = [ranged(1, 'sum', 4, 5), ranged(2, 'shuffle', 4, 6)];
+    const own = episodeIssueFingerprint(episodes[1]!);
+    expect(issueMembership(episodes, new Map([[own, 'open']]))[1]).toBe(own);
+  });
+
+  it('joins only episodes of the same suite and kind', () => {
+    const improvement = ranged(2, 'shuffle', 4, 6, { kind: 'improvement' });
+    const otherSuite = ranged(3, 'join', 4, 6, { identity: { ...ranged(3, 'join', 4, 6).identity, suite: 'dask' } });
+    expect(new Set(issueMembership([ranged(1, 'sum', 4, 5), improvement, otherSuite], new Map())).size).toBe(3);
   });
 });

@@ -164,6 +164,31 @@ describe('publishIssues', () => {
     expect(store.episodes.episodes()).toHaveLength(0);
   });
 
+  it('files a change that one series shows a night late (it failed on the night) on the issue another series opened, and keeps it there', async () => {
+    // sum and join double on night 8; shuffle doubles too, but failed on night 8, so its range
+    // runs from night 7 to night 9 and overlaps theirs (night 7 to 8).
+    store.close();
+    store = openHistory(path.join(dir, 'late.sqlite'));
+    history = writeSyntheticHistory(store, {
+      seed: 7, workloads: ['sum', 'shuffle', 'join'], metrics: [{ name: 'wall_time', unit: 's' }], nights: 12, repeats: 5, noise: 0.02,
+      changes: ['sum', 'shuffle', 'join'].map((workload) => ({ workload, metric: 'wall_time', night: 8, factor: 2 })),
+      failures: [{ workload: 'shuffle', nights: [8] }],
+    });
+    const opened = await nightsUpTo(8);
+    const regressionIssue = opened.actions.find((a) => a.kind === 'open' && a.group.series.some((s) => s.workload === 'sum'))!;
+    expect(regressionIssue.group.series.map((s) => s.workload).sort()).toEqual(['join', 'sum']);
+    const late = await night(9);
+    const joined = late.actions.filter((a) => a.group.series.some((s) => s.workload === 'shuffle' && s.metric === 'wall_time'));
+    expect(joined.map((a) => [a.kind, a.group.fingerprint])).toEqual([['comment', regressionIssue.group.fingerprint]]);
+    const shuffle = store.episodes.episodes().find((e) => e.identity.workload === 'shuffle' && e.identity.metric === 'wall_time')!;
+    expect([shuffle.lastGood.night, shuffle.firstBad.night]).toEqual([history.nights[7], history.nights[9]]);
+    expect(shuffle.issueFingerprint).toBe(regressionIssue.group.fingerprint);
+    // No second regression issue for the same change, on this night or the next.
+    await night(10);
+    const titles = fake.issues('acme/perf').map((i) => i.title).filter((t) => t.startsWith('Performance regression'));
+    expect(titles).toHaveLength(1);
+  });
+
   describe('github.improvements: comment', () => {
     beforeEach(() => {
       // sum doubles on night 8 (an issue), then drops to 0.8 of its old level on night 14: the
