@@ -14,8 +14,14 @@
  * @module
  */
 
-/** How much likelier a night must be at one level than the other to count as clearly there. */
-export const clearLikelihoodRatio = 20;
+/**
+ * How much likelier a night must be at one level than the other to count as clearly there. The
+ * shift test picks the split that stands out most, so the nights beside it are the likeliest to
+ * have measured on the wrong side: at 20 a first shifted night that came out low ended the walk
+ * back a night late, and the range missed the culprit in 4% of the synthetic steps of 10-30%
+ * (2% at 50, 1.3% at 100 with ranges a night longer again; docs/detection-design.md).
+ */
+export const clearLikelihoodRatio = 50;
 
 /** A shift's range of nights, as indices into the levels it was found in. */
 export interface SuspectNights {
