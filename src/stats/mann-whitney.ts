@@ -117,32 +117,28 @@ export function mannWhitneyU(
  * `sum(t^3 - t)` over groups of `t` tied values. O((n1 + n2) log(n1 + n2)).
  */
 function rankStatistics(a: readonly number[], b: readonly number[]): { u: number; tieSum: number } {
-  const n1 = a.length;
-  const total = n1 + b.length;
-  const values = new Float64Array(total);
-  values.set(a);
-  values.set(b, n1);
-  const order = new Uint32Array(total);
-  for (let i = 0; i < total; i++) order[i] = i;
-  order.sort((i, j) => values[i]! - values[j]!);
-
+  // Each sample sorted on its own (a typed array's native numeric sort), then merged: a sort of
+  // indices by a comparator cost three times as much, and the compare page tests 20,000 rows.
+  const sortedA = Float64Array.from(a).sort();
+  const sortedB = Float64Array.from(b).sort();
+  let i = 0;
+  let j = 0;
+  let ranked = 0;
   let rankSumA = 0;
   let tieSum = 0;
-  let start = 0;
-  while (start < total) {
-    const v = values[order[start]!]!;
-    let end = start + 1;
-    while (end < total && values[order[end]!] === v) end++;
-    // Positions start..end-1 (0-based) share the mid-rank of ranks start+1..end.
-    const midRank = (start + 1 + end) / 2;
+  while (i < sortedA.length || j < sortedB.length) {
+    const v = Math.min(i < sortedA.length ? sortedA[i]! : Infinity, j < sortedB.length ? sortedB[j]! : Infinity);
     let inA = 0;
-    for (let k = start; k < end; k++) if (order[k]! < n1) inA++;
-    rankSumA += midRank * inA;
-    const t = end - start;
+    let inB = 0;
+    while (i < sortedA.length && sortedA[i] === v) (i++, inA++);
+    while (j < sortedB.length && sortedB[j] === v) (j++, inB++);
+    // The t values equal to v share the mid-rank of ranks ranked+1..ranked+t.
+    const t = inA + inB;
+    rankSumA += (ranked + (t + 1) / 2) * inA;
     if (t > 1) tieSum += t * t * t - t;
-    start = end;
+    ranked += t;
   }
-  return { u: rankSumA - (n1 * (n1 + 1)) / 2, tieSum };
+  return { u: rankSumA - (a.length * (a.length + 1)) / 2, tieSum };
 }
 
 /** Cumulative permutation counts of U per (smaller n, larger n), see {@link uCumulativeCounts}. */
