@@ -94,6 +94,8 @@ describe('the compare page', () => {
     const change = await row.locator('td.change').textContent();
     expect(Number.parseFloat(change!)).toBeGreaterThan(30);
     expect(Number.parseFloat(change!)).toBeLessThan(50);
+    // The bootstrap interval is drawn once the row is in view, beside the same ratio.
+    await expect.poll(() => row.locator('td.interval').textContent()).toMatch(/^x1\.[34]\d* \(95% interval 1\.\d+\.\.1\.\d+\)$/);
     expect(await rowOf('groupby', 'wall_time').getAttribute('data-status')).not.toBe('regression');
     await page.selectOption('select[name="status"]', 'regression');
     const shown = await page.$$eval('#compare-table tbody tr', (trs) => trs.map((tr) => `${tr.getAttribute('data-workload')} ${tr.getAttribute('data-metric')}`));
