@@ -82,7 +82,7 @@ describe('compare selection', () => {
   it('gathers each side\'s repeats in values, and an A/B test\'s groups with its A/A band', () => {
     const selection: Selection = { kind: 'nightly', base: { kind: 'range', from: '2026-01-01', to: '2026-01-02' }, new: { kind: 'commit', repo: 'dask/dask', sha: 'abcdef1234' } };
     expect(nightsNeeded(data, selection)).toEqual([0, 1, 2, 3]);
-    const nights: Record<number, CompareNight> = { 0: [[0, [100, 101]]], 1: [[0, [102]]], 3: [[0, [130, 131]]] };
+    const nights: Record<number, CompareNight> = { 0: { series: [0], counts: [2], values: [100, 101] }, 1: { series: [0], counts: [1], values: [102] }, 3: { series: [0], counts: [2], values: [130, 131] } };
     const nightly = compareInputs(data, selection, (i) => nights[i]);
     expect(nightly.inputs).toEqual([{ key: 'dask/shuffle/wall_time/v', base: [10, 10.1, 10.2], new: [13, 13.1], direction: 'lower', band: nightlyNoiseBand(0.02) }]);
     expect(nightly.subjects[0]).toMatchObject({ workload: 'shuffle', href: 'workloads/dask/shuffle.html' });

@@ -20,13 +20,17 @@ export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[
   const noise = new Map(site.index.rows.map((row) => [[row.suite, row.workload, row.metric, row.variant.id].join('\u0000'), row.noise]));
 
   const series: CompareSeries[] = [];
-  const byNight = new Map<string, CompareNight>(nights.map((night) => [night, []]));
+  const byNight = new Map<string, CompareNight>(nights.map((night) => [night, { series: [], counts: [], values: [] }]));
   for (const page of site.workloads) {
     for (const variant of page.variants) {
       for (const metric of variant.metrics) {
         variant.nights.forEach((night, i) => {
           const values = metric.repeats.flatMap((repeat) => (repeat[i] === null || repeat[i] === undefined ? [] : [repeat[i]!]));
-          if (values.length > 0) byNight.get(night)!.push([series.length, values]);
+          if (values.length === 0) return;
+          const into = byNight.get(night)!;
+          into.series.push(series.length);
+          into.counts.push(values.length);
+          into.values.push(...values);
         });
         series.push({
           suite: page.suite, workload: page.workload, metric: metric.metric, unit: metric.unit, variant: variant.variant.label, href: page.slug,
