@@ -111,17 +111,19 @@ export function strongestShift(levels: readonly number[], options: ShiftOptions)
   const rawSum = prefixSums(levels);
   const rawSquares = prefixSums(levels.map((value) => value * value));
   const rawLagged = prefixSums(levels.slice(1).map((value, i) => value * levels[i]!));
+  const mean = (from: number, to: number) => (rawSum[to]! - rawSum[from]!) / (to - from);
   const within = (from: number, to: number) => rawSquares[to]! - rawSquares[from]! - (rawSum[to]! - rawSum[from]!) ** 2 / (to - from);
   // Sum of (x_i - mean)(x_i+1 - mean) over the neighbouring pairs of [from, to).
   const lagged = (from: number, to: number) => {
-    const mean = (rawSum[to]! - rawSum[from]!) / (to - from);
+    const level = mean(from, to);
     const pairs = to - from - 1;
     if (pairs <= 0) return 0;
     const products = rawLagged[to - 1]! - rawLagged[from]!;
     const firsts = rawSum[to - 1]! - rawSum[from]!;
     const seconds = rawSum[to]! - rawSum[from + 1]!;
-    return products - mean * (firsts + seconds) + pairs * mean * mean;
+    return products - level * (firsts + seconds) + pairs * level * level;
   };
+  const sums: NightSums = { levels, mean, within, lagged };
   let best: Shift | undefined;
   for (let start = options.minBaseline; start <= n - options.minNights; start++) {
     const from = Math.max(0, start - options.maxBaseline);
@@ -137,7 +139,7 @@ export function strongestShift(levels: readonly number[], options: ShiftOptions)
     // evidence than independent ones: the variance of a mean grows by (1 + r) / (1 - r). A clear
     // step the path could not judge, early in the baseline, is no such wander: measured around
     // its two levels, it does not count as correlation (see `baselineStep`).
-    const step = baselineStep(from, start, options.minNights, options.unjudgedNights ?? 0, options.noiseFloor, within, lagged, levels);
+    const step = from === 0 ? baselineStep(start, options.minNights, options.unjudgedNights ?? 0, options.noiseFloor, sums) : undefined;
     const baselineSquares = step?.squares ?? within(from, start);
     const baselineLagged = step?.lagged ?? lagged(from, start);
     const correlationSquares = baselineSquares + within(start, n);
@@ -158,8 +160,8 @@ export function strongestShift(levels: readonly number[], options: ShiftOptions)
 const baselineStepZ = 3;
 
 /**
- * A step the persistence path could not judge, inside a baseline: one in the first
- * `unjudgedBefore` nights of the levels (`from` must be their first night, 0), with at least
+ * A step the persistence path could not judge, inside a baseline that begins on the levels'
+ * first night and ends before `start`: one in the first `unjudgedBefore` nights, with at least
  * `minPart` nights on each side, standing at least {@link baselineStepZ} from
  * the nights before it. When there is one, the baseline's squares and lag-1 products are measured
  * around its two levels. Such a step (a young series: too few nights before it to be a baseline)
@@ -170,31 +172,30 @@ const baselineStepZ = 3;
  * the real asv histories opened more episodes: Django 248 -> 259, conda 100 -> 104 and its
  * transient share 4% -> 12%; around one in the first nights after any judged level, 255 and 102).
  */
-function baselineStep(
-  from: number,
-  start: number,
-  minPart: number,
-  unjudgedBefore: number,
-  noiseFloor: number,
-  within: (from: number, to: number) => number,
-  lagged: (from: number, to: number) => number,
-  levels: readonly number[],
-): { squares: number; lagged: number } | undefined {
-  const b = start - from;
-  if (from !== 0) return undefined;
+function baselineStep(start: number, minPart: number, unjudgedBefore: number, noiseFloor: number, sums: NightSums): { squares: number; lagged: number } | undefined {
+  const { levels, mean, within, lagged } = sums;
   let best: { at: number; squares: number } | undefined;
   for (let at = minPart; at <= Math.min(start - minPart, unjudgedBefore - 1); at++) {
-    const squares = within(from, at) + within(at, start);
+    const squares = within(0, at) + within(at, start);
     if (best === undefined || squares < best.squares) best = { at, squares };
   }
-  if (best === undefined || b <= 2) return undefined;
+  if (best === undefined || start <= 2) return undefined;
   const { at, squares } = best;
-  const mean = (i: number, j: number) => levels.slice(i, j).reduce((sum, value) => sum + value, 0) / (j - i);
-  const before = mean(from, at);
+  const before = mean(0, at);
   const after = mean(at, start);
-  const noise = Math.max(Math.sqrt(squares / (b - 2)), noiseFloor);
-  if (!(noise > 0) || Math.abs(tAsZ((after - before) / (noise * Math.sqrt(1 / (at - from) + 1 / (start - at))), b - 2)) < baselineStepZ) return undefined;
-  return { squares, lagged: lagged(from, at) + lagged(at, start) + (levels[at - 1]! - before) * (levels[at]! - after) };
+  const noise = Math.max(Math.sqrt(squares / (start - 2)), noiseFloor);
+  if (!(noise > 0) || Math.abs(tAsZ((after - before) / (noise * Math.sqrt(1 / at + 1 / (start - at))), start - 2)) < baselineStepZ) return undefined;
+  return { squares, lagged: lagged(0, at) + lagged(at, start) + (levels[at - 1]! - before) * (levels[at]! - after) };
+}
+
+/** The raw (unclipped) levels and their sums over any run of nights [from, to), from prefix sums. */
+interface NightSums {
+  levels: readonly number[];
+  mean: (from: number, to: number) => number;
+  /** Sum of squared distances from the run's mean. */
+  within: (from: number, to: number) => number;
+  /** Sum of (x_i - mean)(x_i+1 - mean) over the run's neighbouring pairs. */
+  lagged: (from: number, to: number) => number;
 }
 
 /**

@@ -8,7 +8,7 @@ import { formatChange, formatMultiple, formatP, formatPercent } from '../format/
 import { changeNoiseOf, type Comparison } from './compare.js';
 import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, judgedLevelStart, strongestShift } from './evidence.js';
 import { clearLevel, suspectNights } from './suspect-range.js';
-import { resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
+import { lookbackResults, resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
 import { detectableOf, type Detectable } from './sensitivity.js';
 import type { NightPoint, Series, SeriesIdentity } from './series.js';
 import type { MachineComparison } from './machine-class.js';
@@ -142,7 +142,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const minBaseline = Math.max(policy.minBaselineNights, policy.windowDays);
   // A young series (its whole history in the lookback, no level accepted): its first nights were
   // too few to judge a step among them (`ShiftOptions.unjudgedNights`).
-  const young = comparison.baselineStart === undefined && comparison.lookback.length < Math.max(policy.windowDays, policy.lookbackDays);
+  const young = comparison.baselineStart === undefined && comparison.lookback.length < lookbackResults(policy);
   const shiftOptions = {
     minBaseline, maxBaseline: Math.max(minBaseline, policy.persistBaselineNights), minNights: policy.persistNights, clip: clipNoiseUnits, noiseFloor: Math.max(stats.repeatNoise, noiseFloor),
     noiseFloorDegrees: stats.repeatNoise >= noiseFloor ? stats.repeatDegrees : undefined, unjudgedNights: young ? minBaseline : 0,

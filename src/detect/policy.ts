@@ -108,6 +108,11 @@ export type RawDetectionPolicy = z.input<typeof detectionSchema>;
 /** The built-in policy (an empty `detection` section). */
 export const defaultDetectionPolicy: DetectionPolicy = detectionSchema.parse({});
 
+/** Results (ok nights of a series) before the judged night that detection reads: the lookback, at least the window. */
+export function lookbackResults(policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>): number {
+  return Math.max(policy.windowDays, policy.lookbackDays);
+}
+
 /** What the policy says about one series. */
 export interface SeriesPolicy {
   threshold: number;

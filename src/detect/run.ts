@@ -14,17 +14,14 @@ import { activeStates, planEpisodes, type Episode, type EpisodeChange, type NewE
 import { judge, type SeriesVerdict, type VerdictKind } from './judge.js';
 import { sameClassView, withMachine } from './machine-change.js';
 import { keepMachineEpisodes, machineNight, provisionalMachineNights, withoutMachineNights, type MachineNight } from './machine-night.js';
-import type { DetectionPolicy, Direction } from './policy.js';
+import { lookbackResults, type DetectionPolicy, type Direction } from './policy.js';
 import { groupSeries, seriesOfLastResults, type Series } from './series.js';
 import type { DeclaredDirection } from '../history/regression-queries.js';
 
 /** The direction the suite declares for a metric of a workload, if any. */
 export type DeclaredDirections = (suite: string, workload: string, metric: string) => Direction | undefined;
 
-/** Results (ok nights of a series) before the judged night that detection reads: the lookback, at least the window. */
-export function lookbackResults(policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>): number {
-  return Math.max(policy.windowDays, policy.lookbackDays);
-}
+export { lookbackResults };
 
 /**
  * The oldest night detection reads from the history to judge `night`: as many nights with a
