@@ -167,11 +167,11 @@ export function groupEpisodes(
 export function issueMembership(episodes: readonly ReportedEpisode[], tracked: ReadonlyMap<string, TrackedState>): string[] {
   const openedOrder = [...episodes.keys()].sort((a, b) => openingRank(episodes[a]!, episodes[b]!));
   const membership: string[] = new Array(episodes.length);
-  const groups = new Map<string, { suite: string; kind: ReportedEpisode['kind']; lastGood: string; firstBad: string; live: boolean }>();
+  const groups = new Map<string, IssueWindow>();
   for (const i of openedOrder) {
     const episode = episodes[i]!;
     const own = ownIssueFingerprint(episode);
-    const joinable = (fingerprint: string, group: { suite: string; kind: string; lastGood: string; firstBad: string; live: boolean }) =>
+    const joinable = (fingerprint: string, group: IssueWindow) =>
       group.live && tracked.get(fingerprint) !== 'closed' && group.suite === episode.identity.suite && group.kind === episode.kind &&
       group.lastGood < episode.firstBad.night && episode.lastGood.night < group.firstBad;
     const fingerprint = episode.issueFingerprint ?? (tracked.has(own) ? own : [...groups].find(([fp, group]) => joinable(fp, group))?.[0] ?? own);
@@ -182,6 +182,15 @@ export function issueMembership(episodes: readonly ReportedEpisode[], tracked: R
     else groups.set(fingerprint, { suite: episode.identity.suite, kind: episode.kind, lastGood: episode.lastGood.night, firstBad: episode.firstBad.night, live: active });
   }
   return membership;
+}
+
+/** What a new episode is matched against: the suite, kind and range of an issue's first episode, and whether a series of it is still regressed. */
+interface IssueWindow {
+  suite: string;
+  kind: ReportedEpisode['kind'];
+  lastGood: string;
+  firstBad: string;
+  live: boolean;
 }
 
 /** Whether an issue is still open where it is tracked. */
