@@ -16,49 +16,52 @@ function verdictsOf(spec: SeriesSpec, nights: number[], policy: RawDetectionPoli
   return nights.map((night) => verdictOf(spec, night, policy).kind);
 }
 
-const quiet = { nights: 16, repeats: 3, cv: 0.03 };
-const beforeStep = [3, 4, 5, 6, 7, 8, 9];
+/** Steps come on night 20: one night alone opens a change of the threshold once a series has 20 nights. */
+const quiet = { nights: 26, repeats: 3, cv: 0.03 };
+const beforeStep = [13, 14, 15, 16, 17, 18, 19];
 
 describe('judge', () => {
   it('flags a +15% step at 3% noise on its first night, and nothing before it', () => {
-    const spec = { ...quiet, seed: 11, steps: [{ from: 10, factor: 1.15 }] };
-    const verdict = verdictOf(spec, 10);
+    const spec = { ...quiet, seed: 11, steps: [{ from: 20, factor: 1.15 }] };
+    const verdict = verdictOf(spec, 20);
     expect(verdict.kind).toBe('regression');
     expect(verdict.change).toBeGreaterThan(0.1);
     expect(verdict.pValue).toBeLessThan(0.01);
-    expect(verdict.latest?.night).toBe(nightAt(10));
-    expect(verdict.lastGood).toEqual({ night: nightAt(9), runId: '11-run-9', commits: { 'dask/dask': 'sha-dask-9', 'dask/distributed': 'sha-distributed-9' } });
+    expect(verdict.latest?.night).toBe(nightAt(20));
+    expect(verdict.lastGood).toEqual({ night: nightAt(19), runId: '11-run-19', commits: { 'dask/dask': 'sha-dask-19', 'dask/distributed': 'sha-distributed-19' } });
     expect(verdictsOf(spec, beforeStep)).toEqual(beforeStep.map(() => 'stable'));
   });
 
   it('does not open one night at a level the series showed since its level began, unless the machine or an older level showed it', () => {
-    // A bimodal benchmark at 1% noise: night 1 (in the lookback, before the window) ran in its slow mode, tonight (11) does again.
-    const slowBefore = { nights: 12, repeats: 3, cv: 0.01, seed: 11, steps: [{ from: 1, until: 2, factor: 1.15 }, { from: 11, until: 12, factor: 1.15 }] };
+    // A bimodal benchmark at 1% noise: night 11 (in the lookback, before the window) ran in its slow mode, tonight (21) does again.
+    const slowBefore = { nights: 22, repeats: 3, cv: 0.01, seed: 11, steps: [{ from: 11, until: 12, factor: 1.15 }, { from: 21, until: 22, factor: 1.15 }] };
     const [series] = groupSeries(seriesRows(slowBefore));
     const policy = detectionSchema.parse({});
-    // The baseline starts at night 3 (an episode accepted there): the 8 nights since are too few
+    // The baseline starts at night 13 (an episode accepted there): the 8 nights since are too few
     // to weigh their own spread, which would otherwise hold the slow night 1 and make tonight noise.
     const verdictWith = (options: { levelStart?: string; machineNights?: ReadonlySet<string> }) =>
-      judge(series!, compareNight(series!, { night: nightAt(11), windowResults: policy.windowDays, lookbackResults: policy.lookbackDays, baselineStart: nightAt(3), ...options }), policy);
+      judge(series!, compareNight(series!, { night: nightAt(21), windowResults: policy.windowDays, lookbackResults: policy.lookbackDays, baselineStart: nightAt(13), ...options }), policy);
     const verdict = verdictWith({});
     expect(verdict.kind).toBe('stable');
-    expect(verdict.reason).toContain(`the series was at this level on ${nightAt(1)}`);
+    expect(verdict.reason).toContain(`the series was at this level on ${nightAt(11)}`);
     // The same night with no slow night before it is a step.
-    expect(verdictOf({ ...slowBefore, steps: [slowBefore.steps[1]!] }, 11).kind).toBe('regression');
+    expect(verdictOf({ ...slowBefore, steps: [slowBefore.steps[1]!] }, 21).kind).toBe('regression');
     // A night the machine moved is no level of the series, nor one before its current level began.
-    expect(verdictWith({ machineNights: new Set([nightAt(1)]) }).kind).toBe('regression');
-    expect(verdictWith({ levelStart: nightAt(2) }).kind).toBe('regression');
+    expect(verdictWith({ machineNights: new Set([nightAt(11)]) }).kind).toBe('regression');
+    expect(verdictWith({ levelStart: nightAt(12) }).kind).toBe('regression');
   });
 
-  it('opens one night of a series younger than its noise only beyond twice the threshold', () => {
-    const young = { ...quiet, seed: 14, nights: 13 };
+  it('opens one night of a young series only beyond twice the threshold', () => {
+    const young = { ...quiet, seed: 14, nights: 23 };
     // Night 6: six nights before it say little of how far a night can wander; +15% waits.
     const verdict = verdictOf({ ...young, steps: [{ from: 6, factor: 1.15 }] }, 6);
     expect(verdict.kind).toBe('stable');
-    expect(verdict.reason).toContain("below 2x the threshold while the series' noise is unknown (6 of 10 nights)");
+    expect(verdict.reason).toContain('below 2x the threshold while the series is young (6 of 20 nights)');
     expect(verdictOf({ ...young, steps: [{ from: 6, factor: 1.25 }] }, 6).kind).toBe('regression');
-    // The same +15% once the series has shown its noise.
-    expect(verdictOf({ ...young, steps: [{ from: 12, factor: 1.15 }] }, 12).kind).toBe('regression');
+    // Night 12: its noise is known, how far one night can wander not yet.
+    expect(verdictOf({ ...young, steps: [{ from: 12, factor: 1.15 }] }, 12).kind).toBe('stable');
+    // The same +15% once the series has shown 20 nights.
+    expect(verdictOf({ ...young, steps: [{ from: 21, factor: 1.15 }] }, 21).kind).toBe('regression');
   });
 
   it('judges a series with a single good night before tonight when minBaselineNights is 1', () => {
@@ -66,40 +69,40 @@ describe('judge', () => {
   });
 
   it('does not flag a +5% step at 3% noise', () => {
-    expect(verdictsOf({ ...quiet, seed: 12, steps: [{ from: 10, factor: 1.05 }] }, [10, 11, 12])).toEqual(['stable', 'stable', 'stable']);
+    expect(verdictsOf({ ...quiet, seed: 12, steps: [{ from: 20, factor: 1.05 }] }, [20, 21, 22])).toEqual(['stable', 'stable', 'stable']);
   });
 
   it('does not flag a +15% jump of one repeat in five (an outlier)', () => {
-    const verdict = verdictOf({ ...quiet, repeats: 5, seed: 13, outliers: [{ night: 10, repeat: 3, factor: 1.15 }] }, 10);
+    const verdict = verdictOf({ ...quiet, repeats: 5, seed: 13, outliers: [{ night: 20, repeat: 3, factor: 1.15 }] }, 20);
     expect(verdict.kind).toBe('stable');
     expect(Math.abs(verdict.change!)).toBeLessThan(0.1);
   });
 
   it('does not flag a +12% change in a noisy series (CV 20%)', () => {
-    const spec = { nights: 16, repeats: 3, cv: 0.2, seed: 14, steps: [{ from: 10, factor: 1.12 }] };
-    expect(verdictsOf(spec, [10, 11, 12, 13, 14, 15])).not.toContain('regression');
+    const spec = { ...quiet, cv: 0.2, seed: 14, steps: [{ from: 20, factor: 1.12 }] };
+    expect(verdictsOf(spec, [20, 21, 22, 23, 24, 25])).not.toContain('regression');
   });
 
   it('reports a -15% step as an improvement', () => {
-    const verdict = verdictOf({ ...quiet, seed: 15, steps: [{ from: 10, factor: 0.85 }] }, 10);
+    const verdict = verdictOf({ ...quiet, seed: 15, steps: [{ from: 20, factor: 0.85 }] }, 20);
     expect(verdict.kind).toBe('improvement');
     expect(verdict.change).toBeLessThan(-0.1);
   });
 
   it('follows the direction of the metric: a falling throughput is a regression', () => {
-    const spec = { ...quiet, seed: 16, metric: 'tasks_per_second', steps: [{ from: 10, factor: 0.85 }] };
-    expect(verdictOf(spec, 10, { directions: { tasks_per_second: 'higher' } }).kind).toBe('regression');
+    const spec = { ...quiet, seed: 16, metric: 'tasks_per_second', steps: [{ from: 20, factor: 0.85 }] };
+    expect(verdictOf(spec, 20, { directions: { tasks_per_second: 'higher' } }).kind).toBe('regression');
   });
 
   it('uses the threshold of the most specific rule', () => {
-    const spec = { ...quiet, seed: 11, steps: [{ from: 10, factor: 1.15 }] };
-    const verdict = verdictOf(spec, 10, { thresholds: [{ suite: 'dask', threshold: 0.05 }, { metric: 'wall_time', threshold: 0.3 }] });
+    const spec = { ...quiet, seed: 11, steps: [{ from: 20, factor: 1.15 }] };
+    const verdict = verdictOf(spec, 20, { thresholds: [{ suite: 'dask', threshold: 0.05 }, { metric: 'wall_time', threshold: 0.3 }] });
     expect(verdict).toMatchObject({ kind: 'stable', threshold: 0.3 });
     expect(verdict.reason).toContain('below threshold');
   });
 
   it('skips failed and missing nights of the baseline, and reports a failed night as failed', () => {
-    // +25%: with three nights left out, the series has 7 ok nights, too few to know its noise, so one night opens only beyond twice the threshold.
+    // +25%: with three nights left out, the series has 7 ok nights, a young series, so one night opens only beyond twice the threshold.
     const spec = { ...quiet, seed: 11, steps: [{ from: 10, factor: 1.25 }], failedNights: [7, 8], absentNights: [6] };
     const verdict = verdictOf(spec, 10);
     // The window counts results: the 7 ok nights before night 10 reach back to night 0.
