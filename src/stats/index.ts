@@ -9,6 +9,7 @@ export { summarize, type Summary } from './descriptive.js';
 export { medianInterval, type MedianInterval } from './median-interval.js';
 export {
   mannWhitneyU,
+  mannWhitneyUSorted,
   MANN_WHITNEY_EXACT_MAX_N,
   type Alternative,
   type MannWhitneyMethod,

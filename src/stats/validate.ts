@@ -16,7 +16,7 @@
  * @param values - The sample to check.
  * @param what - Name used in the error message, e.g. `"mannWhitneyU: a"`.
  */
-export function assertFiniteSample(values: readonly number[], what: string): void {
+export function assertFiniteSample(values: ArrayLike<number>, what: string): void {
   if (values.length === 0) {
     throw new RangeError(`${what} must contain at least one value`);
   }

@@ -11,6 +11,7 @@ describe('src/stats/index.ts', () => {
         'bootstrapRatioOfMedians',
         'createRandom',
         'mannWhitneyU',
+        'mannWhitneyUSorted',
         'medianInterval',
         'relativeSpread',
         'summarize',

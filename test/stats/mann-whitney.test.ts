@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../../src/stats/random.js';
-import { mannWhitneyU, type Alternative } from '../../src/stats/mann-whitney.js';
+import { mannWhitneyU, mannWhitneyUSorted, type Alternative } from '../../src/stats/mann-whitney.js';
 import { brutePermutationP, bruteU, lognormalSample } from './helpers.js';
 
 /**
@@ -202,6 +202,19 @@ describe('mannWhitneyU: ties', () => {
 
   it('U with ties counts half pairs', () => {
     expect(mannWhitneyU([1, 2, 3], [2, 2, 4]).u).toBe(bruteU([1, 2, 3], [2, 2, 4]));
+  });
+
+  it('gives the same U and p from samples sorted beforehand (mannWhitneyUSorted)', () => {
+    const random = createRandom(41);
+    for (let trial = 0; trial < 200; trial++) {
+      // Rounded to tenths, so ties come up too; sizes on both sides of the exact limit.
+      const sample = (n: number) => Array.from({ length: n }, () => Math.round(random() * 30) / 10);
+      const [a, b] = [sample(1 + (trial % 25)), sample(1 + ((trial * 7) % 30))];
+      const sorted = (values: number[]) => Float64Array.from(values).sort();
+      for (const alternative of ['two-sided', 'less', 'greater'] as const) {
+        expect(mannWhitneyUSorted(sorted(a), sorted(b), { alternative })).toEqual(mannWhitneyU(a, b, { alternative }));
+      }
+    }
   });
 });
 
