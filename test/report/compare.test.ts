@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareInputs, nightsNeeded, nightsOf, parseSelection, selectionFragment, type CompareData, type CompareNight, type Selection } from '../../src/report/compare/selection.js';
+import { appendToRuns, compareInputs, nightsNeeded, nightsOf, parseSelection, selectionFragment, type CompareData, type CompareNight, type Selection } from '../../src/report/compare/selection.js';
 import { compareTable, nightlyNoiseBand, ratioInterval } from '../../src/report/compare/table.js';
 import { createRandom } from '../../src/stats/index.js';
 
@@ -82,10 +82,25 @@ describe('compare selection', () => {
   it('gathers each side\'s repeats in values, and an A/B test\'s groups with its A/A band', () => {
     const selection: Selection = { kind: 'nightly', base: { kind: 'range', from: '2026-01-01', to: '2026-01-02' }, new: { kind: 'commit', repo: 'dask/dask', sha: 'abcdef1234' } };
     expect(nightsNeeded(data, selection)).toEqual([0, 1, 2, 3]);
-    const nights: Record<number, CompareNight> = { 0: { series: [0], counts: [2], values: [100, 101] }, 1: { series: [0], counts: [1], values: [102] }, 3: { series: [0], counts: [2], values: [130, 131] } };
+    const nights: Record<number, CompareNight> = { 0: { runs: [0, 1, 2], values: [100, 101] }, 1: { runs: [0, 1, 1], values: [102] }, 3: { runs: [0, 1, 2], values: [130, 131] } };
     const nightly = compareInputs(data, selection, (i) => nights[i]);
     expect(nightly.inputs).toEqual([{ key: 'dask/shuffle/wall_time/v', base: [10, 10.1, 10.2], new: [13, 13.1], direction: 'lower', band: nightlyNoiseBand(0.02) }]);
     expect(nightly.subjects[0]).toMatchObject({ workload: 'shuffle', href: 'workloads/dask/shuffle.html' });
+  });
+
+  it('writes a night\'s series as runs of consecutive series with the same repeats, and reads each series\' values back', () => {
+    const runs: number[] = [];
+    for (const [series, repeats] of [[0, 3], [1, 3], [2, 3], [4, 3], [5, 2], [6, 2]] as const) appendToRuns(runs, series, repeats);
+    expect(runs).toEqual([0, 3, 3, 4, 1, 3, 5, 2, 2]);
+    const seven: CompareData = { ...data, series: Array.from({ length: 7 }, (_, i) => ({ ...data.series[0]!, workload: `w${i}`, exponent: 0 })) };
+    const values = Array.from({ length: 16 }, (_, i) => i + 1);
+    const night: CompareNight = { runs, values };
+    const selection: Selection = { kind: 'nightly', base: { kind: 'night', night: '2026-01-01' }, new: { kind: 'night', night: '2026-01-02' } };
+    const { inputs } = compareInputs(seven, selection, (i) => (i === 0 ? night : undefined));
+    expect(inputs.map((input) => input.base)).toEqual([[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12], [13, 14], [15, 16]]);
+  });
+
+  it('gathers an A/B test\'s groups with its A/A band', () => {
     const ab = compareInputs(data, { kind: 'ab', id: 'ab-1' });
     expect(ab.inputs).toEqual([{ key: 'shuffle/wall_time', base: [1, 2], new: [3, 4], direction: 'lower', band: { low: 0.9, high: 1.1 } }]);
   });

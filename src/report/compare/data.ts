@@ -9,7 +9,7 @@
 import type { MetricDirection } from '../../direction.js';
 import type { AbSitePage } from '../../ab/site-page-schema.js';
 import type { SiteData } from '../data.js';
-import type { CompareData, CompareNight, CompareSeries } from './selection.js';
+import { appendToRuns, type CompareData, type CompareNight, type CompareSeries } from './selection.js';
 
 export type MetricDirectionOf = (suite: string, workload: string, metric: string) => MetricDirection;
 
@@ -20,7 +20,7 @@ export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[
   const noise = new Map(site.index.rows.map((row) => [[row.suite, row.workload, row.metric, row.variant.id].join('\u0000'), row.noise]));
 
   const series: CompareSeries[] = [];
-  const byNight = new Map<string, CompareNight>(nights.map((night) => [night, { series: [], counts: [], values: [] }]));
+  const byNight = new Map<string, CompareNight>(nights.map((night) => [night, { runs: [], values: [] }]));
   for (const page of site.workloads) {
     for (const variant of page.variants) {
       for (const metric of variant.metrics) {
@@ -28,8 +28,7 @@ export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[
           const values = metric.repeats.flatMap((repeat) => (repeat[i] === null || repeat[i] === undefined ? [] : [repeat[i]!]));
           if (values.length === 0) return;
           const into = byNight.get(night)!;
-          into.series.push(series.length);
-          into.counts.push(values.length);
+          appendToRuns(into.runs, series.length, values.length);
           into.values.push(...values);
         });
         series.push({
