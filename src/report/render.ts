@@ -91,11 +91,22 @@ export function commitLine(commit: CommitRow): Html {
 
 /** A data file that adds one entry to a global record, for data a page loads piece by piece. */
 export function dataEntryScript(global: string, key: string, data: unknown): string {
-  return `(window.${global} = window.${global} || {})[${JSON.stringify(key)}] = ${JSON.stringify(data)};\n`;
+  return `(window.${global} = window.${global} || {})[${JSON.stringify(key)}] = ${parsedJson(data)};\n`;
 }
 
 /** A data file: a script that hands the page its data through a global (fetch() fails on file://). */
 export function dataScript(global: string, data: unknown): string {
-  // JSON is a JavaScript expression; the file is never inlined into HTML, so "</script>" is harmless here.
-  return `window.${global} = ${JSON.stringify(data)};\n`;
+  return `window.${global} = ${parsedJson(data)};\n`;
+}
+
+/**
+ * `data` as a JavaScript expression: JSON.parse of its JSON in a string literal. A page parses
+ * a file of numbers faster that way than the same object literal written as code (headless
+ * Chromium from file://, alternated 8 times: a compare page night file of 360 KB in 18 ms
+ * against 27; an index part of 1 MB, mostly strings, the same either way), and the compare page
+ * loads seven nights on a change of selection. The string literal is JSON's own (a valid
+ * JavaScript string); the file is never inlined into HTML, so "</script>" is harmless.
+ */
+function parsedJson(data: unknown): string {
+  return `JSON.parse(${JSON.stringify(JSON.stringify(data))})`;
 }

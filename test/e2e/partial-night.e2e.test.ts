@@ -13,6 +13,7 @@ import { sitePaths } from '../../src/report/paths.js';
 import type { WorkloadPage } from '../../src/report/types.js';
 import { runCli } from '../helpers/cli.js';
 import { cheapa, cheapb, cheapTargetConfig, createCheapTarget } from '../helpers/cheap-target.js';
+import { readDataScript } from '../helpers/site-data.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 
@@ -68,7 +69,7 @@ describe('a night a killed shard cut short', () => {
     const report = await runCli(['report', '--out', site], { cwd: dir });
     expect(report.code, report.stderr).toBe(0);
     const data = readFileSync(path.join(site, sitePaths.workloadData('cheap', 'work')), 'utf8');
-    const page = JSON.parse(data.slice(data.indexOf('=') + 1).trim().replace(/;$/, '')) as WorkloadPage;
+    const page = readDataScript(data) as WorkloadPage;
     const series = page.variants[0]!.metrics.find((m) => m.metric === 'work_time')!;
     expect(series.markers.filter((m) => m.kind === 'cut-short')).toEqual([{ night: '2026-11-04', kind: 'cut-short', label: 'incomplete: run cut short (1 of 3 repeats measured; not judged)' }]);
     expect(series.median.at(-1)).toBeNull();
