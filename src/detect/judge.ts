@@ -6,7 +6,7 @@
 import { median, sampleStandardDeviation } from 'simple-statistics';
 import { formatChange, formatMultiple, formatP, formatPercent } from '../format/index.js';
 import { changeNoiseOf, type Comparison } from './compare.js';
-import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, judgedLevelStart, strongestShift } from './evidence.js';
+import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, judgedLevelStart, shiftRankAlpha, shiftRanksApart, strongestShift } from './evidence.js';
 import { clearLevel, suspectNights } from './suspect-range.js';
 import { lookbackResults, resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
 import { detectableOf, type Detectable } from './sensitivity.js';
@@ -187,7 +187,10 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // A step of the threshold measures below it about half the time: the shift counts as large
   // unless it measures clearly below it (`episodeGateStandardErrors`), so a 10% step is found
   // within weeks instead of on a coin flip (and a 9% one sometimes is too).
-  const persistent = noiseKnown && shift !== undefined && Math.abs(shift.z) >= policy.persistZ && !belowThreshold(shift, threshold, episodeGateStandardErrors) && tonightShifted;
+  const significantShift = noiseKnown && shift !== undefined && Math.abs(shift.z) >= policy.persistZ && !belowThreshold(shift, threshold, episodeGateStandardErrors) && tonightShifted;
+  // Tested only where it can decide: a rank test per series and night is not free at 20,000 series.
+  const ranks = significantShift ? shiftRanksApart(levels, shift) : undefined;
+  const persistent = significantShift && ranks!.apart;
 
   // Both paths now measure against the spread of the nights since the last judged level.
   const detectable = detectableOf(
@@ -239,7 +242,8 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
         precedent === undefined ? undefined : `the series was at this level on ${precedent.night}`,
       ]
     : [`${repeats} repeat${repeats === 1 ? '' : 's'}: one night alone is not enough, only the persistence path judges`];
-  const persistence = shift === undefined ? 'no recent shift' : `strongest recent shift ${formatChange(Math.expm1(shift.shift))} at ${formatMultiple(Math.abs(shift.z))} standard errors`;
+  const notApart = ranks && !ranks.apart ? `, but its nights do not rank apart from the baseline's (p = ${formatP(ranks.p)}, ${shiftRankAlpha} needed)` : '';
+  const persistence = shift === undefined ? 'no recent shift' : `strongest recent shift ${formatChange(Math.expm1(shift.shift))} at ${formatMultiple(Math.abs(shift.z))} standard errors${notApart}`;
   return { ...judged, kind: 'stable', reason: `${fastFigures}: ${missed.filter((why) => why !== undefined).join(', ')}; ${persistence}` };
 }
 

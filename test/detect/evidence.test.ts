@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { belowThreshold, episodeGateStandardErrors, judgedLevelStart, knownBelowStandardErrors, strongestShift, type ShiftOptions } from '../../src/detect/evidence.js';
+import { belowThreshold, episodeGateStandardErrors, judgedLevelStart, knownBelowStandardErrors, shiftRankAlpha, shiftRanksApart, strongestShift, type ShiftOptions } from '../../src/detect/evidence.js';
 import { createRandom } from '../../src/stats/index.js';
 
 const options: ShiftOptions = { minBaseline: 7, maxBaseline: 30, minNights: 3, clip: 3, noiseFloor: 0 };
@@ -75,6 +75,21 @@ describe('the shift test', () => {
     const wandering = strongestShift([...walk, ...walk.slice(-3).map((level) => level + 0.05)], young)!;
     const independent = wandering.noise * Math.sqrt(1 / wandering.nights + 1 / wandering.baselineNights);
     expect(wandering.standardError).toBeGreaterThan(1.2 * independent);
+  });
+
+  it("holds back a bimodal benchmark's run of slow nights that passes the t, but not a step", () => {
+    // 5 of 30 baseline nights in a slow mode 12% above the usual one, then 6 of 7: the t reads
+    // 4.36 standard errors (a step to it), the ranks do not set the run apart.
+    const slow = new Set([4, 11, 17, 23, 28, 30, 31, 32, 34, 35, 36]);
+    const bimodal = noisy(Array.from({ length: 37 }, (_, i) => (slow.has(i) ? Math.log(1.12) : 0)), 0.02, 162);
+    const run = strongestShift(bimodal, options)!;
+    expect(run.z).toBeGreaterThan(4.3);
+    const ranks = shiftRanksApart(bimodal, run);
+    expect(ranks.apart).toBe(false);
+    expect(ranks.p).toBeGreaterThan(shiftRankAlpha);
+    // The same 12% as a step on night 30: every night after it ranks above every night before.
+    const step = noisy(steps([30, 1], [7, 1.12]), 0.02, 162);
+    expect(shiftRanksApart(step, strongestShift(step, options)!)).toMatchObject({ apart: true });
   });
 
   it('calls a shift below the threshold only when its size plus the given standard errors stays below it', () => {

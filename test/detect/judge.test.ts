@@ -51,6 +51,15 @@ describe('judge', () => {
     expect(verdictWith({ levelStart: nightAt(12) }).kind).toBe('regression');
   });
 
+  it("does not open a bimodal benchmark's run of slow nights whose ranks do not stand apart, and says so", () => {
+    // 5 of 30 nights 12% slow, then 6 of 7: +10.8% at 4.3 standard errors, rank p 0.0016.
+    const slow = [4, 11, 17, 23, 28, 30, 31, 32, 34, 35, 36];
+    const verdict = verdictOf({ nights: 37, repeats: 1, cv: 0.02, seed: 162, steps: slow.map((from) => ({ from, until: from + 1, factor: 1.12 })) }, 36);
+    expect(verdict.kind).toBe('stable');
+    expect(verdict.shiftZ).toBeGreaterThanOrEqual(4.3);
+    expect(verdict.reason).toMatch(/its nights do not rank apart from the baseline's \(p = 0\.0016, 0\.001 needed\)/);
+  });
+
   it('opens one night of a young series only beyond twice the threshold', () => {
     const young = { ...quiet, seed: 14, nights: 23 };
     // Night 6: six nights before it say little of how far a night can wander; +15% waits.
