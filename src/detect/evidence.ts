@@ -219,13 +219,26 @@ export const shiftRankAlpha = 0.001;
 /**
  * Whether the nights of `shift` (the last `shift.nights` of `levels`) rank apart from its
  * baseline's nights, in its direction, at {@link shiftRankAlpha}: the one-sided Mann-Whitney
- * p-value, which needs no normality. Returns the p-value too, for the verdict's reason.
+ * p-value, which needs no normality. Returns the p-value too, for the verdict's reason. A short
+ * baseline needs more shifted nights to reach the level: at least 1 / C(b + k, k), so 7
+ * baseline nights (a level judged a week ago) need 6 shifted ones, 20 need 3.
  */
 export function shiftRanksApart(levels: readonly number[], shift: Shift): { apart: boolean; p: number } {
   const recent = levels.slice(shift.start);
   const baseline = levels.slice(shift.start - shift.baselineNights, shift.start);
-  const { p } = mannWhitneyU(recent, baseline, { alternative: shift.shift > 0 ? 'greater' : 'less' });
+  const test = mannWhitneyU(recent, baseline, { alternative: shift.shift > 0 ? 'greater' : 'less' });
+  // Every shifted night beyond every baseline night: one arrangement of C(b + k, k), whatever the
+  // ties within each side (the normal approximation, used with ties, puts it several times higher).
+  const allBeyond = test.u === (shift.shift > 0 ? recent.length * baseline.length : 0);
+  const p = allBeyond ? 1 / binomial(recent.length + baseline.length, recent.length) : test.p;
   return { apart: p <= shiftRankAlpha, p };
+}
+
+/** C(n, k) as a double (exact while it stays below 2^53). */
+function binomial(n: number, k: number): number {
+  let value = 1;
+  for (let i = 1; i <= k; i++) value = (value * (n - k + i)) / i;
+  return value;
 }
 
 /**

@@ -19,10 +19,11 @@ let history: SyntheticHistory;
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'nightbench-false-alarm-'));
   store = openHistory(path.join(dir, 'history.sqlite'));
-  // The same +25% step twice, three nights each: on night 20 (triaged), then on night 32.
+  // The same +25% step twice, three nights each: on night 20 (triaged), then on night 45, when
+  // the 20 nights since the first recovered are enough for a 3-night shift to rank apart.
   history = writeSyntheticHistory(store, {
-    seed: 5, workloads: ['sum'], metrics: [{ name: 'wall_time', unit: 's' }], nights: 40, repeats: 5, noise: 0.02, firstNight: '2026-09-01',
-    changes: [20, 32].map((night) => ({ workload: 'sum', metric: 'wall_time', night, factor: 1.25, recoversAt: night + 3 })),
+    seed: 5, workloads: ['sum'], metrics: [{ name: 'wall_time', unit: 's' }], nights: 50, repeats: 5, noise: 0.02, firstNight: '2026-09-01',
+    changes: [20, 45].map((night) => ({ workload: 'sum', metric: 'wall_time', night, factor: 1.25, recoversAt: night + 3 })),
   });
 });
 
@@ -53,18 +54,18 @@ describe('a false-alarm verdict in detection', () => {
     expect(detect(0, 21)).toBe(1);
     expect(store.episodes.episodes()[0]).toMatchObject({ firstBad: { night: history.nights[20] } });
     falseAlarm();
-    expect(detect(22, 39)).toBe(0);
-    const verdict = detectRegressions(store, defaultDetectionPolicy, { now: history.nights[32], dryRun: true }).verdicts[0]!;
+    expect(detect(22, 49)).toBe(0);
+    const verdict = detectRegressions(store, defaultDetectionPolicy, { now: history.nights[45], dryRun: true }).verdicts[0]!;
     expect(verdict.kind).toBe('stable');
     expect(verdict.noise).toBeCloseTo(Math.log(store.triage.falseAlarmEpisodes()[0]!.ratio) / (defaultDetectionPolicy.persistZ / Math.sqrt(defaultDetectionPolicy.persistNights)), 10);
     expect(verdict.reason).toContain('after a false alarm');
   });
 
   it('without a verdict, the episode recovers and the same step later opens a new one', () => {
-    expect(detect(0, 39)).toBe(2);
+    expect(detect(0, 49)).toBe(2);
     expect(store.episodes.episodes().map((e) => [e.kind, e.firstBad.night, e.state])).toEqual([
       ['regression', history.nights[20], 'recovered'],
-      ['regression', history.nights[32], 'recovered'],
+      ['regression', history.nights[45], 'recovered'],
     ]);
   });
 });
