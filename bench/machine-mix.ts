@@ -120,7 +120,7 @@ function replay(rows: readonly ResultRow[], options: Options): Outcome {
       const real = action.group.series.filter((s) => planted(s.workload) && action.group.firstBadNight >= nightAt(plantedNight));
       if (real.length === 0) outcome.falseIssues++;
       outcome.falseSeries += action.group.series.length - real.length;
-      for (const s of real) outcome.plantedFound.push(i - plantedNight);
+      outcome.plantedFound.push(...real.map(() => i - plantedNight));
     }
   }
   return outcome;

@@ -13,7 +13,6 @@ import { historySink, leaseSummary, runSuite, type RunSummary } from '../runner/
 import { runnerMetrics, type Suite } from '../suite/suite.js';
 import type { MetricDirection } from '../direction.js';
 import { testKey } from './analysis.js';
-import type { AbSection } from '../config/ab-section.js';
 import { environmentConfig, environmentRef, loadEnvironments, type LoadedEnvironment } from './environments.js';
 import { runLanes } from './lanes.js';
 import { abGroups, buildSchedule, type AbGroup } from './schedule.js';

@@ -8,7 +8,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import type { ClusterProvider } from '../cluster/types.js';
 import { NightbenchError, lastLines } from '../errors.js';

@@ -7,7 +7,7 @@ import { median, sampleStandardDeviation } from 'simple-statistics';
 import { formatChange, formatMultiple, formatP, formatPercent } from '../format/index.js';
 import { changeNoiseOf, type Comparison } from './compare.js';
 import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, judgedLevelStart, shiftRankAlpha, shiftRanksApart, strongestShift } from './evidence.js';
-import { clearLevel, suspectNights } from './suspect-range.js';
+import { suspectNights } from './suspect-range.js';
 import { lookbackResults, resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
 import { detectableOf, type Detectable } from './sensitivity.js';
 import type { NightPoint, Series, SeriesIdentity } from './series.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { EC2Client, Instance } from '@aws-sdk/client-ec2';
+import type { EC2Client } from '@aws-sdk/client-ec2';
 import { NightbenchError, clusterError, firstLine } from '../../errors.js';
 import type { Log } from '../../log.js';
 import { guardSignals } from '../exit-guard.js';
 import { runCommand, waitForPort } from '../../process/processes.js';
-import { httpAgent, newAgentToken, agentScript, type AgentHost, type HostAgent } from './agent.js';
+import { httpAgent, newAgentToken, agentScript, type HostAgent } from './agent.js';
 import { fillTemplate, startOnOwnLease, type Cluster, type ClusterInfo, type ClusterProvider, type ClusterRequest, type HostLease } from '../types.js';
 import { createEc2Client, describeStates, launchWithFallback, setTag, sleep, terminate, waitRunning, type Sleep } from './api.js';
 import { heartbeatIntervalMs, startHeartbeat } from './heartbeat.js';
