@@ -38,7 +38,7 @@ describe('judge', () => {
     const [series] = groupSeries(seriesRows(slowBefore));
     const policy = detectionSchema.parse({});
     // The baseline starts at night 13 (an episode accepted there): the 8 nights since are too few
-    // to weigh their own spread, which would otherwise hold the slow night 1 and make tonight noise.
+    // to weigh their own spread, which would otherwise hold the slow night 11 and make tonight noise.
     const verdictWith = (options: { levelStart?: string; machineNights?: ReadonlySet<string> }) =>
       judge(series!, compareNight(series!, { night: nightAt(21), windowResults: policy.windowDays, lookbackResults: policy.lookbackDays, baselineStart: nightAt(13), ...options }), policy);
     const verdict = verdictWith({});

@@ -161,8 +161,9 @@ export function compareInputs(data: CompareData, selection: Selection, night: (i
       const { runs, values } = loaded;
       let at = 0;
       for (let r = 0; r < runs.length; r += 3) {
-        const [first, count, repeats] = [runs[r]!, runs[r + 1]!, runs[r + 2]!];
-        for (let series = first; series < first + count; series++) {
+        const first = runs[r]!;
+        const repeats = runs[r + 2]!;
+        for (let series = first; series < first + runs[r + 1]!; series++) {
           const exponent = data.series[series]!.exponent;
           const into = (bySeries[series] ??= []);
           for (const end = at + repeats; at < end; at++) into.push(fromUnits(values[at]!, exponent));
