@@ -84,8 +84,9 @@ function staysThere(values: readonly number[], at: number): boolean {
   const before = values.slice(Math.max(0, at - persistentResults), at);
   const after = values.slice(at, at + persistentResults);
   if (before.length === 0 || after.length < persistentResults) return false;
-  const middle = Math.sqrt(median(before) * median(after));
-  const fallbacks = after.filter((value) => (median(after) > middle ? value <= middle : value >= middle)).length;
+  const newLevel = median(after);
+  const middle = Math.sqrt(median(before) * newLevel);
+  const fallbacks = after.filter((value) => (newLevel > middle ? value <= middle : value >= middle)).length;
   return fallbacks <= fallbacksAllowed;
 }
 
