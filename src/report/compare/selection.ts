@@ -162,8 +162,9 @@ export function compareInputs(data: CompareData, selection: Selection, night: (i
       let at = 0;
       for (let r = 0; r < runs.length; r += 3) {
         const first = runs[r]!;
+        const seriesEnd = first + runs[r + 1]!;
         const repeats = runs[r + 2]!;
-        for (let series = first; series < first + runs[r + 1]!; series++) {
+        for (let series = first; series < seriesEnd; series++) {
           const exponent = data.series[series]!.exponent;
           const into = (bySeries[series] ??= []);
           for (const end = at + repeats; at < end; at++) into.push(fromUnits(values[at]!, exponent));
