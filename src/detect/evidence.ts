@@ -293,7 +293,7 @@ function prefixSums(values: readonly number[]): number[] {
 /** Each value clipped to the median of itself and its neighbours +/- `limit`. */
 function clipToNeighbours(values: readonly number[], limit: number): number[] {
   return values.map((value, i) => {
-    const center = medianOf(values.slice(Math.max(0, i - clipNeighbours), i + clipNeighbours + 1));
+    const center = medianOf(values, Math.max(0, i - clipNeighbours), Math.min(values.length, i + clipNeighbours + 1));
     return Math.min(center + limit, Math.max(center - limit, value));
   });
 }

@@ -79,14 +79,14 @@ export function segmentSeries(values: readonly number[], options: SegmentationOp
   for (let i = 0; i + 1 < bounds.length; i++) {
     const start = bounds[i]!;
     const end = bounds[i + 1]!;
-    if (end > start) segments.push({ start, end, level: medianOf(values.slice(start, end)) });
+    if (end > start) segments.push({ start, end, level: medianOf(values, start, end) });
   }
   return segments;
 }
 
 /** The split of `values[start, end)` that explains most of its variance, in noise units. */
 function bestSplit(values: readonly number[], start: number, end: number, minSize: number, noise: number, clip: number): { at: number; gain: number } | undefined {
-  const center = medianOf(values.slice(start, end));
+  const center = medianOf(values, start, end);
   const low = center - clip * noise;
   const high = center + clip * noise;
   const n = end - start;
@@ -116,9 +116,23 @@ function constantSteps(values: readonly number[], minSize: number): number[] {
   return steps;
 }
 
-/** Median of a non-empty list (a copy is sorted). */
-export function medianOf(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
+/**
+ * Median of `values[start..end)`, a non-empty range (a copy is sorted). A few values are sorted
+ * by insertion: detection takes such medians about a million times a night at 20,000 series,
+ * where that is several times faster than a sort through a comparator; more, natively.
+ */
+export function medianOf(values: readonly number[], start = 0, end = values.length): number {
+  const sorted = end - start > 32 ? Float64Array.from(values.slice(start, end)).sort() : values.slice(start, end);
+  if (sorted instanceof Array) insertionSort(sorted);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function insertionSort(sorted: number[]): void {
+  for (let i = 1; i < sorted.length; i++) {
+    const value = sorted[i]!;
+    let j = i - 1;
+    for (; j >= 0 && sorted[j]! > value; j--) sorted[j + 1] = sorted[j]!;
+    sorted[j + 1] = value;
+  }
 }
