@@ -130,14 +130,11 @@ export function provisionalMachineNights(episodes: readonly Episode[], machineNi
   return nights;
 }
 
-/** The series with the points of their provisional machine nights before `night` marked disturbed: no later night is compared with them. */
-export function withoutMachineNights(series: readonly Series[], provisionalNights: ReadonlyMap<string, ReadonlySet<string>>, night: string): readonly Series[] {
-  if (provisionalNights.size === 0) return series;
-  return series.map((one) => {
-    const nights = provisionalNights.get(one.key);
-    if (nights === undefined) return one;
-    return { ...one, points: one.points.map((point) => (point.night !== night && point.status === 'ok' && nights.has(point.night) ? { ...point, status: 'disturbed' as const } : point)) };
-  });
+/** The series with the points of its provisional machine nights before `night` marked disturbed: no later night is compared with them. */
+export function withoutMachineNights(one: Series, provisionalNights: ReadonlyMap<string, ReadonlySet<string>>, night: string): Series {
+  const nights = provisionalNights.get(one.key);
+  if (nights === undefined) return one;
+  return { ...one, points: one.points.map((point) => (point.night !== night && point.status === 'ok' && nights.has(point.night) ? { ...point, status: 'disturbed' as const } : point)) };
 }
 
 /**

@@ -15,7 +15,7 @@ import { judge, type SeriesVerdict, type VerdictKind } from './judge.js';
 import { sameClassView, withMachine } from './machine-change.js';
 import { keepMachineEpisodes, machineNight, provisionalMachineNights, withoutMachineNights, type MachineNight } from './machine-night.js';
 import { lookbackResults, type DetectionPolicy, type Direction } from './policy.js';
-import { groupSeries, seriesOfLastResults, type Series } from './series.js';
+import { groupSeries, seriesOfLastResults, seriesOfWorkloadNights, type Series } from './series.js';
 import type { DeclaredDirection } from '../history/regression-queries.js';
 
 /** The direction the suite declares for a metric of a workload, if any. */
@@ -96,7 +96,7 @@ export function assessNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
   const since = readFrom(store, policy, night, options.suite);
   const series = options.series
     ? seriesOfLastResults(options.series.filter((one) => options.suite === undefined || one.identity.suite === options.suite), night, lookbackResults(policy))
-    : groupSeries(store.runs.streamResultRows({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true }), { from: since, to: night });
+    : seriesOfWorkloadNights(store.runs.streamWorkloadNights({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true }), { from: since, to: night });
   return planNight(series, store.episodes.episodes({ suite: options.suite }), policy, {
     night, suite: options.suite, declared: declaredDirections(store.runs.metricDirections()), falseAlarms: store.triage.falseAlarmEpisodes(),
     machineNights: new Set(store.episodes.machineNights({ sinceNight: since, machineOnly: true }).map((m) => m.night)),
@@ -105,11 +105,13 @@ export function assessNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
 
 /**
  * The pure pipeline of one night: compare, judge, plan. `series`: those of the night's lookback
- * (see {@link lookbackResults}). A report with `dryRun` set: nothing is stored.
+ * (see {@link lookbackResults}), in any order, each read once (so they may be built as judged:
+ * at 20,000 series, points that die young cost the garbage collector far less than a whole
+ * night's held at once). A report with `dryRun` set: nothing is stored.
  * `falseAlarms`: the episodes maintainers called false alarms, which raise their series' noise.
  */
 export function planNight(
-  series: readonly Series[],
+  series: Iterable<Series>,
   episodes: readonly Episode[],
   policy: DetectionPolicy,
   options: { night?: string; suite?: string; declared?: DeclaredDirections; falseAlarms?: readonly FalseAlarmStep[]; machineNights?: ReadonlySet<string> },
@@ -117,13 +119,21 @@ export function planNight(
   const counts = Object.fromEntries(verdictKinds.map((kind) => [kind, 0])) as Record<VerdictKind, number>;
   const { night, suite } = options;
   if (night === undefined) return { suite, dryRun: true, verdicts: [], counts, changes: [], openedIds: [], activeEpisodes: [], unconfirmedEpisodes: [] };
-  const verdicts = judgeNight(series, episodes, policy, night, options.declared, options.falseAlarms, options.machineNights);
+  let since = night;
+  const verdicts = judgeNight(oldestNightSeen(series, (first) => (since = first < since ? first : since)), episodes, policy, night, options.declared, options.falseAlarms, options.machineNights);
   for (const verdict of verdicts) counts[verdict.kind]++;
   const changes = keepMachineEpisodes(planEpisodes(verdicts, episodes, policy), episodes, options.machineNights ?? new Set());
-  const since = series.reduce((oldest, one) => (one.points[0] !== undefined && one.points[0].night < oldest ? one.points[0].night : oldest), night);
   const unconfirmedEpisodes = episodes.filter((e) => e.state === 'unconfirmed' && e.firstBad.night >= since && e.firstBad.night <= night);
   const machine = machineNight(night, suite, verdicts, policy);
   return { night, suite, dryRun: true, verdicts, counts, changes, openedIds: [], activeEpisodes: activeAfter(episodes, changes), unconfirmedEpisodes, machine };
+}
+
+/** The series, each first night told to `see` as the series goes by. */
+function* oldestNightSeen(series: Iterable<Series>, see: (firstNight: string) => void): Generator<Series> {
+  for (const one of series) {
+    if (one.points[0] !== undefined) see(one.points[0].night);
+    yield one;
+  }
 }
 
 /** The suites' declared directions as a lookup; `none` leaves the default. */
@@ -149,7 +159,7 @@ export function judgeRows(
 }
 
 /**
- * The verdicts of every series with a point on `night`. A series is compared only with nights
+ * The verdicts of every series with a point on `night`, in the order of their keys. A series is compared only with nights
  * from its latest episode's first bad night on (re-baselined after a level shift, or after the
  * level a maintainer accepted), or from the night it recovered. `declared` gives the direction
  * the suite declares for a metric; a series' recent `falseAlarms` floor its noise (`false-alarms.ts`).
@@ -159,7 +169,7 @@ export function judgeRows(
  * lookback holds enough of them (`machine-change.ts`).
  */
 export function judgeNight(
-  series: readonly Series[],
+  series: Iterable<Series>,
   episodes: readonly Episode[],
   policy: DetectionPolicy,
   night: string,
@@ -188,7 +198,8 @@ export function judgeNight(
     if (seen === undefined || from > seen) levelFrom.set(episode.seriesKey, from);
   }
   const verdicts: SeriesVerdict[] = [];
-  for (const one of withoutMachineNights(series, provisionalNights, night)) {
+  for (const judged of series) {
+    const one = withoutMachineNights(judged, provisionalNights, night);
     // A night is compared with the nights of its own machine class when there are enough of them.
     const view = sameClassView(one, night, policy);
     const compared = view?.series ?? one;
@@ -196,7 +207,7 @@ export function judgeNight(
     if (comparison.latest === undefined) continue;
     verdicts.push(withMachine(judge(compared, comparison, policy, declared(one.identity.suite, one.identity.workload, one.identity.metric), noiseFloors.get(one.key)), view));
   }
-  return verdicts;
+  return verdicts.sort((a, b) => (a.seriesKey < b.seriesKey ? -1 : a.seriesKey > b.seriesKey ? 1 : 0));
 }
 
 /** The active episodes once `changes` were applied, without storing them (for a dry run). */

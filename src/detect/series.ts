@@ -7,7 +7,8 @@
  *
  * @module
  */
-import type { RepeatStatus, ResultRow, SeriesIdentity } from '../history/types.js';
+import type { ResultRow, SeriesIdentity } from '../history/types.js';
+import { workloadNightsOfRows, type WorkloadNight } from '../history/workload-nights.js';
 
 export type { SeriesIdentity };
 
@@ -61,21 +62,10 @@ export function seriesKey(identity: SeriesIdentity): string {
   ]);
 }
 
-/** One run of one workload, as the rows tell it. */
-interface WorkloadRun {
-  runId: string;
-  night: string;
-  startedAt: string;
-  commits: Record<string, string>;
-  machineClass?: string;
-  repeats: Map<number, RepeatStatus>;
-  values: Map<string, number[]>;
-}
-
 /** Every run of one workload in one comparable environment; its metrics are the union over runs. */
 interface WorkloadHistory {
   identity: Omit<SeriesIdentity, 'metric'>;
-  runs: Map<string, WorkloadRun>;
+  runs: WorkloadNight[];
   units: Map<string, string | null>;
 }
 
@@ -89,34 +79,38 @@ export interface NightRange {
 
 /**
  * Groups rows (e.g. `RunStore.resultRows({ kind: 'nightly' })`) into series, keeping the
- * nights of `range`. Rows may come in any order; when a night has several runs of a workload,
- * the one started last counts. Cost: two string comparisons per row outside the range, one map
- * lookup per row inside it in the usual order (rows of a repeat and of a run together).
+ * nights of `range`: {@link groupWorkloadNights} of the rows folded per run and workload.
  */
 export function groupSeries(rows: Iterable<ResultRow>, range: NightRange = {}): Series[] {
+  return groupWorkloadNights(workloadNightsOfRows(rowsOfNights(rows, range)), range);
+}
+
+function* rowsOfNights(rows: Iterable<ResultRow>, { from = '', to = '\uffff' }: NightRange): Generator<ResultRow> {
+  for (const row of rows) if (row.night >= from && row.night <= to) yield row;
+}
+
+/**
+ * Groups workload nights (e.g. `RunStore.streamWorkloadNights`) into series, keeping the nights
+ * of `range`, in the order of their keys. They may come in any order; when a night has several
+ * runs of a workload, the one started last counts.
+ */
+export function groupWorkloadNights(nights: Iterable<WorkloadNight>, range: NightRange = {}): Series[] {
+  return [...seriesOfWorkloadNights(nights, range)].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
+ * The series of {@link groupWorkloadNights} in no set order, each workload's built only when
+ * the one before was taken: what a night's judgement reads once, series after series.
+ */
+export function* seriesOfWorkloadNights(nights: Iterable<WorkloadNight>, { from = '', to = '\uffff' }: NightRange = {}): Generator<Series> {
   const histories = new Map<string, WorkloadHistory>();
-  const from = range.from ?? '';
-  const to = range.to ?? '\uffff';
-  let previousRow: ResultRow | undefined;
-  let current: { history: WorkloadHistory; run: WorkloadRun } | undefined;
-  for (const row of rows) {
-    if (row.night < from || row.night > to) continue;
-    if (current === undefined || previousRow === undefined || row.runId !== previousRow.runId || row.workload !== previousRow.workload) {
-      current = locate(histories, row);
-    }
-    previousRow = row;
-    const { history, run } = current;
-    // A repeat has one row per metric; a failed one a single row without a metric.
-    if (!run.repeats.has(row.repeat)) run.repeats.set(row.repeat, row.status);
-    if (row.metric === null) continue;
-    if (!history.units.has(row.metric)) history.units.set(row.metric, row.unit);
-    let values = run.values.get(row.metric);
-    if (values === undefined) run.values.set(row.metric, (values = []));
-    if (row.status === 'ok' && row.value !== null) values.push(row.value);
+  for (const night of nights) {
+    if (night.run.night < from || night.run.night > to) continue;
+    const history = locate(histories, night);
+    history.runs.push(night);
+    for (const [metric, unit] of night.metrics) if (!history.units.has(metric)) history.units.set(metric, unit);
   }
-  const series: Series[] = [];
-  for (const history of histories.values()) series.push(...seriesOf(history));
-  return series.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (const history of histories.values()) yield* seriesOf(history);
 }
 
 /**
@@ -157,54 +151,41 @@ function firstPointAtOrAfter(points: readonly NightPoint[], night: string): numb
   return low;
 }
 
-function locate(histories: Map<string, WorkloadHistory>, row: ResultRow): { history: WorkloadHistory; run: WorkloadRun } {
+function locate(histories: Map<string, WorkloadHistory>, { run, workload, workloadVersion }: WorkloadNight): WorkloadHistory {
   // Internal grouping key: NUL never occurs in names, and concatenation is cheaper than seriesKey.
-  const key = `${row.suite}\0${row.workload}\0${row.workloadVersion}\0${row.provider}\0${row.clusterShape}\0${row.instanceType ?? ''}\0${row.instanceType === undefined ? 0 : 1}\0${row.environmentName}\0${row.environmentFingerprint}`;
+  const key = `${run.suite}\0${workload}\0${workloadVersion}\0${run.provider}\0${run.clusterShape}\0${run.instanceType ?? ''}\0${run.instanceType === undefined ? 0 : 1}\0${run.environmentName}\0${run.environmentFingerprint}`;
   let history = histories.get(key);
   if (history === undefined) {
     const identity = {
-      suite: row.suite,
-      workload: row.workload,
-      workloadVersion: row.workloadVersion,
-      provider: row.provider,
-      clusterShape: row.clusterShape,
-      instanceType: row.instanceType,
-      environmentName: row.environmentName,
-      environmentFingerprint: row.environmentFingerprint,
+      suite: run.suite,
+      workload,
+      workloadVersion,
+      provider: run.provider,
+      clusterShape: run.clusterShape,
+      instanceType: run.instanceType,
+      environmentName: run.environmentName,
+      environmentFingerprint: run.environmentFingerprint,
     };
-    histories.set(key, (history = { identity, runs: new Map(), units: new Map() }));
+    histories.set(key, (history = { identity, runs: [], units: new Map() }));
   }
-  let run = history.runs.get(row.runId);
-  if (run === undefined) {
-    run = { runId: row.runId, night: row.night, startedAt: row.startedAt, commits: row.commits, machineClass: row.machineClass, repeats: new Map(), values: new Map() };
-    history.runs.set(row.runId, run);
-  }
-  return { history, run };
+  return history;
 }
 
 function seriesOf(history: WorkloadHistory): Series[] {
-  const latestByNight = new Map<string, WorkloadRun>();
-  for (const run of history.runs.values()) {
-    const seen = latestByNight.get(run.night);
-    if (seen === undefined || run.startedAt >= seen.startedAt) latestByNight.set(run.night, run);
+  const latestByNight = new Map<string, WorkloadNight>();
+  for (const one of history.runs) {
+    const seen = latestByNight.get(one.run.night);
+    if (seen === undefined || one.run.startedAt >= seen.run.startedAt) latestByNight.set(one.run.night, one);
   }
-  const nights = [...latestByNight.values()].sort((a, b) => (a.night < b.night ? -1 : a.night > b.night ? 1 : 0));
+  const nights = [...latestByNight.values()].sort((a, b) => (a.run.night < b.run.night ? -1 : a.run.night > b.run.night ? 1 : 0));
   return [...history.units].map(([metric, unit]) => {
     const identity: SeriesIdentity = { ...history.identity, metric };
-    return { key: seriesKey(identity), identity, unit, points: nights.map((run) => pointOf(run, metric)) };
+    return { key: seriesKey(identity), identity, unit, points: nights.map((one) => pointOf(one, metric)) };
   });
 }
 
-function pointOf(run: WorkloadRun, metric: string): NightPoint {
-  let okRepeats = 0;
-  let failedRepeats = 0;
-  let disturbedRepeats = 0;
-  for (const status of run.repeats.values()) {
-    if (status === 'ok') okRepeats++;
-    else if (status === 'disturbed') disturbedRepeats++;
-    else failedRepeats++;
-  }
-  const values = run.values.get(metric) ?? [];
+function pointOf({ run, okRepeats, failedRepeats, disturbedRepeats, metrics }: WorkloadNight, metric: string): NightPoint {
+  const values = metrics.find((m) => m[0] === metric)?.[2] ?? [];
   const status: PointStatus = failedRepeats > 0 ? 'failed' : okRepeats === 0 ? 'disturbed' : values.length === 0 ? 'missing' : 'ok';
   const point: NightPoint = { night: run.night, runId: run.runId, commits: run.commits, status, values, okRepeats, failedRepeats, disturbedRepeats };
   return run.machineClass === undefined ? point : { ...point, machineClass: run.machineClass };

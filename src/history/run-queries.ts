@@ -11,6 +11,7 @@ import type Database from 'better-sqlite3';
 import type { Db } from './database.js';
 import { preparedOnce } from './prepared.js';
 import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome } from './types.js';
+import type { RunFacts } from './workload-nights.js';
 import { cutShortCondition } from './whole-points-queries.js';
 
 /** Which runs' repeats `selectResultRows` reads; every field given must match. */
@@ -119,6 +120,34 @@ export function selectResultRows(db: Db, filter: ResultFilter = {}): ResultRow[]
  * per run, so SQLite never sorts the whole selection and no run column is decoded per value.
  */
 export function* iterateResultRows(db: Db, filter: ResultFilter = {}): Generator<ResultRow> {
+  const repeatsOf = repeatRowsStatement(db, filter);
+  const repeatParams = [filter.workload, filter.metric].filter((value) => value !== undefined);
+  for (const { run } of selectRuns(db, filter)) {
+    const { runId, kind, suite, night, startedAt, environmentName, environmentFingerprint, provider, clusterShape, instanceType, machineClass, commits } = run;
+    // Rows of one shape, spelled out: a spread of the run's facts into each of millions of rows
+    // costs more than the read itself.
+    for (const [workload, workloadVersion, repeat, status, metric, value, unit, error, disturbance] of repeatsOf.iterate(runId, ...repeatParams) as Iterable<RepeatTuple>) {
+      const row: ResultRow = {
+        runId, kind, suite, night, startedAt, environmentName, environmentFingerprint, provider, clusterShape, instanceType,
+        workload, workloadVersion, repeat, status, metric, value, unit, error, disturbance, commits,
+      };
+      if (machineClass !== undefined) row.machineClass = machineClass;
+      yield row;
+    }
+  }
+}
+
+/** A run {@link selectRuns} selects: its facts, and what tells the workloads it cut short. */
+export interface SelectedRun {
+  run: RunFacts;
+  /** The run ended before its last repeat (killed, or its machine gone). */
+  incomplete: boolean;
+  /** The repeats per workload its config asked for (0 when it says none). */
+  plannedRepeats: number;
+}
+
+/** The runs the run fields of `filter` select, with their commits, oldest night first. */
+export function* selectRuns(db: Db, filter: Pick<ResultFilter, 'kind' | 'suite' | 'sinceNight' | 'runIds'>): Generator<SelectedRun> {
   const where: string[] = [];
   const params: unknown[] = [];
   const add = (clause: string, ...values: unknown[]) => (where.push(clause), params.push(...values));
@@ -130,32 +159,22 @@ export function* iterateResultRows(db: Db, filter: ResultFilter = {}): Generator
     .prepare(
       `SELECT r.id AS runId, r.kind, r.suite, r.night, r.started_at AS startedAt, r.environment_name AS environmentName,
               r.environment_fingerprint AS environmentFingerprint, r.provider, r.cluster_shape AS clusterShape,
-              r.instance_type AS instanceType, r.machine_class AS machineClass
+              r.instance_type AS instanceType, r.machine_class AS machineClass,
+              r.status = 'incomplete' AS incomplete, COALESCE(json_extract(r.config, '$.repeats'), 0) AS plannedRepeats
        FROM runs r ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY r.night, r.started_at, r.id`,
     )
-    .all(...params) as (Omit<ResultRow, 'commits' | 'instanceType' | 'machineClass' | RepeatColumn> & { instanceType: string | null; machineClass: string | null })[];
+    .all(...params) as (Omit<RunFacts, 'commits' | 'instanceType' | 'machineClass'> & { instanceType: string | null; machineClass: string | null; incomplete: number; plannedRepeats: number })[];
   const commitsOf = preparedOnce(db, 'SELECT repo, sha FROM run_commits WHERE run_id = ?');
-  const repeatsOf = repeatRowsStatement(db, filter);
-  const repeatParams = [filter.workload, filter.metric].filter((value) => value !== undefined);
-  for (const { machineClass, instanceType, ...run } of runs) {
+  for (const { instanceType, machineClass, incomplete, plannedRepeats, ...facts } of runs) {
     const commits: Record<string, string> = {};
-    for (const { repo, sha } of commitsOf.all(run.runId) as { repo: string; sha: string }[]) commits[repo] = sha;
-    const { runId, kind, suite, night, startedAt, environmentName, environmentFingerprint, provider, clusterShape } = run;
-    // Rows of one shape, spelled out: a spread of the run's facts into each of millions of rows
-    // costs more than the read itself.
-    for (const [workload, workloadVersion, repeat, status, metric, value, unit, error, disturbance] of repeatsOf.iterate(runId, ...repeatParams) as Iterable<RepeatTuple>) {
-      const row: ResultRow = {
-        runId, kind, suite, night, startedAt, environmentName, environmentFingerprint, provider, clusterShape, instanceType: instanceType ?? undefined,
-        workload, workloadVersion, repeat, status, metric, value, unit, error, disturbance, commits,
-      };
-      if (machineClass !== null) row.machineClass = machineClass;
-      yield row;
-    }
+    for (const { repo, sha } of commitsOf.all(facts.runId) as { repo: string; sha: string }[]) commits[repo] = sha;
+    const run: RunFacts = { ...facts, commits, instanceType: instanceType ?? undefined };
+    if (machineClass !== null) run.machineClass = machineClass;
+    yield { run, incomplete: incomplete === 1, plannedRepeats };
   }
 }
 
-type RepeatColumn = 'workload' | 'workloadVersion' | 'repeat' | 'status' | 'metric' | 'value' | 'unit' | 'error' | 'disturbance';
 type RepeatTuple = [string, string, number, ResultRow['status'], string | null, number | null, string | null, string | null, string | null];
 
 /** One run's repeats and their values, in workload, repeat and metric order, as raw tuples ({@link RepeatTuple}). */

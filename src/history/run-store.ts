@@ -10,9 +10,11 @@ import { insertUnsupportedWorkload, nightsRecorded, type UnsupportedWorkload } f
 import { describeSqliteError } from './database.js';
 import { importWriter, type ImportRunRow, type ImportWriteCounts } from './import-queries.js';
 import { latestNightlyNight, metricDirections, nightlyNightsBack, recordMetricDirections, type DeclaredDirection } from './regression-queries.js';
-import { insertRepeat, insertRun, insertWarmup, iterateResultRows, selectResultRows, updateRunOutcome, type ResultFilter } from './run-queries.js';
+import { iterateWorkloadNights, type WorkloadNightFilter } from './run-points-queries.js';
+import { insertRepeat, insertRun, insertWarmup, selectResultRows, updateRunOutcome, type ResultFilter } from './run-queries.js';
 import type { StoreHandle } from './store-handle.js';
 import type { NewRun, ProcessOwner, RepeatRecord, ResultRow, RunOutcome } from './types.js';
+import type { WorkloadNight } from './workload-nights.js';
 
 export class RunStore {
   private writeImportedRun?: (row: ImportRunRow) => ImportWriteCounts;
@@ -61,11 +63,12 @@ export class RunStore {
   }
 
   /**
-   * The rows of {@link resultRows}, read as they are consumed: what detection groups without
-   * holding every row of the lookback at once. Nothing else may use the store until it is done.
+   * Each matching run's workloads as their series read them (workload-nights.ts), oldest night
+   * first: what detection groups, read from one stored row per run (run-points-queries.ts), which
+   * the first read of a run writes. Nothing else may use the store until it is done.
    */
-  streamResultRows(filter: ResultFilter = {}): Iterable<ResultRow> {
-    return iterateResultRows(this.handle.db, filter);
+  streamWorkloadNights(filter: WorkloadNightFilter = {}): Iterable<WorkloadNight> {
+    return iterateWorkloadNights(this.handle.db, filter);
   }
 
   /** A workload the target's version cannot run: not a failed repeat, no value. */

@@ -1,5 +1,5 @@
 /**
- * The real ports of a replay: the history's nightly rows, detection as the nightly runs it (the
+ * The real ports of a replay: the history's nightly workload nights, detection as the nightly runs it (the
  * stored episodes advance), and the nightly's issue publishing bound to files only.
  *
  * @module
@@ -18,7 +18,7 @@ export function replayPorts(loaded: LoadedConfig, store: Pick<HistoryStore, 'run
   const quiet: Log = { ...log, info: log.debug };
   const issueFiles = { dir: issuesDir, tracker: fileTracker(issuesDir) };
   return {
-    rows: (since) => store.runs.resultRows({ kind: 'nightly', sinceNight: since, wholePointsOnly: true }),
+    workloadNights: (since) => store.runs.streamWorkloadNights({ kind: 'nightly', sinceNight: since, wholePointsOnly: true }),
     judgeNight: (night, series) => detectRegressions(store, policy, { now: night, series }),
     markReplayed: (ids) => void store.episodes.markEpisodesFound(ids, 'replay'),
     // No confirmation rerun (that would run the cluster) and no token: what the nightly files without one.

@@ -8,18 +8,18 @@
  */
 import type { DetectionReport } from '../detect/run.js';
 import type { Episode } from '../detect/episodes.js';
-import { groupSeries, seriesOfNights, type Series } from '../detect/series.js';
+import { groupWorkloadNights, seriesOfNights, type Series } from '../detect/series.js';
 import { formatSeconds } from '../format/index.js';
 import type { IssueAction } from '../issues/plan.js';
-import type { ResultRow } from '../history/types.js';
+import type { WorkloadNight } from '../history/workload-nights.js';
 import type { Log } from '../log.js';
 import { judgeNightsInOrder } from './judge-nights.js';
 import { recordNightActions, type ReplayedIssue, type ReplayLedger } from './ledger.js';
 import { replayTotals, type ReplayTotals } from './totals.js';
 
 export interface ReplayPorts {
-  /** The nightly rows from `since` on, oldest night first: read once. */
-  rows(since: string): ResultRow[];
+  /** The nightly workload nights from `since` on, oldest night first: read once, as they are consumed. */
+  workloadNights(since: string): Iterable<WorkloadNight>;
   /** Stored detection of one night, given the series of a range that holds its lookback. */
   judgeNight(night: string, series: readonly Series[]): DetectionReport;
   markReplayed(episodeIds: number[]): void;
@@ -56,7 +56,7 @@ export async function runReplay(ports: ReplayPorts, range: { from: string; to: s
   const { log } = ports;
   const started = ports.now();
   // Read and grouped once: each night is judged on its lookback's slice of these series.
-  const series = groupSeries(ports.rows(ports.lookbackStart(range.from)), { from: ports.lookbackStart(range.from), to: range.to });
+  const series = groupWorkloadNights(ports.workloadNights(ports.lookbackStart(range.from)), { from: ports.lookbackStart(range.from), to: range.to });
   const inRange = seriesOfNights(series, range.from, range.to);
   const nights = [...new Set(inRange.flatMap((one) => one.points.map((p) => p.night)))].sort();
   const values = inRange.reduce((sum, one) => sum + one.points.reduce((n, p) => n + p.values.length, 0), 0);

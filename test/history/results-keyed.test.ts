@@ -64,18 +64,18 @@ describe('migration 021: results keyed by their primary key alone', () => {
     db.close();
   });
 
-  it('reads the migrated values back as result rows, one run at a time', () => {
+  it('reads the migrated values back as result rows and as workload nights', () => {
     const file = tempFile();
     historyBefore021(file);
     const store = openHistory(file);
     const rows = store.runs.resultRows({ kind: 'nightly', workload: 'shuffle', metric: 'wall_time' });
-    const streamed = [...store.runs.streamResultRows({ kind: 'nightly', workload: 'shuffle', metric: 'wall_time' })];
+    const shuffle = [...store.runs.streamWorkloadNights({ kind: 'nightly' })].find((night) => night.workload === 'shuffle');
     store.close();
     expect(rows.map((row) => [row.runId, row.night, row.workload, row.repeat, row.metric, row.value, row.unit])).toEqual([
       ['run-1', '2026-12-01', 'shuffle', 1, 'wall_time', 10, 's'],
       ['run-1', '2026-12-01', 'shuffle', 2, 'wall_time', 20, 's'],
     ]);
-    expect(streamed).toEqual(rows);
+    expect(shuffle?.metrics.find(([metric]) => metric === 'wall_time')).toEqual(['wall_time', 's', [10, 20]]);
   });
 
   it('hands the pages their values run by run in night order, whatever order the runs were recorded or their ids sort in', () => {

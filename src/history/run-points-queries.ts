@@ -1,0 +1,56 @@
+/**
+ * The runs' workload nights (workload-nights.ts) read through `run_points` (migration 023): one
+ * row per run instead of one per value. A run without its row is folded from its result rows and
+ * its row written in the same write transaction, so that no repeat another writer adds meanwhile
+ * can be missing from it (the triggers drop the row on any later change). A read-only history,
+ * or one another writer holds, is folded and not kept: the row is an optimisation, never a
+ * reason for a read to fail or wait.
+ *
+ * @module
+ */
+import { isBusy } from './busy-retry.js';
+import type { Db } from './database.js';
+import { preparedOnce } from './prepared.js';
+import { iterateResultRows, selectRuns, type ResultFilter } from './run-queries.js';
+import { decodeRunPoints, encodeRunPoints, workloadNightsOfRows, type RunFacts, type WorkloadNight } from './workload-nights.js';
+
+/** Which runs' workload nights to read: {@link ResultFilter} without the per-value filters. */
+export type WorkloadNightFilter = Omit<ResultFilter, 'workload' | 'metric'>;
+
+/**
+ * The workload nights of the matching runs, a run at a time, oldest night first (the order of
+ * `iterateResultRows`). `wholePointsOnly` leaves out the workloads an incomplete run cut short:
+ * fewer repeats that ended ok or disturbed than the run planned.
+ */
+export function* iterateWorkloadNights(db: Db, filter: WorkloadNightFilter = {}): Generator<WorkloadNight> {
+  const storedPoints = preparedOnce(db, 'SELECT points FROM run_points WHERE run_id = ?').pluck();
+  // Once another writer was found holding the history, the other runs are folded without waiting for it again.
+  let keep = !db.readonly;
+  for (const { run, incomplete, plannedRepeats } of selectRuns(db, filter)) {
+    const stored = storedPoints.get(run.runId) as string | undefined;
+    let nights: WorkloadNight[];
+    if (stored !== undefined) nights = decodeRunPoints(run, stored);
+    else ({ nights, kept: keep } = foldRun(db, run, keep));
+    const cutShort = (night: WorkloadNight) => incomplete && night.okRepeats + night.disturbedRepeats < plannedRepeats;
+    for (const night of nights) if (!(filter.wholePointsOnly && cutShort(night))) yield night;
+  }
+}
+
+/** The run's workload nights folded from its result rows; kept when `keep` and no other writer holds the history. */
+function foldRun(db: Db, run: RunFacts, keep: boolean): { nights: WorkloadNight[]; kept: boolean } {
+  const fold = () => workloadNightsOfRows(iterateResultRows(db, { runIds: [run.runId] })).map((night) => ({ ...night, run }));
+  if (!keep) return { nights: fold(), kept: false };
+  try {
+    const nights = db
+      .transaction(() => {
+        const folded = fold();
+        preparedOnce(db, 'INSERT OR REPLACE INTO run_points (run_id, points) VALUES (?, ?)').run(run.runId, encodeRunPoints(folded));
+        return folded;
+      })
+      .immediate();
+    return { nights, kept: true };
+  } catch (error) {
+    if (!isBusy(error)) throw error;
+    return { nights: fold(), kept: false };
+  }
+}

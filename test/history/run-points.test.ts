@@ -1,0 +1,107 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { groupSeries, groupWorkloadNights } from '../../src/detect/series.js';
+import { openHistory } from '../../src/history/open.js';
+import type { HistoryStore } from '../../src/history/store.js';
+import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
+
+const tempFile = () => path.join(mkdtempSync(path.join(tmpdir(), 'nb-run-points-')), 'history.sqlite');
+
+/** Two cluster shapes, a workload failing on two nights, a run cut short, and a disturbed repeat. */
+function writeHistory(store: HistoryStore): SyntheticHistory {
+  const history = writeSyntheticHistory(store, {
+    seed: 5, workloads: ['shuffle', 'rechunk', 'join'], nights: 6, repeats: 3, clusterShapes: ['local:2x1:2GiB', 'local:4x1:2GiB'],
+    failures: [{ workload: 'rechunk', nights: [2, 3] }], cutShort: { night: 5, workload: 'rechunk', measured: 1 },
+  });
+  recordDisturbed(store, history.runIds['local:2x1:2GiB']![1]!, 4);
+  return history;
+}
+
+function recordDisturbed(store: HistoryStore, runId: string, repeat: number): void {
+  store.runs.recordRepeat({
+    runId, workload: 'join', repeat, workloadVersion: '1', status: 'disturbed', startedAt: 'x', finishedAt: 'y', disturbance: 'worker-2 left',
+    metrics: [{ metric: 'wall_time', unit: 's', value: 99 }], samples: [],
+  });
+}
+
+const filter = { kind: 'nightly', wholePointsOnly: true } as const;
+const fromRows = (store: HistoryStore) => groupSeries(store.runs.resultRows(filter));
+const fromRunPoints = (store: HistoryStore) => groupWorkloadNights(store.runs.streamWorkloadNights(filter));
+const storedRuns = (file: string) => {
+  const db = new Database(file, { readonly: true });
+  const runs = db.prepare('SELECT run_id FROM run_points ORDER BY run_id').pluck().all() as string[];
+  db.close();
+  return runs;
+};
+
+describe('run points: each run folded once per workload and kept', () => {
+  it('gives the series the result rows give, when it folds a run and when it reads it back', () => {
+    const file = tempFile();
+    const store = openHistory(file);
+    const history = writeHistory(store);
+    const expected = fromRows(store);
+    expect(expected.length).toBe(2 * 3 * 4);
+    expect(fromRunPoints(store)).toEqual(expected);
+    expect(storedRuns(file)).toEqual(Object.values(history.runIds).flat().sort());
+    expect(fromRunPoints(store)).toEqual(expected);
+    // What the fold must carry: failed nights, a disturbed repeat kept out of the values, a cut-short workload left out.
+    const join = expected.find((s) => s.identity.workload === 'join' && s.identity.metric === 'wall_time' && s.identity.clusterShape === 'local:2x1:2GiB')!;
+    expect(join.points[1]).toMatchObject({ okRepeats: 3, disturbedRepeats: 1, values: expect.not.arrayContaining([99]) });
+    const rechunk = expected.find((s) => s.identity.workload === 'rechunk' && s.identity.metric === 'wall_time' && s.identity.clusterShape === 'local:2x1:2GiB')!;
+    expect(rechunk.points.map((p) => p.status)).toEqual(['ok', 'ok', 'failed', 'failed', 'ok']);
+    store.close();
+  });
+
+  it('drops a run kept before whenever its repeats or values change, so a read never misses them', () => {
+    const file = tempFile();
+    const store = openHistory(file);
+    const history = writeHistory(store);
+    const runId = history.runIds['local:4x1:2GiB']![2]!;
+    const changes: [string, (db: Database.Database) => void][] = [
+      ['a repeat recorded later', () => recordDisturbed(store, runId, 4)],
+      ['a value added to a repeat', (db) => db.prepare("INSERT INTO results (run_id, workload, repeat, metric, value, unit) VALUES (?, 'shuffle', 1, 'spilled_bytes', 7, 'bytes')").run(runId)],
+      ['a value changed', (db) => db.prepare("UPDATE results SET value = value * 2 WHERE run_id = ? AND workload = 'shuffle' AND metric = 'wall_time'").run(runId)],
+      ['a value removed', (db) => db.prepare("DELETE FROM results WHERE run_id = ? AND workload = 'join' AND repeat = 2").run(runId)],
+      ['a repeat changed', (db) => db.prepare("UPDATE repeats SET status = 'failed' WHERE run_id = ? AND workload = 'join' AND repeat = 1").run(runId)],
+    ];
+    for (const [change, apply] of changes) {
+      fromRunPoints(store);
+      expect(storedRuns(file), change).toContain(runId);
+      const writer = new Database(file);
+      apply(writer);
+      writer.close();
+      expect(storedRuns(file), change).not.toContain(runId);
+      expect(fromRunPoints(store), change).toEqual(fromRows(store));
+    }
+    store.close();
+  });
+
+  it('reads a read-only history without writing to it', () => {
+    const file = tempFile();
+    const writer = openHistory(file);
+    writeHistory(writer);
+    const expected = fromRows(writer);
+    writer.close();
+    const reader = openHistory(file, { readonly: true });
+    expect(fromRunPoints(reader)).toEqual(expected);
+    reader.close();
+    expect(storedRuns(file)).toEqual([]);
+  });
+
+  it('reads on, keeping nothing, while another writer holds the history', () => {
+    const file = tempFile();
+    const store = openHistory(file, { busyTimeoutMs: 20 });
+    writeHistory(store);
+    const expected = fromRows(store);
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    expect(fromRunPoints(store)).toEqual(expected);
+    other.exec('ROLLBACK');
+    other.close();
+    expect(storedRuns(file)).toEqual([]);
+    store.close();
+  });
+});
