@@ -3,7 +3,8 @@
 -- one per value (1.9 million at 20,000 series, where the driver's cost per row was most of the
 -- night). Derived, never a fact: the first read of a run fills it, and any change to the run's
 -- repeats or values drops it (the triggers), so it never says what they do not. Merges and
--- backups need not carry it.
+-- backups need not carry it. A later change of the stored form (encodeRunPoints) must come with a
+-- migration that empties the table.
 CREATE TABLE run_points (
   run_id TEXT PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
   points TEXT NOT NULL                       -- JSON, see encodeRunPoints

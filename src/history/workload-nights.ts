@@ -22,9 +22,10 @@ export interface RunFacts extends Comparability {
 
 /**
  * One metric of one workload in one run; `values` are those of the ok repeats (disturbed ones
- * left out), in repeat order. A tuple, as stored: a night at 20,000 series decodes 600,000 of them.
+ * left out), in repeat order, and `repeats` their repeat numbers (the pages place each value by
+ * them). A tuple, as stored: a night at 20,000 series decodes 600,000 of them.
  */
-export type MetricValues = [metric: string, unit: string | null, values: number[]];
+export type MetricValues = [metric: string, unit: string | null, values: number[], repeats: number[]];
 
 /** One run of one workload. */
 export interface WorkloadNight {
@@ -65,11 +66,14 @@ export function workloadNightsOfRows(rows: Iterable<ResultRow>): WorkloadNight[]
     if (row.metric === null) continue;
     let metric = fold.metrics.get(row.metric);
     if (metric === undefined) {
-      metric = [row.metric, row.unit, []];
+      metric = [row.metric, row.unit, [], []];
       fold.metrics.set(row.metric, metric);
       fold.night.metrics.push(metric);
     }
-    if (row.status === 'ok' && row.value !== null) metric[2].push(row.value);
+    if (row.status === 'ok' && row.value !== null) {
+      metric[2].push(row.value);
+      metric[3].push(row.repeat);
+    }
   }
   return [...folds.values()].map(({ night, repeats }) => {
     for (const status of repeats.values()) {

@@ -75,7 +75,7 @@ describe('migration 021: results keyed by their primary key alone', () => {
       ['run-1', '2026-12-01', 'shuffle', 1, 'wall_time', 10, 's'],
       ['run-1', '2026-12-01', 'shuffle', 2, 'wall_time', 20, 's'],
     ]);
-    expect(shuffle?.metrics.find(([metric]) => metric === 'wall_time')).toEqual(['wall_time', 's', [10, 20]]);
+    expect(shuffle?.metrics.find(([metric]) => metric === 'wall_time')).toEqual(['wall_time', 's', [10, 20], [1, 2]]);
   });
 
   it('hands the pages their values run by run in night order, whatever order the runs were recorded or their ids sort in', () => {
