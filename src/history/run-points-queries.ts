@@ -11,6 +11,7 @@
 import { isBusy } from './busy-retry.js';
 import type { Db } from './database.js';
 import { preparedOnce } from './prepared.js';
+import { cutShortCondition } from './whole-points-queries.js';
 import { iterateResultRows, selectRuns, type ResultFilter } from './run-queries.js';
 import { decodeRunPoints, encodeRunPoints, workloadNightsOfRows, type RunFacts, type WorkloadNight } from './workload-nights.js';
 
@@ -19,26 +20,27 @@ export type WorkloadNightFilter = Omit<ResultFilter, 'workload' | 'metric'>;
 
 /**
  * The workload nights of the matching runs, a run at a time, oldest night first (the order of
- * `iterateResultRows`). `wholePointsOnly` leaves out the workloads an incomplete run cut short:
- * fewer repeats that ended ok or disturbed than the run planned.
+ * `iterateResultRows`). `wholePointsOnly` leaves out the workloads an incomplete run cut short
+ * (whole-points-queries.ts: the rule the row reads apply, asked of incomplete runs only).
  */
 export function* iterateWorkloadNights(db: Db, filter: WorkloadNightFilter = {}): Generator<WorkloadNight> {
   const storedPoints = preparedOnce(db, 'SELECT points FROM run_points WHERE run_id = ?').pluck();
+  const cutShortWorkloads = preparedOnce(db, `SELECT DISTINCT p.workload FROM runs r JOIN repeats p ON p.run_id = r.id WHERE r.id = ? AND ${cutShortCondition}`).pluck();
   // Once another writer was found holding the history, the other runs are folded without waiting for it again.
   let keep = !db.readonly;
-  for (const { run, incomplete, plannedRepeats } of selectRuns(db, filter)) {
+  for (const { run, incomplete } of selectRuns(db, filter)) {
     const stored = storedPoints.get(run.runId) as string | undefined;
     let nights: WorkloadNight[];
     if (stored !== undefined) nights = decodeRunPoints(run, stored);
     else ({ nights, kept: keep } = foldRun(db, run, keep));
-    const cutShort = (night: WorkloadNight) => incomplete && night.okRepeats + night.disturbedRepeats < plannedRepeats;
-    for (const night of nights) if (!(filter.wholePointsOnly && cutShort(night))) yield night;
+    const cutShort = new Set(filter.wholePointsOnly && incomplete ? (cutShortWorkloads.all(run.runId) as string[]) : []);
+    for (const night of nights) if (!cutShort.has(night.workload)) yield night;
   }
 }
 
 /** The run's workload nights folded from its result rows; kept when `keep` and no other writer holds the history. */
 function foldRun(db: Db, run: RunFacts, keep: boolean): { nights: WorkloadNight[]; kept: boolean } {
-  const fold = () => workloadNightsOfRows(iterateResultRows(db, { runIds: [run.runId] })).map((night) => ({ ...night, run }));
+  const fold = () => workloadNightsOfRows(iterateResultRows(db, { runIds: [run.runId] }));
   if (!keep) return { nights: fold(), kept: false };
   try {
     const nights = db

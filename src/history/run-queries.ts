@@ -137,13 +137,11 @@ export function* iterateResultRows(db: Db, filter: ResultFilter = {}): Generator
   }
 }
 
-/** A run {@link selectRuns} selects: its facts, and what tells the workloads it cut short. */
+/** A run {@link selectRuns} selects: its facts, and whether it may have cut workloads short. */
 export interface SelectedRun {
   run: RunFacts;
   /** The run ended before its last repeat (killed, or its machine gone). */
   incomplete: boolean;
-  /** The repeats per workload its config asked for (0 when it says none). */
-  plannedRepeats: number;
 }
 
 /** The runs the run fields of `filter` select, with their commits, oldest night first. */
@@ -160,18 +158,18 @@ export function* selectRuns(db: Db, filter: Pick<ResultFilter, 'kind' | 'suite' 
       `SELECT r.id AS runId, r.kind, r.suite, r.night, r.started_at AS startedAt, r.environment_name AS environmentName,
               r.environment_fingerprint AS environmentFingerprint, r.provider, r.cluster_shape AS clusterShape,
               r.instance_type AS instanceType, r.machine_class AS machineClass,
-              r.status = 'incomplete' AS incomplete, COALESCE(json_extract(r.config, '$.repeats'), 0) AS plannedRepeats
+              r.status = 'incomplete' AS incomplete
        FROM runs r ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY r.night, r.started_at, r.id`,
     )
-    .all(...params) as (Omit<RunFacts, 'commits' | 'instanceType' | 'machineClass'> & { instanceType: string | null; machineClass: string | null; incomplete: number; plannedRepeats: number })[];
+    .all(...params) as (Omit<RunFacts, 'commits' | 'instanceType' | 'machineClass'> & { instanceType: string | null; machineClass: string | null; incomplete: number })[];
   const commitsOf = preparedOnce(db, 'SELECT repo, sha FROM run_commits WHERE run_id = ?');
-  for (const { instanceType, machineClass, incomplete, plannedRepeats, ...facts } of runs) {
+  for (const { instanceType, machineClass, incomplete, ...facts } of runs) {
     const commits: Record<string, string> = {};
     for (const { repo, sha } of commitsOf.all(facts.runId) as { repo: string; sha: string }[]) commits[repo] = sha;
     const run: RunFacts = { ...facts, commits, instanceType: instanceType ?? undefined };
     if (machineClass !== null) run.machineClass = machineClass;
-    yield { run, incomplete: incomplete === 1, plannedRepeats };
+    yield { run, incomplete: incomplete === 1 };
   }
 }
 

@@ -2,7 +2,8 @@
  * Which repeats make whole points of a series: all of them, except those of a workload that an
  * incomplete run (interrupted, or its runner killed) cut short before it measured as many
  * repeats as the run was configured for. A partial point would be judged as if it were a night's
- * whole evidence. Used by detection's reading of the history (store.runs.resultRows).
+ * whole evidence. Used by detection's reading of the history (store.runs.resultRows and
+ * streamWorkloadNights) and by the pages.
  *
  * @module
  */
