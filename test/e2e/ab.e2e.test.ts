@@ -51,7 +51,7 @@ function rowCounts(db: string): Record<string, number> {
 
 describe('nightbench ab on a real local Dask cluster', () => {
   it(
-    'finds that 32 MiB chunks take more memory than 2 MiB chunks, and no change in memory between A and A\'',
+    'finds that 32 MiB chunks take more memory than 2 MiB chunks, and A and A\' within a few percent of each other',
     async () => {
       const config = abFolder(
         {
@@ -88,12 +88,17 @@ describe('nightbench ab on a real local Dask cluster', () => {
       expect(memory.ratio!.ratio).toBeGreaterThan(1.03);
       expect(memory.ratio!.ratio).toBeGreaterThan(memory.band!.high);
       expect(memory.pAdjusted).toBeLessThanOrEqual(0.05);
-      // A' = A shows no change in memory, which the chunk size decides. Times are not asserted: on a
-      // shared machine the load can drift between A's and A''s slots (one run here measured A/A
-      // wall time apart at adjusted p 0.043), and the table then says so in a note.
+      // A' = A in memory, which the chunk size decides: within 5% where B's peak is 12% above.
+      // Significance is not asserted: six repeats a side measure memory to a few tenths of a
+      // percent (A/A band 0.994-1.006 here), so a shared machine's drift between A's and A''s slots
+      // can be significant (a CI run judged A/A average memory "better", as another did wall time
+      // at adjusted p 0.043); the report must then say so in a note, which is what a reader relies on.
       const memoryNullTests = report.analysis.nullTests.filter((t) => t.metric.endsWith('_memory'));
       expect(memoryNullTests.length).toBeGreaterThan(0);
-      for (const t of memoryNullTests) expect(t.verdict, `${t.metric}: ${t.reason}`).toBe('no clear change');
+      for (const t of memoryNullTests) {
+        expect(Math.abs(Math.log(t.ratio!.ratio)), `${t.metric}: A/A ratio ${t.ratio!.ratio}`).toBeLessThan(Math.log(1.05));
+        if (t.verdict !== 'no clear change') expect(report.analysis.notes.join('\n')).toContain(`A/A differs on chunked_sum ${t.metric}`);
+      }
 
       // Interleaved, recorded as runs of kind ab, one per group; no cluster left behind.
       const raw = new Database(db, { readonly: true });
