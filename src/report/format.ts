@@ -22,7 +22,9 @@ export function decimalExponent(values: Iterable<number>): number {
 
 /** A value in units of 10^exponent, and back. */
 export const toUnits = (value: number, exponent: number) => Math.round(exponent < 0 ? value * 10 ** -exponent : value / 10 ** exponent);
-export const fromUnits = (units: number, exponent: number) => (exponent < 0 ? units / 10 ** -exponent : units * 10 ** exponent);
+/** 10^|exponent|: what `fromUnits` divides or multiplies by; a loop over many values of one exponent takes it once. */
+export const unitPower = (exponent: number) => 10 ** Math.abs(exponent);
+export const fromUnits = (units: number, exponent: number, power = unitPower(exponent)) => (exponent < 0 ? units / power : units * power);
 
 /** Rounds to a number of decimals (drill-down samples: 0.1 MiB, 0.01 cores are all a chart shows). */
 export const roundTo = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;

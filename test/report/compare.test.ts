@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendToRuns, compareInputs, nightsNeeded, nightsOf, parseSelection, selectionFragment, type CompareData, type CompareNight, type Selection } from '../../src/report/compare/selection.js';
+import { appendToRuns, compareInputs, nightsNeeded, nightsOf, packNightValues, parseSelection, selectionFragment, unpackNightValues, type CompareData, type CompareNight, type Selection } from '../../src/report/compare/selection.js';
 import { compareTable, nightlyNoiseBand, ratioInterval } from '../../src/report/compare/table.js';
 import { createRandom } from '../../src/stats/index.js';
 
@@ -98,6 +98,16 @@ describe('compare selection', () => {
     const selection: Selection = { kind: 'nightly', base: { kind: 'night', night: '2026-01-01' }, new: { kind: 'night', night: '2026-01-02' } };
     const { inputs } = compareInputs(seven, selection, (i) => (i === 0 ? night : undefined));
     expect(inputs.map((input) => input.base)).toEqual([[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12], [13, 14], [15, 16]]);
+  });
+
+  it('packs a night\'s values three characters each and unpacks the same integers, and refuses one that does not fit', () => {
+    const values = [0, 1, -1, 99_999, 100_000, -100_000, 131_071, -131_072, 4_096, 63, 64];
+    const packed = packNightValues(values);
+    expect(packed).toHaveLength(3 * values.length);
+    expect(packed).toMatch(/^[A-Za-z0-9+/]+$/);
+    expect([...unpackNightValues(packed)]).toEqual(values);
+    expect(() => packNightValues([131_072])).toThrow(/131072 units does not fit/);
+    expect(() => packNightValues([1.5])).toThrow(/1.5 units/);
   });
 
   it('gathers an A/B test\'s groups with its A/A band', () => {

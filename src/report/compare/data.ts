@@ -9,18 +9,18 @@
 import type { MetricDirection } from '../../direction.js';
 import type { AbSitePage } from '../../ab/site-page-schema.js';
 import type { SiteData } from '../data.js';
-import { appendToRuns, type CompareData, type CompareNight, type CompareSeries } from './selection.js';
+import { appendToRuns, packNightValues, type CompareData, type CompareSeries, type StoredCompareNight } from './selection.js';
 
 export type MetricDirectionOf = (suite: string, workload: string, metric: string) => MetricDirection;
 
 /** The compare page's index (series, nights, commits, A/B tests) and one values file per night. */
-export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[], direction: MetricDirectionOf, generatedAt: string): { data: CompareData; nights: Map<string, CompareNight> } {
+export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[], direction: MetricDirectionOf, generatedAt: string): { data: CompareData; nights: Map<string, StoredCompareNight> } {
   const nights = [...new Set(site.workloads.flatMap((w) => w.variants.flatMap((v) => v.nights)))].sort();
   const nightIndex = new Map(nights.map((night, i) => [night, i]));
   const noise = new Map(site.index.rows.map((row) => [[row.suite, row.workload, row.metric, row.variant.id].join('\u0000'), row.noise]));
 
   const series: CompareSeries[] = [];
-  const byNight = new Map<string, CompareNight>(nights.map((night) => [night, { runs: [], values: [] }]));
+  const byNight = new Map<string, { runs: number[]; values: number[] }>(nights.map((night) => [night, { runs: [], values: [] }]));
   for (const page of site.workloads) {
     for (const variant of page.variants) {
       for (const metric of variant.metrics) {
@@ -64,5 +64,5 @@ export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[
     })),
   }));
   const data = { generatedAt, nights, commits: [...commits.values()].map((c) => ({ ...c, nights: c.nights.sort((a, b) => a - b) })), series, ab };
-  return { data, nights: byNight };
+  return { data, nights: new Map([...byNight].map(([night, { runs, values }]) => [night, { runs, values: packNightValues(values) }])) };
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { formatChange, formatCliffsDelta, formatP, formatRatioInterval, formatValue, shortSha } from '../../format/index.js';
-import { compareInputs, nightsNeeded, parseSelection, selectionFragment, type CompareData, type CompareSubject, type Selection, type SetChoice } from '../compare/selection.js';
+import { compareInputs, nightsNeeded, parseSelection, selectionFragment, unpackNightValues, type CompareData, type CompareNight, type CompareSubject, type Selection, type SetChoice } from '../compare/selection.js';
 import { compareStatuses, compareTable, ratioInterval, type CompareInput, type CompareRow } from '../compare/table.js';
 import { partsInOrder } from '../data-parts.js';
 import { sitePaths } from '../paths.js';
@@ -124,6 +124,17 @@ function start(data: CompareData): void {
       script.addEventListener('error', () => resolve());
       document.body.append(script);
     })));
+  /** Each loaded night, its values unpacked once (the file holds them packed). */
+  const unpacked = new Map<number, CompareNight>();
+  const loadedNight = (i: number): CompareNight | undefined => {
+    const known = unpacked.get(i);
+    if (known) return known;
+    const stored = window.NIGHTBENCH_COMPARE_NIGHTS?.[data.nights[i]!];
+    if (!stored) return undefined;
+    const night = { runs: stored.runs, values: unpackNightValues(stored.values) };
+    unpacked.set(i, night);
+    return night;
+  };
   let pending = 0;
   /** Recomputes the table; `data-state` on the table says when it is "ready" (tests and the benchmark wait for it). */
   const compute = async () => {
@@ -133,7 +144,7 @@ function start(data: CompareData): void {
     const selection = readSelection();
     await loadNights(nightsNeeded(data, selection));
     if (ticket !== pending) return;
-    const { subjects, inputs } = compareInputs(data, selection, (i) => window.NIGHTBENCH_COMPARE_NIGHTS?.[data.nights[i]!]);
+    const { subjects, inputs } = compareInputs(data, selection, loadedNight);
     const rows = compareTable(inputs, {});
     lines = rows.map((row, i) => ({ subject: subjects[i]!, input: inputs[i]!, row }));
     intervals.clear();

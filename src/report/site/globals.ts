@@ -5,7 +5,7 @@
  * @module
  */
 import type uPlot from 'uplot';
-import type { CompareData, CompareNight, CompareSeries } from '../compare/selection.js';
+import type { CompareData, CompareSeries, StoredCompareNight } from '../compare/selection.js';
 import type { IndexDataPart } from '../index-data.js';
 import type { CommitTable, DrilldownPage, WorkloadPage } from '../types.js';
 
@@ -24,7 +24,7 @@ declare global {
     NIGHTBENCH_COMPARE?: CompareData;
     /** The compare page's series, by part number (`NIGHTBENCH_COMPARE.series` is empty in its file). */
     NIGHTBENCH_COMPARE_SERIES?: Record<string, CompareSeries[]>;
-    NIGHTBENCH_COMPARE_NIGHTS?: Record<string, CompareNight>;
+    NIGHTBENCH_COMPARE_NIGHTS?: Record<string, StoredCompareNight>;
     nightbench?: PageHandle;
   }
 }
