@@ -52,6 +52,7 @@ export interface StoredCompareNight {
 }
 
 const packAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const packCodes = Uint8Array.from(packAlphabet, (c) => c.charCodeAt(0));
 /** Values are stored offset by this, in 18 bits: -131072 to 131071 units. */
 const packOffset = 1 << 17;
 
@@ -61,15 +62,16 @@ const packOffset = 1 << 17;
  * bug of the units, not data to lose: it throws.
  */
 export function packNightValues(values: readonly number[]): string {
-  const chars: string[] = new Array(values.length * 3);
+  const bytes = new Uint8Array(values.length * 3);
   values.forEach((value, i) => {
     const stored = value + packOffset;
     if (!Number.isInteger(value) || stored < 0 || stored >= 1 << 18) throw new Error(`a compare night value of ${value} units does not fit the packed form`);
-    chars[3 * i] = packAlphabet[stored >> 12]!;
-    chars[3 * i + 1] = packAlphabet[(stored >> 6) & 63]!;
-    chars[3 * i + 2] = packAlphabet[stored & 63]!;
+    bytes[3 * i] = packCodes[stored >> 12]!;
+    bytes[3 * i + 1] = packCodes[(stored >> 6) & 63]!;
+    bytes[3 * i + 2] = packCodes[stored & 63]!;
   });
-  return chars.join('');
+  // ASCII, so UTF-8 decoding is the identity (a string of a character per value cost 0.85 s at 1.86 million values).
+  return new TextDecoder().decode(bytes);
 }
 
 /** The character codes' places in the alphabet. */
