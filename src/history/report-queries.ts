@@ -42,13 +42,11 @@ export function readReportHistory(db: Db): ReportHistory {
     if (nights === undefined) nightsByRun.set(night.run.runId, [night]);
     else nights.push(night);
   }
-  const values: ReportHistory['values'] = [];
+  const measured: ReportHistory['measured'] = [];
   for (const { id: runId } of runs) {
     for (const { workload, metrics } of nightsByRun.get(runId) ?? []) {
-      for (const [metric, unit, measured, repeats] of metrics) {
-        // Never null here: every stored value has a unit (results.unit is NOT NULL).
-        for (let k = 0; k < measured.length; k++) values.push({ runId, workload, repeat: repeats[k]!, metric, value: measured[k]!, unit: unit ?? '' });
-      }
+      const valued = metrics.filter(([, , values]) => values.length > 0);
+      if (valued.length > 0) measured.push({ runId, workload, metrics: valued });
     }
   }
 
@@ -81,7 +79,7 @@ export function readReportHistory(db: Db): ReportHistory {
     )
     .all() as NonNullable<ReportHistory['cutShort']>;
 
-  return { runs, values, failures, commits, unsupported, cutShort };
+  return { runs, measured, failures, commits, unsupported, cutShort };
 }
 
 /** Which (run, workload) pairs have stored samples, as "runId\0workload". */

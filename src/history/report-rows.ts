@@ -6,6 +6,7 @@
  * @module
  */
 import type { CommitInfo, Comparability, FailureClass, MachineFacts, MetricValue, ProcessSamples, RepeatStatus } from './types.js';
+import type { MetricValues } from './workload-nights.js';
 
 /** One nightly run as the report needs it. */
 export interface ReportRun extends Comparability {
@@ -19,13 +20,16 @@ export interface ReportRun extends Comparability {
   machineClass?: string;
 }
 
-export interface MeasuredValue {
+/**
+ * What one run measured of one workload: per metric its unit, the ok repeats' values and their
+ * repeat numbers (the runs' stored points, `workload-nights.ts`). Grouped as stored: 2 million
+ * values as objects of their own cost the site's build seconds of allocation and collection.
+ */
+export interface MeasuredWorkload {
   runId: string;
   workload: string;
-  repeat: number;
-  metric: string;
-  value: number;
-  unit: string;
+  /** Metrics with at least one value. */
+  metrics: MetricValues[];
 }
 
 /** A repeat that produced no values (failed or timed out), with the tail of its stderr. */
@@ -62,7 +66,8 @@ export interface CutShortWorkload {
 export interface ReportHistory {
   /** Nightly runs, oldest first. */
   runs: ReportRun[];
-  values: MeasuredValue[];
+  /** Each run's measured workloads, the runs in `runs`' order: the pages take a workload's variants in the order its values come. */
+  measured: MeasuredWorkload[];
   failures: FailedRepeat[];
   commits: CommitInfo[];
   unsupported?: UnsupportedWorkload[];

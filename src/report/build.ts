@@ -73,7 +73,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   const detection = readDetection(options.store, options.policy);
   const events = options.store.triage.triageEvents();
   const read = performance.now();
-  options.log.debug(`read ${history.runs.length} runs, ${history.values.length} values in ${((read - started) / 1000).toFixed(1)} s`);
+  options.log.debug(`read ${history.runs.length} runs, ${history.measured.reduce((n, m) => n + m.metrics.reduce((k, [, , values]) => k + values.length, 0), 0)} values in ${((read - started) / 1000).toFixed(1)} s`);
 
   const issueFiles = readIssueFiles(options.issuesDir);
   const issues = publishedIssues(new Set(issueFiles.keys()), options.issueUrl, options.episodeIssueFingerprint);

@@ -91,16 +91,19 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
     byRunAndWorkload.set(pair, group);
     return group;
   };
-  for (const v of history.values) {
-    const run = runs.get(v.runId);
+  for (const { runId, workload, metrics } of history.measured) {
+    const run = runs.get(runId);
     if (!run) continue;
-    const group = groupOf(run, v.workload);
-    let byRun = group.values.get(v.metric);
-    if (!byRun) group.values.set(v.metric, (byRun = new Map()));
-    let repeats = byRun.get(v.runId);
-    if (!repeats) byRun.set(v.runId, (repeats = []));
-    repeats[v.repeat - 1] = v.value;
-    group.units.set(v.metric, v.unit);
+    const group = groupOf(run, workload);
+    for (const [metric, unit, values, repeatNumbers] of metrics) {
+      let byRun = group.values.get(metric);
+      if (!byRun) group.values.set(metric, (byRun = new Map()));
+      let repeats = byRun.get(runId);
+      if (!repeats) byRun.set(runId, (repeats = []));
+      for (let k = 0; k < values.length; k++) repeats[repeatNumbers[k]! - 1] = values[k]!;
+      // Never null here: every stored value has a unit (results.unit is NOT NULL).
+      group.units.set(metric, unit ?? '');
+    }
   }
   for (const f of history.failures) {
     const run = runs.get(f.runId);
@@ -149,7 +152,7 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
     page.machineNights = (options.detection.machineNights ?? []).filter((m) => page.variants.some((v) => v.nights.includes(m.night)));
   }
   if (history.unsupported?.length) {
-    const measuredPairs = new Set(history.values.map((v) => `${v.runId}\u0000${v.workload}`));
+    const measuredPairs = new Set(history.measured.map((m) => `${m.runId}\u0000${m.workload}`));
     const notes = availabilityNotes(history.runs, history.unsupported, (runId, workload) => measuredPairs.has(`${runId}\u0000${workload}`));
     for (const page of workloads) {
       const note = notes.get(`${page.suite}\u0000${page.workload}`);

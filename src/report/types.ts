@@ -7,7 +7,7 @@
  */
 import type { SensitivitySummary } from '../detect/sensitivity.js';
 
-export type { CutShortWorkload, MeasuredValue, ReportHistory, ReportRun, FailedRepeat as RepeatFailure, UnsupportedWorkload } from '../history/report-rows.js';
+export type { CutShortWorkload, MeasuredWorkload, ReportHistory, ReportRun, FailedRepeat as RepeatFailure, UnsupportedWorkload } from '../history/report-rows.js';
 
 /** The index's status words: detection's verdict on the latest night, or an open episode. */
 export type SeriesStatus = 'regressed' | 'failing' | 'improved' | 'insufficient' | 'stable';

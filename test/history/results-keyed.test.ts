@@ -87,8 +87,8 @@ describe('migration 021: results keyed by their primary key alone', () => {
       store.runs.recordRepeat(okRepeat(id, 'shuffle', 1, 10));
       store.runs.finishRun(id, { status: 'complete', finishedAt: `${night}T03:00:00.000Z` });
     }
-    const values = store.nights.reportHistory().values;
+    const measured = store.nights.reportHistory().measured;
     store.close();
-    expect([...new Set(values.map((v) => v.runId))]).toEqual(['run-c', 'run-b', 'run-a']);
+    expect(measured.map((m) => m.runId)).toEqual(['run-c', 'run-b', 'run-a']);
   });
 });

@@ -16,11 +16,35 @@ function run(id: string, i: number, comparability = shape, startedAt = `${night(
   return { id, suite: 'dask', night: night(i), startedAt, ...comparability, commits: [{ repo: 'dask/dask', sha: `sha${i}` }] };
 }
 
+interface Value {
+  runId: string;
+  workload: string;
+  repeat: number;
+  metric: string;
+  value: number;
+  unit: string;
+}
+
+/** Values one by one, grouped as the history hands them over: per run and workload, per metric in the order they come. */
+function measuredOf(values: readonly Value[]): ReportHistory['measured'] {
+  const byPair = new Map<string, ReportHistory['measured'][number]>();
+  for (const v of values) {
+    const key = `${v.runId}\u0000${v.workload}`;
+    if (!byPair.has(key)) byPair.set(key, { runId: v.runId, workload: v.workload, metrics: [] });
+    const pair = byPair.get(key)!;
+    let metric = pair.metrics.find(([name]) => name === v.metric);
+    if (!metric) pair.metrics.push((metric = [v.metric, v.unit, [], []]));
+    metric[2].push(v.value);
+    metric[3].push(v.repeat);
+  }
+  return [...byPair.values()];
+}
+
 /** Five nights of shuffle wall_time (3 repeats) on one shape, one night on another, and a workload that only fails. */
 function history(): ReportHistory {
   const runs = [0, 1, 2, 3, 4].map((i) => run(`r${i}`, i));
   runs.push(run('r4-rerun', 4, shape, `${night(4)}T09:00:00Z`), run('big0', 0, other));
-  const values: ReportHistory['values'] = [];
+  const values: Value[] = [];
   const level = [10, 11, 12, 13, 30];
   for (const [i, r] of runs.slice(0, 5).entries()) {
     for (const repeat of [1, 2, 3]) values.push({ runId: r.id, workload: 'shuffle', repeat, metric: 'wall_time', value: level[i]! + repeat - 2, unit: 's' });
@@ -28,7 +52,7 @@ function history(): ReportHistory {
   for (const repeat of [1, 2, 3]) values.push({ runId: 'r4-rerun', workload: 'shuffle', repeat, metric: 'wall_time', value: 14 + repeat - 2, unit: 's' });
   values.push({ runId: 'big0', workload: 'shuffle', repeat: 1, metric: 'wall_time', value: 5, unit: 's' });
   return {
-    runs, values,
+    runs, measured: measuredOf(values),
     failures: [{ runId: 'r4-rerun', workload: 'broken', repeat: 1, status: 'failed', error: 'line 1\nline 2\nKilledWorker', failureClass: 'code', failureCause: 'the workload failed' }],
     commits: [{ repo: 'dask/dask', sha: 'sha1', parents: [], authorName: 'Ada', authorEmail: 'a@x', authoredAt: '', committedAt: '2026-01-02', subject: 'Speed up' }],
   };
@@ -136,11 +160,11 @@ describe('buildSiteData', () => {
 
   it("carries each series' levels over its whole history, in the data's units, cut with detection's settings", () => {
     const runs = Array.from({ length: 24 }, (_, i) => run(`n${i}`, i));
-    const values: ReportHistory['values'] = runs.flatMap((r, i) => [1, 2, 3].flatMap((repeat) => [
+    const values: Value[] = runs.flatMap((r, i) => [1, 2, 3].flatMap((repeat) => [
       { runId: r.id, workload: 'shuffle', repeat, metric: 'wall_time', value: (i < 12 ? 10 : 15) * (1 + 0.01 * (((i * 7 + repeat) % 5) - 2)), unit: 's' },
       { runId: r.id, workload: 'shuffle', repeat, metric: 'disk_seconds', value: 0, unit: 'seconds' },
     ]));
-    const [disk, wall] = buildSiteData({ runs, values, failures: [], commits: [] }, options()).workloads[0]!.variants[0]!.metrics;
+    const [disk, wall] = buildSiteData({ runs, measured: measuredOf(values), failures: [], commits: [] }, options()).workloads[0]!.variants[0]!.metrics;
     expect(wall!.levels.map(({ start, end }) => [start, end])).toEqual([[0, 12], [12, 24]]);
     expect(wall!.levels.map(({ level }) => fromUnits(level, wall!.exponent))).toEqual([expect.closeTo(10, 1), expect.closeTo(15, 1)]);
     expect(disk!.levels).toEqual([{ start: 0, end: 24, level: 0 }]);
