@@ -24,12 +24,15 @@ export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[
   for (const page of site.workloads) {
     for (const variant of page.variants) {
       for (const metric of variant.metrics) {
+        // 2 million values at 20,000 series: appended one by one, without an array per night and series.
         variant.nights.forEach((night, i) => {
-          const values = metric.repeats.flatMap((repeat) => (repeat[i] === null || repeat[i] === undefined ? [] : [repeat[i]!]));
-          if (values.length === 0) return;
           const into = byNight.get(night)!;
-          appendToRuns(into.runs, series.length, values.length);
-          into.values.push(...values);
+          const before = into.values.length;
+          for (const repeat of metric.repeats) {
+            const value = repeat[i];
+            if (value !== null && value !== undefined) into.values.push(value);
+          }
+          if (into.values.length > before) appendToRuns(into.runs, series.length, into.values.length - before);
         });
         series.push({
           suite: page.suite, workload: page.workload, metric: metric.metric, unit: metric.unit, variant: variant.variant.label, href: page.slug,
