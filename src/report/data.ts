@@ -98,9 +98,10 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
     for (const [metric, unit, values, repeatNumbers] of metrics) {
       let byRun = group.values.get(metric);
       if (!byRun) group.values.set(metric, (byRun = new Map()));
-      let repeats = byRun.get(runId);
-      if (!repeats) byRun.set(runId, (repeats = []));
+      // A run measures a workload's metric once: its repeats are all here.
+      const repeats: number[] = [];
       for (let k = 0; k < values.length; k++) repeats[repeatNumbers[k]! - 1] = values[k]!;
+      byRun.set(runId, repeats);
       // Never null here: every stored value has a unit (results.unit is NOT NULL).
       group.units.set(metric, unit ?? '');
     }
