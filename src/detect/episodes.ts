@@ -117,7 +117,7 @@ function openEpisode(verdict: SeriesVerdict, active: readonly Episode[], own: re
     baselineNoise: noise,
     newMedian: baselineMedian * (1 + change),
     ratio: 1 + change,
-    pValue: verdict.path === 'fast' ? (verdict.pValue ?? 1) : 1,
+    pValue: verdict.pValue ?? 1,
     state: 'open',
     lastNight: verdict.night,
     latestMedian: newMedian,

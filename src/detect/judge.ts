@@ -192,9 +192,13 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const ranks = significantShift ? shiftRanksApart(levels, shift) : undefined;
   const persistent = significantShift && ranks!.apart;
 
-  // Both paths now measure against the spread of the nights since the last judged level.
+  // Each path's sensitivity at the noise unit it judges with: the fast path's, the spread of the
+  // nights since the last judged level (tonight left out); the persistence path's, the noise within
+  // the two sides of its split, or that spread where it is smaller. Either alone can reach across a
+  // step: the spread when the nights hold one (on the night a persistence episode opened, its issue
+  // said a +146% slowdown was seen only from 533% on), the split's sides when tonight is the step.
   const detectable = detectableOf(
-    { repeats, noise: baselineNoise, persistNoise: baselineNoise, repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold },
+    { repeats, noise: baselineNoise, persistNoise: Math.min(nightNoise, baselineNoise), repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold },
     policy,
   );
   const judged: SeriesVerdict = {
@@ -222,6 +226,8 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
       ...range,
       kind: worse ? 'regression' : 'improvement',
       path: 'persistent',
+      // The p of the test that proved it: its nights ranked against its baseline's.
+      pValue: ranks!.p,
       change: shiftChange,
       baselineMedian: Math.exp(shift.baselineLevel),
       reason: `${formatChange(shiftChange)} over the ${shift.nights} nights since ${since[shift.start]?.night ?? comparison.night} (threshold ${formatPercent(threshold)}), ${formatMultiple(Math.abs(shift.z))} standard errors`,

@@ -28,7 +28,7 @@ export interface SensitivityBasis {
   repeats: number;
   /** Relative noise of a nightly median at `repeats` (the fast path's unit). */
   noise: number;
-  /** The persistence path's noise unit at `repeats` (at least `noise`). */
+  /** The persistence path's noise unit at `repeats`: the noise within the two sides of its split. */
   persistNoise: number;
   /** Standard deviation of one repeat's log value within a night (0 when unknown, e.g. one repeat a night). */
   repeatSpread: number;
@@ -44,8 +44,10 @@ export interface SensitivityBasis {
 export interface Detectable {
   /** Ok repeats tonight. */
   repeats: number;
-  /** Relative noise of a nightly median (raised to the series' false-alarm floor, if any). */
+  /** Relative noise of a nightly median (raised to the series' false-alarm floor, if any): the fast path's unit. */
   noise: number;
+  /** The same as the persistence path judges it: the noise within the two sides of its split. */
+  persistNoise: number;
   /** Caught on its first night by the fast path; absent when the night has too few repeats for it. */
   firstNight?: number;
   /** Caught within `nights` nights by the persistence path. */
@@ -107,6 +109,7 @@ export function detectableOf(basis: SensitivityBasis, policy: SensitivityPolicy)
   const detectable: Detectable = {
     repeats: basis.repeats,
     noise,
+    persistNoise,
     firstNight: basis.repeats >= policy.minRepeats ? Math.max(basis.threshold, firstNightDetectable(noise, basis.baselineNights, policy)) : undefined,
     persistent: Math.max(basis.threshold, persistentDetectable(persistNoise, basis.sinceNights, nights, policy)),
     nights,
@@ -161,10 +164,13 @@ export function describeSensitivity(detectable: Detectable): string {
   return `this test sees a ${formatPercent(roundUp(within))} change in ${detectable.nights} nights${first}${thresholdNeed(detectable)}`;
 }
 
-/** "3 repeats, 11% nightly noise: changes of 18% or more within 3 nights (45% on their first night)". */
+/**
+ * "3 repeats, 11% nightly noise: changes of 18% or more within 3 nights (45% on their first
+ * night)"; the noise is the persistence path's, whose figure the sentence gives first.
+ */
 export function describeDetectable(detectable: Detectable): string {
   const first = detectable.firstNight === undefined ? ', none on their first night alone' : ` (${formatPercent(roundUp(detectable.firstNight))} on their first night)`;
-  return `${detectable.repeats} repeat${detectable.repeats === 1 ? '' : 's'}, ${formatPercent(roundUp(detectable.noise))} nightly noise: changes of ${formatPercent(roundUp(detectable.persistent))} or more within ${detectable.nights} nights${first}`;
+  return `${detectable.repeats} repeat${detectable.repeats === 1 ? '' : 's'}, ${formatPercent(roundUp(detectable.persistNoise))} nightly noise: changes of ${formatPercent(roundUp(detectable.persistent))} or more within ${detectable.nights} nights${first}`;
 }
 
 /** "; to see 10% it needs 7 repeats a night" or why no number of repeats will do; empty when it sees its threshold. */

@@ -79,6 +79,22 @@ describe('the persistence path', () => {
     expect(run.episodes.map((e) => [e.kind, e.state])).toEqual([['regression', 'recovered']]);
   });
 
+  it('names the p of the test that proved a persistent step, and measures what the series sees within its levels, not across the step', () => {
+    const spec = { seed: 11, nights: stepNight + 6, repeats: 1, cv: 0.1, steps: [{ from: stepNight, factor: 2 }] };
+    const { run, openedAt, episode } = firstEpisode(spec, stepNight + 5, stepNight);
+    expect(episode).toMatchObject({ kind: 'regression', firstBad: { night: nightAt(stepNight) } });
+    const verdict = run.verdicts[openedAt]![0]!;
+    expect(verdict.path).toBe('persistent');
+    // The nights ranked against the baseline's (at most 1 / C(33, 3) for 3 nights above 30), not
+    // the one-night test a single repeat cannot pass (it gave p = 1 beside a doubling).
+    expect(episode!.pValue).toBe(verdict.pValue);
+    expect(episode!.pValue).toBeLessThan(0.001);
+    // The nights since the level judged last hold the step: their whole spread is about 40%, the
+    // noise within each level 10%. What the series sees in 3 nights follows the 10%.
+    expect(verdict.detectable!.persistNoise).toBeLessThan(0.15);
+    expect(verdict.detectable!.persistent).toBeLessThan(0.5);
+  });
+
   it('says what a series can catch at its settings, and that one night alone is not enough at 1 repeat', () => {
     const one = runNights(seriesRows({ seed: 10, nights: 31, repeats: 1, cv: 0.1 }), policy, 30, 30).verdicts[0]![0]!;
     expect(one.kind).toBe('stable');

@@ -46,12 +46,12 @@ function scrub(text: string): string {
 
 describe('renderIssue', () => {
   const basis = { repeats: 3, noise: 0.03, persistNoise: 0.03, repeatSpread: 0.03, baselineNights: 7, sinceNights: 20, threshold: 0.1 };
-  const detectable = { repeats: 3, noise: 0.03, firstNight: 0.1, persistent: 0.1, nights: 3, basis };
+  const detectable = { repeats: 3, noise: 0.03, persistNoise: 0.03, firstNight: 0.1, persistent: 0.1, nights: 3, basis };
   const regressed = group([
     series('sum', 'open', { detectable }),
-    series('shuffle', 'open', { detectable: { ...detectable, noise: 0.11, firstNight: 0.45, persistent: 0.18 } }),
+    series('shuffle', 'open', { detectable: { ...detectable, noise: 0.11, persistNoise: 0.11, firstNight: 0.45, persistent: 0.18 } }),
     // Judged at one repeat that night: only the persistence path can catch its changes.
-    series('shuffle', 'open', { metric: 'peak_memory', unit: 'bytes', baselineMedian: 2 ** 30, newMedian: 1.5 * 2 ** 30, change: 0.5, pValue: 0.004, detectable: { repeats: 1, noise: 0.05, persistent: 0.12, nights: 3, basis } }),
+    series('shuffle', 'open', { metric: 'peak_memory', unit: 'bytes', baselineMedian: 2 ** 30, newMedian: 1.5 * 2 ** 30, change: 0.5, pValue: 0.004, detectable: { repeats: 1, noise: 0.05, persistNoise: 0.05, persistent: 0.12, nights: 3, basis } }),
   ]);
 
   it('matches the golden issue', async () => {
