@@ -85,7 +85,7 @@ export function machineNight(night: string, suite: string | undefined, verdicts:
   const signs: MachineSign[] = [...(canaryMoved ? ['canary' as const] : []), ...(commonMode ? ['common-mode' as const] : []), ...(changedMachine.changed ? ['machine-changed' as const] : [])];
   const direction = canaryMoved ? (canary.change! > 0 ? 'slower' : 'faster') : commonMode ? (slower >= faster ? 'slower' : 'faster') : undefined;
   const canaryText = canary === undefined ? 'no canary judged' : `canary ${canary.identity.metric} ${formatChange(canary.change!)}${canaryMoved ? '' : ' (within its noise)'}`;
-  const commonText = `${movedSeries} of ${timed.length} timed series moved ${slower >= faster ? 'slower' : 'faster'} together${codeChanged ? ' (the target\'s code changed: not the machine\'s)' : ''}`;
+  const commonText = `${movedSeries} of ${timed.length} timed series moved ${slower >= faster ? 'slower' : 'faster'} together${codeChanged ? ', not counted against the machine: the target\'s code changed too' : ''}`;
   return {
     night, suite: suite ?? '', machine: signs.length > 0, signs, ...(direction ? { direction } : {}),
     ...(canary === undefined ? {} : { canaryChange: canary.change! }),

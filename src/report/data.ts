@@ -136,7 +136,9 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
       hasValues: [...group.values.values()].some((byRun) => byRun.has(run.id)), error: group.failures.get(run.id)?.find((f) => f.error)?.error,
       cutShort: group.cutShort.get(run.id),
     })), options.issues, page.slug);
-    const metrics = [...group.values.keys()].sort().map((metric) => metricSeries(group, metric, nightRuns, failing, options));
+    // The machine's nights on every chart, so a step on one is not read as a commit's.
+    const machine = (options.detection.machineNights ?? []).filter((m) => group.runByNight.has(m.night)).map((m): Marker => ({ night: m.night, kind: 'machine', label: `machine night: ${m.reason}` }));
+    const metrics = [...group.values.keys()].sort().map((metric) => metricSeries(group, metric, nightRuns, [...failing, ...machine], options));
     page.variants.push({
       variant: group.variant, nights, runs: nightRuns.map((run) => runIndex.get(run.id) ?? -1), metrics,
       drilldowns: drilldownLinks(group, nightRuns, metrics, options),
@@ -174,7 +176,7 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
   };
 }
 
-function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], failing: Marker[], options: SiteDataOptions): MetricSeries {
+function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], nightMarkers: Marker[], options: SiteDataOptions): MetricSeries {
   const byRun = group.values.get(metric)!;
   const key = siteSeriesKey(group.suite, group.workload, metric, group.variant.id);
   const judgement = options.detection.judge(key);
@@ -200,7 +202,7 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], fail
     metric, unit: group.units.get(metric) ?? '', threshold: options.threshold(group.suite, group.workload, metric), exponent,
     repeats: Array.from({ length: repeatCount }, (_, r) => perNight.map((values) => units(values[r]))),
     median: medians.map(units), baseline: baseline.map(units),
-    markers: [...options.detection.markers(key, sitePaths.workloadPage(group.suite, group.workload)), ...failing],
+    markers: [...options.detection.markers(key, sitePaths.workloadPage(group.suite, group.workload)), ...nightMarkers],
     levels: levelsWithChanges(medians, nightRuns, options, key, group, metric).map((segment) => ({ ...segment, level: toUnits(segment.level, exponent) })),
     status: judgement.status,
     statusNote: judgement.note,

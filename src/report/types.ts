@@ -89,8 +89,11 @@ export type MarkerOfFailure = 'failed' | 'incomplete' | 'cut-short';
 /** A regression (an episode's first bad night), a recovery or a failing night on a chart. */
 export interface Marker {
   night: string;
-  /** Regression and improvement markers sit at the episode's first bad night (where the shift began). */
-  kind: 'regression' | 'improvement' | 'recovery' | MarkerOfFailure;
+  /**
+   * Regression and improvement markers sit at the episode's first bad night (where the shift
+   * began); `machine` marks a night detection found the machine, not the code, moved.
+   */
+  kind: 'regression' | 'improvement' | 'recovery' | 'machine' | MarkerOfFailure;
   label: string;
   /** An episode a confirmation rerun did not reproduce (never filed): drawn hollow. */
   unconfirmed?: boolean;

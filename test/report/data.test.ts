@@ -133,6 +133,18 @@ describe('buildSiteData', () => {
     expect(series.markers).toEqual([{ night: night(2), kind: 'cut-short', label: 'incomplete: run cut short (3 of 5 repeats measured; not judged)' }]);
   });
 
+  it("marks a machine night on every chart of the workloads that ran it, with detection's reason", () => {
+    const reason = 'canary compute_seconds +62.0%; 1 of 1 timed series moved slower together';
+    const detection: DetectionIndex = { judge: () => ({ status: 'stable' }), markers: () => [], machineNights: [{ night: night(3), reason }, { night: night(9), reason }] };
+    const { workloads } = buildSiteData(history(), options({}, {}, { detection }));
+    const shuffle = workloads.find((w) => w.workload === 'shuffle')!;
+    const [main, big] = [shape, other].map((c) => shuffle.variants.find((v) => v.variant.clusterShape === c.clusterShape)!.metrics[0]!);
+    expect(main!.markers).toEqual([{ night: night(3), kind: 'machine', label: `machine night: ${reason}` }]);
+    // The other shape ran only night 0; a night the history does not hold marks nothing.
+    expect(big!.markers).toEqual([]);
+    expect(shuffle.machineNights).toEqual([{ night: night(3), reason }]);
+  });
+
   it('computes the change against the trailing week when there is no open episode', () => {
     const row = buildSiteData(history(), options()).index.rows.find((r) => r.variant.clusterShape === shape.clusterShape && r.workload === 'shuffle')!;
     expect(row.change).toBeCloseTo(14 / 11.5 - 1, 3);

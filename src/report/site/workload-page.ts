@@ -196,9 +196,9 @@ function placeLevels(u: uPlot, series: MetricSeries, nights: readonly string[]):
   });
 }
 
-const flags = { recovery: '▼', failed: '✕', incomplete: '◌', 'cut-short': '✂' } as const;
+const flags = { recovery: '▼', failed: '✕', incomplete: '◌', 'cut-short': '✂', machine: 'M' } as const;
 
-/** Regression, recovery and failing-night markers: real elements over the plot, so they carry a title and a link. */
+/** Regression, recovery, failing-night and machine-night markers: real elements over the plot, so they carry a title and a link. */
 function placeMarkers(u: uPlot, markers: Marker[]): void {
   let layer = u.over.querySelector<HTMLElement>('.markers');
   if (!layer) {
