@@ -198,7 +198,8 @@ function synthetic(): Synthetic {
       power[`+${Math.round((factor - 1) * 100)}% at CV ${cv * 100}%, ${repeats} repeat${repeats === 1 ? '' : 's'}`] = { within1: within1 / trials, within3: within3 / trials };
     }
   }
-  return { falseAlarmsPer100: falseAlarms(policy), power, grid: powerGrid(policy) };
+  const alarms = falseAlarms(policy);
+  return { falseAlarmsPer100: alarms.nightbench, seedFalseAlarmsPer100: alarms.seedRule, power, grid: powerGrid(policy) };
 }
 
 // ---------------------------------------------------------------- report
