@@ -32,6 +32,9 @@ export interface PowerCase {
   /** Of the found steps: the share whose range holds the step night, and the median range length in nights. */
   culpritInside: number;
   medianRangeNights: number;
+  /** Of the steps found after their third night (issue 31's late finds): how many, and how many ranges hold the step night. */
+  lateFinds: number;
+  lateInside: number;
 }
 
 export interface Synthetic {
@@ -64,6 +67,9 @@ export function printSynthetic(log: (line: string) => void, synthetic: Synthetic
   const found = planted.reduce((sum, c) => sum + c.within.at(-1)!, 0);
   const inside = planted.reduce((sum, c) => sum + (Number.isNaN(c.culpritInside) ? 0 : c.culpritInside * c.within.at(-1)!), 0);
   log(`   steps of 10-30% at CV 3-10%, 1 and 3 repeats: culprit night inside the range in ${pct(found > 0 ? inside / found : Number.NaN)} of finds (target 97%)`);
+  const late = planted.reduce((sum, c) => sum + c.lateFinds, 0);
+  const lateInside = planted.reduce((sum, c) => sum + c.lateInside, 0);
+  log(`   of them found after their third night (late finds): culprit night inside the range in ${lateInside} of ${late}, ${late > 0 ? ((100 * lateInside) / late).toFixed(1) : "-"}% (target 95%)`);
 }
 
 /** One-sided level of a single night's test that spends 0.5 false alarms per 100 series x 60 nights, both ways. */
@@ -77,6 +83,8 @@ export function powerGrid(policy: DetectionPolicy): PowerCase[] {
         const delays: number[] = [];
         const ranges: number[] = [];
         let inside = 0;
+        let lateFinds = 0;
+        let lateInside = 0;
         const seedDelays: number[] = [];
         for (let seed = 1; seed <= powerTrials; seed++) {
           const rows = powerRows(seed, repeats, step, cv);
@@ -87,7 +95,9 @@ export function powerGrid(policy: DetectionPolicy): PowerCase[] {
             const episode = run.changes[found]!.find((c) => c.action === 'open')!;
             if (episode.action !== 'open') continue;
             const { lastGood, firstBad } = episode.episode;
-            if (lastGood.night < nightAt(stepNight) && firstBad.night >= nightAt(stepNight)) inside++;
+            const holds = lastGood.night < nightAt(stepNight) && firstBad.night >= nightAt(stepNight);
+            if (holds) inside++;
+            if (found + 1 > 3) (lateFinds++, holds && lateInside++);
             ranges.push((Date.parse(firstBad.night) - Date.parse(lastGood.night)) / 86_400_000);
           }
           // The rule flags a change at its first point once the next two agree: found on that night.
@@ -107,6 +117,7 @@ export function powerGrid(policy: DetectionPolicy): PowerCase[] {
           limitWithin3: normalUpperTail(limitZ - d / (s * Math.sqrt(1 / 3 + 1 / 30))),
           culpritInside: ranges.length > 0 ? inside / ranges.length : Number.NaN,
           medianRangeNights: ranges.length > 0 ? medianOf(ranges) : Number.NaN,
+          lateFinds, lateInside,
         });
       }
     }
