@@ -115,6 +115,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const machineNights = new Set(findings.filter((m) => m.machine).map((m) => m.night));
   const suiteWideNights = new Set(findings.filter(isSuiteWide).map((m) => m.night));
   if (report.machine?.machine) machineNights.add(night);
+  const machineReasons = new Map([...findings, ...(report.machine ? [report.machine] : [])].filter((m) => m.machine).map((m) => [m.night, m.reason]));
   if (report.machine && isSuiteWide(report.machine)) suiteWideNights.add(night);
   const planned = holdOpenings(plan, {
     night, machine: report.machine, machineNights, suiteWideNights, episodes: reported, rerunConfirms: config.github.confirm === 'rerun' && options.confirm !== undefined,
@@ -132,7 +133,9 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
 
   const links = configLinks(config);
   const fixes = store.triage.recordedFixes();
-  const renderContext = (ranges: RenderContext['ranges'], people: RenderContext['people']): RenderContext => ({ night, ranges, people, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench' });
+  const renderContext = (ranges: RenderContext['ranges'], people: RenderContext['people'], firstBadNight: string): RenderContext => ({
+    night, ranges, people, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench', firstBadMachineReason: machineReasons.get(firstBadNight),
+  });
   const outcomes = await applyIssueActions(
     actions,
     tracker,
@@ -141,7 +144,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
         const ranges = await gitContext(loaded, group, log);
         const collected = Object.values(ranges).filter((r): r is RangeContext => !('error' in r));
         const people = client ? await resolvePeople(client, config.github.targetRepositories, collected, log) : noPeople;
-        const { title, body } = renderIssue(group, renderContext(ranges, people));
+        const { title, body } = renderIssue(group, renderContext(ranges, people, group.firstBadNight));
         return { fingerprint: group.fingerprint, title, body, labels: [...config.github.labels, group.suite] };
       },
       persist: (group) => renderPersistComment(group, { night, links }),

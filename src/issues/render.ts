@@ -25,6 +25,11 @@ export interface RenderContext {
   mention: MentionPolicy;
   /** The CLI as the reproduce section should call it, e.g. "npx nightbench". */
   cli: string;
+  /**
+   * Detection's reason when the first bad night was a machine night (the canary or most series
+   * moved together): the issue waited for a later night, and says so.
+   */
+  firstBadMachineReason?: string;
 }
 
 export interface RenderedIssue {
@@ -74,7 +79,7 @@ export function renderIssue(group: IssueGroup, context: RenderContext): Rendered
   const late = lateness(group, context.night);
   const sections = [
     [markers.fingerprint(group.fingerprint), markers.night(context.night)].join('\n'),
-    `nightbench found ${plural(group.series.length, 'regressed series', 'regressed series')} of suite \`${group.suite}\` on ${group.firstBadNight}, compared with the nights before it (last good night: ${group.lastGoodNight}).${late.sentence ? ` ${late.sentence}.` : ''}${machineSentence(group)}`,
+    `nightbench found ${plural(group.series.length, 'regressed series', 'regressed series')} of suite \`${group.suite}\` on ${group.firstBadNight}, compared with the nights before it (last good night: ${group.lastGoodNight}).${late.sentence ? ` ${late.sentence}.` : ''}${machineSentence(group)}${heldSentence(group, context)}`,
     renderTable(group, context.links),
     renderDetectable(group),
     renderConfirmation(group),
@@ -224,6 +229,12 @@ function machineSentence(group: IssueGroup): string {
   if (from === undefined || to === undefined || from === to) return '';
   const told = group.confirmation ? 'the rerun below ran both sides on one machine' : `filed once a night on ${from} still showed it`;
   return ` The machine changed since the baseline: the first bad night ran on ${to}, the last good night on ${from}; ${told}.`;
+}
+
+/** Why a change that began on a machine night was filed later (src/issues/machine-hold.ts). */
+function heldSentence(group: IssueGroup, context: RenderContext): string {
+  if (context.firstBadMachineReason === undefined || context.night <= group.firstBadNight) return '';
+  return ` Its first bad night was a machine night (${context.firstBadMachineReason}), so the issue waited until ${context.night} showed the change on its own.`;
 }
 
 function commitList(group: IssueGroup, side: 'from' | 'to'): string {

@@ -59,6 +59,8 @@ describe('the nightly over a recorded Dask history with loaded nights, 3 repeats
     expect(loadedNights).toContain(issue!.firstBadNight);
     expect(files).toHaveLength(1);
     expect(files[0]).toContain('found on 2023-01-13');
+    // It says why it waited: the machine, with the canary's figure.
+    expect(files[0]).toMatch(/Its first bad night was a machine night \(canary compute_seconds \+\d+(\.\d+)?%[^)]*\), so the issue waited until 2023-01-13 showed the change on its own\./);
     expect(files[0]).toContain('`66f0cde..323853f`');
   });
 });

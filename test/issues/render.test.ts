@@ -80,6 +80,15 @@ describe('renderIssue', () => {
     expect(renderIssue(regressed, context()).body).not.toContain('to be sure');
   });
 
+  it('says why an issue that began on a machine night was filed a night later, and says nothing of it when filed on the night', () => {
+    const reason = 'canary compute_seconds +155.3%; 2 of 6 timed series moved slower together';
+    const held = { ...regressed, lastGoodNight: '2026-12-01', firstBadNight: '2026-12-02' };
+    expect(renderIssue(held, context({ night: '2026-12-03', firstBadMachineReason: reason })).body).toContain(
+      `It took 2 nights to be sure (found on 2026-12-03). Its first bad night was a machine night (${reason}), so the issue waited until 2026-12-03 showed the change on its own.`,
+    );
+    expect(renderIssue(held, context({ night: '2026-12-02', firstBadMachineReason: reason })).body).not.toContain('machine night');
+  });
+
   it.each([
     ['authors', 'cc @linus'],
     ['authors-and-blame', 'cc @ada @linus'],
