@@ -26,6 +26,7 @@ export function renderComparePage(generatedAt: string, seriesParts: number): str
   <div class="sets" data-mode="nightly">${side('base', 'Base')}${side('new', 'New')}</div>
   <label data-mode="ab">A/B test <select name="ab"></select></label>
 </form>
+<p class="machine-note" id="machine-note" hidden></p>
 <form class="filters" id="filters" role="search">
   <label>Search <input type="search" name="q" placeholder="workload name"></label>
   <label>Metric <select name="metric"><option value="">all</option></select></label>

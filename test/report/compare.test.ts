@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendToRuns, compareInputs, nightsNeeded, nightsOf, packNightValues, parseSelection, selectionFragment, unpackNightValues, type CompareData, type CompareNight, type Selection } from '../../src/report/compare/selection.js';
+import { appendToRuns, compareInputs, machineNightsAcross, nightsNeeded, nightsOf, packNightValues, parseSelection, selectionFragment, unpackNightValues, type CompareData, type CompareNight, type Selection } from '../../src/report/compare/selection.js';
 import { compareTable, nightlyNoiseBand, ratioInterval } from '../../src/report/compare/table.js';
 import { createRandom } from '../../src/stats/index.js';
 
@@ -77,6 +77,16 @@ describe('compare selection', () => {
     expect([...nightsOf(data, { kind: 'night', night: '2026-01-02' })]).toEqual([1]);
     expect([...nightsOf(data, { kind: 'range', from: '2026-01-01', to: '2026-01-02' })]).toEqual([0, 1]);
     expect([...nightsOf(data, { kind: 'commit', repo: 'dask/dask', sha: 'abcdef' })]).toEqual([2, 3]);
+  });
+
+  it('names the machine nights inside either set or between them, none outside them or for an A/B test', () => {
+    const withMachine: CompareData = { ...data, machineNights: [{ night: '2026-01-02', reason: 'canary +60%' }, { night: '2026-01-04', reason: 'canary -30%' }] };
+    const night = (n: string) => ({ kind: 'night' as const, night: n });
+    expect(machineNightsAcross(withMachine, { kind: 'nightly', base: night('2026-01-01'), new: night('2026-01-03') })).toEqual([{ night: '2026-01-02', reason: 'canary +60%' }]);
+    expect(machineNightsAcross(withMachine, { kind: 'nightly', base: night('2026-01-03'), new: { kind: 'range', from: '2026-01-04', to: '2026-01-04' } })).toEqual([{ night: '2026-01-04', reason: 'canary -30%' }]);
+    expect(machineNightsAcross(withMachine, { kind: 'nightly', base: night('2026-01-03'), new: night('2026-01-03') })).toEqual([]);
+    expect(machineNightsAcross(withMachine, { kind: 'ab', id: 'ab-1' })).toEqual([]);
+    expect(machineNightsAcross(data, { kind: 'nightly', base: night('2026-01-01'), new: night('2026-01-04') })).toEqual([]);
   });
 
   it('gathers each side\'s repeats in values, and an A/B test\'s groups with its A/A band', () => {

@@ -116,6 +116,8 @@ export interface CompareData {
   commits: { repo: string; sha: string; nights: number[] }[];
   series: CompareSeries[];
   ab: { id: string; title: string; baseline: string; candidate: string; tests: CompareAbTest[] }[];
+  /** Nights detection found the machine, not the code, moved (absent: none). */
+  machineNights?: { night: string; reason: string }[];
 }
 
 /** One side of a comparison. */
@@ -172,6 +174,19 @@ export function nightsOf(data: CompareData, choice: SetChoice): Set<number> {
   const sha = choice.sha.toLowerCase();
   // A short sha names a commit as well as a full one, as in git.
   return new Set(data.commits.filter((c) => c.repo === choice.repo && c.sha.toLowerCase().startsWith(sha)).flatMap((c) => c.nights));
+}
+
+/**
+ * The machine nights inside either set of a nightly selection or between them, oldest first: a
+ * change across one may be the machine's, not the code's (the host of the real Dask history ran
+ * 28% faster from one night on, and hid the planted +30% of a range after it).
+ */
+export function machineNightsAcross(data: CompareData, selection: Selection): { night: string; reason: string }[] {
+  if (selection.kind === 'ab' || !data.machineNights?.length) return [];
+  const chosen = [...nightsOf(data, selection.base), ...nightsOf(data, selection.new)].map((i) => data.nights[i]!).sort();
+  if (chosen.length === 0) return [];
+  const [first, last] = [chosen[0]!, chosen.at(-1)!];
+  return data.machineNights.filter((m) => m.night >= first && m.night <= last).sort((a, b) => a.night.localeCompare(b.night));
 }
 
 /** A row's identity: the series, or the A/B test. */

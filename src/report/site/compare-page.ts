@@ -6,7 +6,7 @@
  * @module
  */
 import { formatChange, formatCliffsDelta, formatP, formatRatioInterval, formatValue, shortSha } from '../../format/index.js';
-import { compareInputs, nightsNeeded, parseSelection, selectionFragment, unpackNightValues, type CompareData, type CompareNight, type CompareSubject, type Selection, type SetChoice } from '../compare/selection.js';
+import { compareInputs, machineNightsAcross, nightsNeeded, parseSelection, selectionFragment, unpackNightValues, type CompareData, type CompareNight, type CompareSubject, type Selection, type SetChoice } from '../compare/selection.js';
 import { compareStatuses, compareTable, ratioInterval, type CompareInput, type CompareRow } from '../compare/table.js';
 import { partsInOrder } from '../data-parts.js';
 import { sitePaths } from '../paths.js';
@@ -71,6 +71,7 @@ function start(data: CompareData): void {
   const body = table.tBodies[0]!;
   const shown = document.getElementById('shown')!;
   const empty = document.getElementById('no-rows')!;
+  const machineNote = document.getElementById('machine-note')!;
   const field = (f: HTMLFormElement, name: string) => f.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement;
   let lines: Line[] = [];
   let sort = { key: 'status', descending: false };
@@ -147,6 +148,9 @@ function start(data: CompareData): void {
     const { subjects, inputs } = compareInputs(data, selection, loadedNight);
     const rows = compareTable(inputs, {});
     lines = rows.map((row, i) => ({ subject: subjects[i]!, input: inputs[i]!, row }));
+    const machine = machineNightsAcross(data, selection);
+    machineNote.hidden = machine.length === 0;
+    machineNote.textContent = machine.length === 0 ? '' : `The machine, not the code, moved on ${machine.map((m) => `${m.night} (${m.reason})`).join('; ')}: inside or between the two sets, so a change here may be the machine's.`;
     intervals.clear();
     render();
     writeAddress();
