@@ -69,7 +69,7 @@ export function printSynthetic(log: (line: string) => void, synthetic: Synthetic
   log(`   steps of 10-30% at CV 3-10%, 1 and 3 repeats: culprit night inside the range in ${pct(found > 0 ? inside / found : Number.NaN)} of finds (target 97%)`);
   const late = planted.reduce((sum, c) => sum + c.lateFinds, 0);
   const lateInside = planted.reduce((sum, c) => sum + c.lateInside, 0);
-  log(`   of them found after their third night (late finds): culprit night inside the range in ${lateInside} of ${late}, ${late > 0 ? ((100 * lateInside) / late).toFixed(1) : "-"}% (target 95%)`);
+  log(`   of them found after their third night (late finds): culprit night inside the range in ${lateInside} of ${late}, ${late > 0 ? ((100 * lateInside) / late).toFixed(1) : '-'}% (target 95%)`);
 }
 
 /** One-sided level of a single night's test that spends 0.5 false alarms per 100 series x 60 nights, both ways. */
@@ -97,7 +97,10 @@ export function powerGrid(policy: DetectionPolicy): PowerCase[] {
             const { lastGood, firstBad } = episode.episode;
             const holds = lastGood.night < nightAt(stepNight) && firstBad.night >= nightAt(stepNight);
             if (holds) inside++;
-            if (found + 1 > 3) (lateFinds++, holds && lateInside++);
+            if (found + 1 > 3) {
+              lateFinds++;
+              if (holds) lateInside++;
+            }
             ranges.push((Date.parse(firstBad.night) - Date.parse(lastGood.night)) / 86_400_000);
           }
           // The rule flags a change at its first point once the next two agree: found on that night.

@@ -111,12 +111,11 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const plan = [...planIssues(groups, existing, night), ...planImprovementNotes(notes, existing)];
   // Each night's finding since the oldest group began (a replay's history has years of them).
   const oldest = plan.reduce<string | undefined>((min, a) => (min === undefined || a.group.firstBadNight < min ? a.group.firstBadNight : min), undefined);
-  const findings = oldest === undefined ? [] : store.episodes.machineNights({ sinceNight: oldest });
-  const machineNights = new Set(findings.filter((m) => m.machine).map((m) => m.night));
+  const findings = [...(oldest === undefined ? [] : store.episodes.machineNights({ sinceNight: oldest })), ...(report.machine ? [report.machine] : [])];
+  // The machine nights with detection's reason: the holds read the nights, an issue held by one its reason.
+  const machineReasons = new Map(findings.filter((m) => m.machine).map((m) => [m.night, m.reason]));
+  const machineNights = new Set(machineReasons.keys());
   const suiteWideNights = new Set(findings.filter(isSuiteWide).map((m) => m.night));
-  if (report.machine?.machine) machineNights.add(night);
-  const machineReasons = new Map([...findings, ...(report.machine ? [report.machine] : [])].filter((m) => m.machine).map((m) => [m.night, m.reason]));
-  if (report.machine && isSuiteWide(report.machine)) suiteWideNights.add(night);
   const planned = holdOpenings(plan, {
     night, machine: report.machine, machineNights, suiteWideNights, episodes: reported, rerunConfirms: config.github.confirm === 'rerun' && options.confirm !== undefined,
     provenTonight: provenEpisodes(reported, report.verdicts),

@@ -86,7 +86,7 @@ export interface MachineNightNote {
  */
 export type MarkerOfFailure = 'failed' | 'incomplete' | 'cut-short';
 
-/** A regression (an episode's first bad night), a recovery or a failing night on a chart. */
+/** A regression (an episode's first bad night), a recovery, a failing night or a machine night on a chart. */
 export interface Marker {
   night: string;
   /**

@@ -66,7 +66,7 @@ export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[
       ...(c.bandLow !== undefined && c.bandHigh !== undefined ? { band: { low: c.bandLow, high: c.bandHigh } } : {}),
     })),
   }));
-  const machineNights = (site.index.machineNights ?? []).map(({ night, reason }) => ({ night, reason }));
+  const machineNights = site.index.machineNights ?? [];
   const data = { generatedAt, nights, commits: [...commits.values()].map((c) => ({ ...c, nights: c.nights.sort((a, b) => a - b) })), series, ab, ...(machineNights.length > 0 ? { machineNights } : {}) };
   return { data, nights: new Map([...byNight].map(([night, { runs, values }]) => [night, { runs, values: packNightValues(values) }])) };
 }

@@ -9,6 +9,7 @@
 import type { MetricDirection } from '../../direction.js';
 import type { NoiseBand } from '../../ab/verdict.js';
 import { fromUnits, unitPower } from '../format.js';
+import type { MachineNightNote } from '../types.js';
 import { nightlyNoiseBand, type CompareInput } from './table.js';
 
 /** One nightly series; its values are in the per-night files (`CompareNight`), in units of 10^exponent. */
@@ -117,7 +118,7 @@ export interface CompareData {
   series: CompareSeries[];
   ab: { id: string; title: string; baseline: string; candidate: string; tests: CompareAbTest[] }[];
   /** Nights detection found the machine, not the code, moved (absent: none). */
-  machineNights?: { night: string; reason: string }[];
+  machineNights?: MachineNightNote[];
 }
 
 /** One side of a comparison. */
@@ -181,7 +182,7 @@ export function nightsOf(data: CompareData, choice: SetChoice): Set<number> {
  * change across one may be the machine's, not the code's (the host of the real Dask history ran
  * 28% faster from one night on, and hid the planted +30% of a range after it).
  */
-export function machineNightsAcross(data: CompareData, selection: Selection): { night: string; reason: string }[] {
+export function machineNightsAcross(data: CompareData, selection: Selection): MachineNightNote[] {
   if (selection.kind === 'ab' || !data.machineNights?.length) return [];
   const chosen = [...nightsOf(data, selection.base), ...nightsOf(data, selection.new)].map((i) => data.nights[i]!).sort();
   if (chosen.length === 0) return [];
