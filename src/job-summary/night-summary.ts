@@ -31,6 +31,12 @@ export interface NightSummaryInput {
   changes: SummaryChange[];
   /** Series judged stable tonight, counted, not listed. */
   stable: number;
+  /**
+   * Series with a value tonight that detection could not judge: too little history yet (the
+   * first nights of a series), or tonight's repeats disturbed. Counted, so that silence on a
+   * young history reads as "not judged yet", not as "nothing changed". Absent without detection.
+   */
+  unjudged?: { youngHistory: number; minBaselineNights: number; disturbed: number };
   /** When the night was split: shards that recorded no run (their job failed before recording). */
   expectedShards?: number;
   /** Where the published pages are, for a link. */
@@ -80,6 +86,7 @@ export function renderNightSummary(input: NightSummaryInput): string {
       `${regressions.length} regression${plural(regressions.length)}`,
       `${improvements.length} improvement${plural(improvements.length)}`,
       `${input.stable} stable series`,
+      ...unjudgedCounts(input.unjudged),
       `${input.failures.length} failed repeat${plural(input.failures.length)}`,
       ...(missing.length ? [`**${missing.length} shard${plural(missing.length)} missing**`] : []),
       ...(cost !== undefined ? [`cost ${formatUsd(cost)}`] : []),
@@ -112,6 +119,15 @@ export function renderNightSummary(input: NightSummaryInput): string {
   if (input.sensitivity && input.sensitivity.length > 0) lines.push(...renderSensitivitySection(input.sensitivity));
   if (input.quality && input.quality.all.opened > 0) lines.push(...renderQualitySection(input.quality));
   return `${lines.join('\n')}\n`;
+}
+
+/** The headline's words for the series detection could not judge tonight (none when all were judged). */
+function unjudgedCounts(unjudged: NightSummaryInput['unjudged']): string[] {
+  if (!unjudged) return [];
+  const words: string[] = [];
+  if (unjudged.youngHistory > 0) words.push(`${unjudged.youngHistory} series not judged yet (fewer than ${unjudged.minBaselineNights} good nights of history)`);
+  if (unjudged.disturbed > 0) words.push(`${unjudged.disturbed} series not judged (too few undisturbed repeats tonight)`);
+  return words;
 }
 
 /** One annotation per regression and per missing shard; failed repeats are one warning each workload. */

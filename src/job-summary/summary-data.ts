@@ -24,6 +24,7 @@ export function collectNightSummary(store: Pick<HistoryStore, 'runs' | 'episodes
 
   let changes: SummaryChange[] = [];
   let stable = 0;
+  let unjudged: NightSummaryInput['unjudged'];
   let sensitivity: SummarySensitivity[] | undefined;
   let machine: MachineNight | undefined;
   const policy = validate(detectionSchema, options.detection ?? {}, 'detection');
@@ -35,6 +36,7 @@ export function collectNightSummary(store: Pick<HistoryStore, 'runs' | 'episodes
   if (options.detect !== false && runs.length > 0) {
     const report = assessNight(store, policy, { now: night });
     stable = report.counts.stable;
+    unjudged = { youngHistory: report.counts['insufficient-baseline'], minBaselineNights: policy.minBaselineNights, disturbed: report.counts.disturbed };
     changes = report.verdicts.flatMap((v) =>
       v.kind === 'regression' || v.kind === 'improvement'
         ? [{ suite: v.identity.suite, workload: v.identity.workload, metric: v.identity.metric, kind: v.kind, change: v.change, newMedian: v.newMedian, baselineMedian: v.baselineMedian, unit: v.unit ?? undefined, reason: v.reason }]
@@ -43,5 +45,5 @@ export function collectNightSummary(store: Pick<HistoryStore, 'runs' | 'episodes
     machine = report.machine;
     sensitivity = report.verdicts.flatMap((v) => (v.detectable ? [{ suite: v.identity.suite, workload: v.identity.workload, metric: v.identity.metric, ...summarizeSensitivity(v.detectable) }] : []));
   }
-  return { night, runs, failures, changes, stable, expectedShards: options.expectedShards, reportUrl: options.reportUrl, quality, sensitivity, machine };
+  return { night, runs, failures, changes, stable, unjudged, expectedShards: options.expectedShards, reportUrl: options.reportUrl, quality, sensitivity, machine };
 }

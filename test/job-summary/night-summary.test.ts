@@ -64,6 +64,14 @@ describe('renderNightSummary', () => {
     );
   });
 
+  it('counts the series detection could not judge, so that silence on a young history is not read as nothing changed', () => {
+    const headline = (unjudged: NightSummaryInput['unjudged']) => renderNightSummary({ ...night, unjudged }).split('\n')[2];
+    expect(headline({ youngHistory: 156, minBaselineNights: 3, disturbed: 2 })).toBe(
+      '1 regression · 1 improvement · 40 stable series · 156 series not judged yet (fewer than 3 good nights of history) · 2 series not judged (too few undisturbed repeats tonight) · 1 failed repeat · **1 shard missing** · cost $0.75',
+    );
+    expect(headline({ youngHistory: 0, minBaselineNights: 3, disturbed: 0 })).toBe(headline(undefined));
+  });
+
   it('says so when a night recorded nothing', () => {
     expect(renderNightSummary({ night: '2026-12-02', runs: [], failures: [], changes: [], stable: 0 })).toContain('| (no run recorded this night) |');
   });

@@ -38,6 +38,13 @@ describe('collectNightSummary', () => {
     expect(sqlGet(store.file, 'SELECT count(*) AS n FROM regressions')).toEqual({ n: 0 });
   });
 
+  it('counts the series of a first night as not judged yet, none as stable', () => {
+    const input = collectNightSummary(store, { night: history.nights[0] });
+    expect(input.stable).toBe(0);
+    expect(input.unjudged).toEqual({ youngHistory: history.workloads.length * history.metrics.length, minBaselineNights: 3, disturbed: 0 });
+    expect(collectNightSummary(store).unjudged).toEqual({ youngHistory: 0, minBaselineNights: 3, disturbed: 0 });
+  });
+
   it('lists runs and failures only without detection, and an earlier night on request', () => {
     const input = collectNightSummary(store, { detect: false, night: history.nights[0] });
     expect(input.night).toBe(history.nights[0]);
