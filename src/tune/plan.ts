@@ -56,6 +56,8 @@ export interface TunePlan {
   nights: number;
   currentRepeats: number;
   workloads: TunedWorkload[];
+  /** Series of the night detection gave no sensitivity: too few good nights of history yet, or no usable value tonight. */
+  unjudgedSeries: number;
   /**
    * Cluster seconds a night over the workloads with a recorded duration: each at its planned
    * repeats (at the current ones when no series of it can reach the target), and all at the current.
@@ -104,6 +106,7 @@ export function planRepeats(night: string, verdicts: readonly SeriesVerdict[], s
   const suiteRepeats = needs.length > 0 ? Math.max(...needs) : undefined;
   return {
     night, target: options.target, nights: options.nights, currentRepeats: options.currentRepeats, workloads,
+    unjudgedSeries: verdicts.filter((v) => v.detectable === undefined).length,
     clusterSeconds: sum(timed.map((w) => w.clusterSeconds ?? w.currentClusterSeconds!)),
     currentClusterSeconds: sum(timed.map((w) => w.currentClusterSeconds!)),
     ...(suiteRepeats === undefined ? {} : { suiteRepeats, suiteClusterSeconds: sum(timed.map((w) => (suiteRepeats + options.warmupRepeats) * w.secondsPerRepeat!)) }),

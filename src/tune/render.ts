@@ -11,7 +11,10 @@ import type { TunePlan, TunedWorkload } from './plan.js';
 export function renderTunePlan(plan: TunePlan): string {
   const within = plan.nights === 1 ? 'on its first night' : `within ${plan.nights} nights`;
   const lines = [`night ${plan.night}: repeats a night at which every series of a workload catches a ${formatPercent(plan.target)} change ${within}`];
-  if (plan.workloads.length === 0) return `${lines[0]}\nno series was judged on this night: nothing to tune`;
+  if (plan.workloads.length === 0) {
+    const why = plan.unjudgedSeries > 0 ? ` (${plan.unjudgedSeries} series without a judgement: too few good nights of history yet, or no usable value tonight)` : '';
+    return `${lines[0]}\nno series was judged on this night${why}: nothing to tune`;
+  }
   const header = ['workload', 'repeats', 'one repeat', 'cluster time a night', 'cannot reach the target'];
   const rows = plan.workloads.map((w) => [
     `${w.suite}/${w.workload}`,
