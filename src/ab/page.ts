@@ -18,6 +18,8 @@ export function sitePages(report: AbReport, environments: readonly AbEnvironment
     .map((group) => {
       const tests = analysis.tests.filter((t) => t.group === group.label);
       const changed = tests.filter((t) => t.verdict !== 'no clear change').length;
+      const unrated = tests.filter((t) => !t.ratio);
+      const unlisted = unrated.length > 0 ? ` Not listed: ${unrated.length} test${unrated.length === 1 ? '' : 's'} without a ratio (a baseline value of zero or less: ${[...new Set(unrated.map((t) => t.metric))].sort().join(', ')}).` : '';
       const aa = analysis.nullTests.length > 0 ? ` The baseline ran twice (A and A'); ${analysis.nullTests.filter((t) => t.verdict !== 'no clear change').length} of ${analysis.nullTests.length} A/A tests differ.` : '';
       return {
         id: `${header.id}-${group.label}`,
@@ -25,7 +27,7 @@ export function sitePages(report: AbReport, environments: readonly AbEnvironment
         createdAt: header.createdAt,
         baseline: describe(baseline.environment),
         candidate: describe(group.environment),
-        summary: `${changed} of ${tests.length} tests changed; ${header.repeats} repeats a side, ${header.order} order (seed ${header.seed}) on ${header.clusterShapes.join(' / ')}; status ${header.status}.${aa} A verdict needs an adjusted p <= ${header.fdr} and a ratio beyond the A/A band. ${analysis.notes.join(' ')}`.trim(),
+        summary: `${changed} of ${tests.length} tests changed; ${header.repeats} repeats a side, ${header.order} order (seed ${header.seed}) on ${header.clusterShapes.join(' / ')}; status ${header.status}.${unlisted}${aa} A verdict needs an adjusted p <= ${header.fdr} and a ratio beyond the A/A band. ${analysis.notes.join(' ')}`.trim(),
         // A test without a ratio (a baseline value <= 0) has no place on a page of ratios.
         comparisons: tests.flatMap((t) => (t.ratio ? [{ ...t, ratio: t.ratio }] : [])).map((t) => ({
           workload: t.workload,
@@ -45,7 +47,8 @@ export function sitePages(report: AbReport, environments: readonly AbEnvironment
           bandHigh: t.band?.high,
           baselineValues: t.values.baseline,
           candidateValues: t.values.candidate,
-          verdict: `${verdictLabel(t.verdict, t.unit)}${t.band ? ` (A/A band ${formatBand(t.band)}, raw p ${formatP(t.p)})` : ''}`,
+          verdict: verdictLabel(t.verdict, t.unit),
+          ...(t.band ? { verdictDetail: `A/A band ${formatBand(t.band)}, raw p ${formatP(t.p)}` } : {}),
         })),
       };
     });

@@ -6,7 +6,7 @@
  * @module
  */
 import { formatChange, formatMultiple } from '../format/index.js';
-import { html, type Html } from './render.js';
+import { breakableName, html, type Html } from './render.js';
 import type { AbSitePage } from '../ab/site-page-schema.js';
 
 type Comparison = AbSitePage['comparisons'][number];
@@ -47,8 +47,8 @@ export function renderAbHeatmap(report: AbSitePage, toneOf: (verdict: string) =>
     const title = `${workload} · ${metric}: ${formatChange(c.ratio - 1)}${bands === undefined ? ', no A/A band' : `, ${formatMultiple(Math.abs(bands))} A/A bands`} (${c.verdict})`;
     return html`<td class="heat heat-${tone}" style="background:${cellColour(c, bands, tone)}" data-bands="${bands === undefined ? '' : bands.toFixed(2)}" data-verdict="${c.verdict}"><a href="#${abTestAnchor(workload, metric)}" title="${title}">${formatChange(c.ratio - 1)}</a></td>`;
   };
-  return html`<table class="heatmap" id="heatmap"><thead><tr><th>Workload</th>${metrics.map((m) => html`<th>${m}</th>`)}</tr></thead><tbody>
-${workloads.map((w) => html`<tr data-workload="${w}"><th>${w}</th>${metrics.map((m) => cell(w, m))}</tr>
+  return html`<table class="heatmap" id="heatmap"><thead><tr><th>Workload</th>${metrics.map((m) => html`<th>${breakableName(m)}</th>`)}</tr></thead><tbody>
+${workloads.map((w) => html`<tr data-workload="${w}"><th>${breakableName(w)}</th>${metrics.map((m) => cell(w, m))}</tr>
 `)}</tbody></table>
 <p class="muted">Each cell: the change of the candidate's median, coloured by its verdict and deeper the more A/A bands it spans (full colour from ${fullColourBands}); a click opens the test below.</p>`;
 }

@@ -10,7 +10,7 @@ import { formatChange, formatRatio, formatValue } from '../format/index.js';
 import { abTestAnchor, renderAbHeatmap } from './ab-heatmap.js';
 import type { AbSitePage } from '../ab/site-page-schema.js';
 import { relativeHref, sitePaths } from './paths.js';
-import { html, layout, type Html } from './render.js';
+import { breakableName, html, layout, type Html } from './render.js';
 
 
 const verdictClass = (verdict: string): 'worse' | 'better' | 'neutral' => (/slower|worse|regress/i.test(verdict) ? 'worse' : /faster|better|improv/i.test(verdict) ? 'better' : 'neutral');
@@ -43,8 +43,8 @@ ${report.summary ? html`<p class="ab-summary">${report.summary}</p>` : ''}
 <h2>Overview</h2>
 ${renderAbHeatmap(report, verdictClass)}
 <h2>Tests</h2>
-<table class="ab"><thead><tr><th>Workload</th><th>Metric</th><th class="num">Baseline</th><th class="num">Candidate</th><th>Median, mean ± sd</th><th class="num">Change</th><th class="num">95% interval</th><th>Ratio against the A/A band</th><th class="num">p</th><th>Verdict</th></tr></thead><tbody>
-${report.comparisons.map((c) => html`<tr id="${abTestAnchor(c.workload, c.metric)}"><td>${c.workload}</td><td>${c.metric}</td><td class="num">${formatValue(c.baselineMedian, c.unit)}</td><td class="num">${formatValue(c.candidateMedian, c.unit)}</td><td>${sidesChart(c)}</td><td class="num change ${verdictClass(c.verdict)}">${formatChange(c.ratio - 1)}</td><td class="num">${interval(c)}</td><td>${ratioChart(c)}</td><td class="num">${c.p === undefined ? '—' : c.p.toPrecision(2)}</td><td>${c.verdict}</td></tr>
+<table class="ab"><thead><tr><th>Workload</th><th>Metric</th><th class="num">Baseline</th><th class="num">Candidate</th><th>Median, mean ± sd</th><th class="num">Change</th><th class="num">95% interval</th><th>Ratio against the A/A band</th><th class="num">p (adjusted)</th><th>Verdict</th></tr></thead><tbody>
+${report.comparisons.map((c) => html`<tr id="${abTestAnchor(c.workload, c.metric)}"><td>${breakableName(c.workload)}</td><td>${breakableName(c.metric)}</td><td class="num">${formatValue(c.baselineMedian, c.unit)}</td><td class="num">${formatValue(c.candidateMedian, c.unit)}</td><td>${sidesChart(c)}</td><td class="num change ${verdictClass(c.verdict)}">${formatChange(c.ratio - 1)}</td><td class="num">${interval(c)}</td><td>${ratioChart(c)}</td><td class="num">${c.p === undefined ? '—' : c.p.toPrecision(2)}</td><td class="verdict">${c.verdict}${c.verdictDetail === undefined ? '' : html`<small>${c.verdictDetail.split(', ').map((part) => html`<span>${part}</span>`)}</small>`}</td></tr>
 `)}</tbody></table>
 ${report.comparisons.some((c) => c.baselineValues && c.candidateValues) && html`<h2>Individual runs</h2>
 ${report.comparisons.flatMap((c) => (c.baselineValues && c.candidateValues ? [html`<details class="ab-runs"><summary>${c.workload} · ${c.metric}</summary><table class="ab"><thead><tr><th>Side</th><th>Values of each repeat, in the order they ran</th></tr></thead><tbody>

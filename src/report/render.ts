@@ -37,6 +37,15 @@ function fragment(value: string | number | Html | Html[] | undefined | null | fa
   return escapeHtml(value);
 }
 
+/**
+ * A name that may break after its underscores, dots and slashes (`managed_memory_peak`): in a
+ * dense table an unbreakable name sets its column's width, and long metric names pushed the A/B
+ * tables past the page.
+ */
+export function breakableName(name: string): Html {
+  return { html: escapeHtml(name).replace(/([_./])/g, '$1<wbr>') };
+}
+
 export interface LayoutOptions {
   /** This page's path relative to the site root, so that every link can be made relative. */
   path: string;

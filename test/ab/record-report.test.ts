@@ -123,7 +123,14 @@ describe('the A/B history and its report', () => {
     expect(pages).toHaveLength(1);
     const page = abSitePageSchema.parse(pages[0]);
     expect(page).toMatchObject({ id: `${record.id}-B`, baseline: { name: 'small-chunks', description: 'array.chunk-size 1MiB' }, candidate: { name: 'big-chunks' } });
-    expect(page.comparisons.find((c) => c.metric === 'peak_memory')!.verdict).toMatch(/^worse \(A\/A band 0\.9\d\d-1\.0\d\d, raw p /);
+    const peak = page.comparisons.find((c) => c.metric === 'peak_memory')!;
+    expect(peak.verdict).toBe('worse');
+    expect(peak.verdictDetail).toMatch(/^A\/A band 0\.9\d\d-1\.0\d\d, raw p /);
+    // A test without a ratio (nothing spilled on either side) is counted, named and left off the page.
+    const spilled = { ...report.analysis.tests[0]!, metric: 'spilled_bytes', ratio: undefined, verdict: 'no clear change' as const };
+    const withZero = sitePages({ ...report, analysis: { ...report.analysis, tests: [...report.analysis.tests, spilled] } }, history.ab.abTest<AbTestRecord>(record.id).config.environments)[0]!;
+    expect(withZero.summary).toMatch(/^1 of 3 tests changed; .* Not listed: 1 test without a ratio \(a baseline value of zero or less: spilled_bytes\)\./);
+    expect(withZero.comparisons.map((c) => c.metric)).not.toContain('spilled_bytes');
   });
 
   it('marks an A/B whose runner died incomplete, and reports what it recorded as partial', () => {
