@@ -18,6 +18,26 @@ export function seriesLabel(identity: SeriesIdentity): string {
   return `${identity.suite}/${identity.workload} ${identity.metric} [${where}]`;
 }
 
+/** Words for the series a night could not judge, by verdict kind. */
+const unjudgedWords: Partial<Record<VerdictKind, string>> = {
+  'insufficient-baseline': 'too few good nights of history yet',
+  failed: 'failed tonight',
+  disturbed: 'too few undisturbed repeats tonight',
+  missing: 'no value tonight',
+};
+
+/**
+ * The night in one progress line: what was judged and how, and what could not be judged and why
+ * (on a young history, every series: said so, so that silence is not read as "nothing changed").
+ */
+export function describeJudgedNight(report: DetectionReport): string {
+  const { counts } = report;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const judged = `judged ${report.verdicts.length} series of night ${report.night ?? '(none)'}: ${plural(counts.regression, 'regression')}, ${plural(counts.improvement, 'improvement')}, ${counts.stable} stable`;
+  const unjudged = Object.entries(unjudgedWords).flatMap(([kind, words]) => (counts[kind as VerdictKind] > 0 ? [`${counts[kind as VerdictKind]} ${words}`] : []));
+  return unjudged.length > 0 ? `${judged}; not judged: ${unjudged.join(', ')}` : judged;
+}
+
 /**
  * One line per series (stable ones only with `all`), most urgent first, then a summary of the
  * verdicts and of what happened to the episodes.

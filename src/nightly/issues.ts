@@ -8,6 +8,7 @@ import { confirmationOf, episodeRequest, largestChange } from '../bisect/confirm
 import { runBisect } from '../bisect/run.js';
 import type { LoadedConfig } from '../config/load.js';
 import { detectRegressions } from '../detect/run.js';
+import { describeJudgedNight } from '../detect/table.js';
 import { NightbenchError } from '../errors.js';
 import type { ConfirmPort } from '../issues/confirm.js';
 import { describeAction } from '../issues/plan.js';
@@ -31,6 +32,7 @@ export type NightIssues = PublishResult & { brokenOpened: number[] };
 
 export async function detectAndPublish(loaded: LoadedConfig, store: HistoryStore, log: Log, options: DetectAndPublishOptions = {}): Promise<NightIssues> {
   const report = detectRegressions(store, loaded.config.detection, { now: options.night, suite: options.suite, dryRun: options.dryRun });
+  log.info(describeJudgedNight(report));
   const confirm = options.confirm ?? rerunOnCluster(loaded, store, log);
   const result = await publishIssues({ report, store, loaded, env: process.env, log, dryRun: options.dryRun, confirm });
   if (result.night === undefined || options.dryRun) return { ...result, brokenOpened: [] };

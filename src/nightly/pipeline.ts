@@ -17,6 +17,7 @@
  */
 import { firstLine, storeError } from '../errors.js';
 import { detectRegressions, type DetectionReport } from '../detect/run.js';
+import { describeJudgedNight } from '../detect/table.js';
 import { mergeShardFiles } from '../history/files.js';
 import type { MergeCounts } from '../history/merge-queries.js';
 import { prepareExecution } from '../runner/execute.js';
@@ -87,7 +88,7 @@ export function detectNight(context: NightContext, options: { night?: string; su
   const store = openConfiguredHistory(context);
   try {
     const report = detectRegressions(store, context.loaded.config.detection, { now: options.night, suite: options.suite, dryRun: options.dryRun });
-    context.log.info(`judged ${report.verdicts.length} series of night ${report.night ?? '(none)'}: ${report.counts.regression} regressions, ${report.counts.improvement} improvements`);
+    context.log.info(describeJudgedNight(report));
     return report;
   } finally {
     store.close();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy as policy } from '../../src/detect/policy.js';
 import { planEpisodes } from '../../src/detect/episodes.js';
 import { judgeRows, type DetectionReport } from '../../src/detect/run.js';
-import { renderReport } from '../../src/detect/table.js';
+import { describeJudgedNight, renderReport } from '../../src/detect/table.js';
 import { nightAt, seriesRows } from './helpers.js';
 
 function reportOf(night: number): DetectionReport {
@@ -44,5 +44,13 @@ describe('renderReport', () => {
 
   it('says so when the history has no nightly run', () => {
     expect(renderReport({ ...reportOf(10), night: undefined })).toBe('no nightly runs in the history: nothing to judge');
+  });
+});
+
+describe('describeJudgedNight', () => {
+  it('says what the night judged and why the rest was not judged', () => {
+    expect(describeJudgedNight(reportOf(10))).toBe('judged 3 series of night 2026-01-11: 1 regression, 0 improvements, 1 stable; not judged: 1 failed tonight');
+    // The first nights of a history: nothing judged yet, and the line says why.
+    expect(describeJudgedNight(reportOf(1))).toBe('judged 3 series of night 2026-01-02: 0 regressions, 0 improvements, 0 stable; not judged: 3 too few good nights of history yet');
   });
 });
