@@ -71,7 +71,14 @@ export interface SeriesVerdict {
   noiseMultiple?: number;
   /** The persistence path's figure: the strongest recent shift in standard errors. */
   shiftZ?: number;
+  /**
+   * What the series catches at its settings; absent before its noise is known
+   * ({@link minNoiseNights} nights of history): from fewer, the figure is noise itself (three
+   * nights on a loaded machine made a first real night claim wall times changing 50-fold unseen).
+   */
   detectable?: Detectable;
+  /** For an insufficient baseline: its values, not its history, are what cannot be judged (zero or negative: no relative change). */
+  notPositive?: boolean;
   /** The night's machine against its baseline's, when its run recorded one (src/detect/machine-change.ts). */
   machine?: MachineComparison;
 }
@@ -81,7 +88,7 @@ export interface SeriesVerdict {
  * spread of successive differences is itself too uncertain (REALISE's first weeks opened
  * episodes on noise alone with 4 nights).
  */
-const minNoiseNights = 10;
+export const minNoiseNights = 10;
 
 /**
  * Before a series has shown how far one night can wander ({@link fastPathNights} nights), one
@@ -137,7 +144,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const stats = comparison.stats;
   if (stats === undefined) {
     const allZero = latest.values.every((value) => value === 0) && comparison.lookback.every((point) => point.values.every((value) => value === 0));
-    return verdict('insufficient-baseline', allZero ? 'zero on every night: no relative change to judge' : 'values that are not positive have no relative change');
+    return { ...verdict('insufficient-baseline', allZero ? 'zero on every night: no relative change to judge' : 'values that are not positive have no relative change'), notPositive: true };
   }
 
   const repeats = latest.values.length;
@@ -197,10 +204,12 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // the two sides of its split, or that spread where it is smaller. Either alone can reach across a
   // step: the spread when the nights hold one (on the night a persistence episode opened, its issue
   // said a +146% slowdown was seen only from 533% on), the split's sides when tonight is the step.
-  const detectable = detectableOf(
-    { repeats, noise: baselineNoise, persistNoise: Math.min(nightNoise, baselineNoise), repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold },
-    policy,
-  );
+  const detectable = noiseKnown
+    ? detectableOf(
+        { repeats, noise: baselineNoise, persistNoise: Math.min(nightNoise, baselineNoise), repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold },
+        policy,
+      )
+    : undefined;
   const judged: SeriesVerdict = {
     ...base, baselineMedian: stats.baselineMedian, change, pValue: stats.pValue, noise, noiseMultiple: multiple, shiftZ: shift?.z, detectable,
   };

@@ -34,7 +34,12 @@ export function describeJudgedNight(report: DetectionReport): string {
   const { counts } = report;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const judged = `judged ${report.verdicts.length} series of night ${report.night ?? '(none)'}: ${plural(counts.regression, 'regression')}, ${plural(counts.improvement, 'improvement')}, ${counts.stable} stable`;
-  const unjudged = Object.entries(unjudgedWords).flatMap(([kind, words]) => (counts[kind as VerdictKind] > 0 ? [`${counts[kind as VerdictKind]} ${words}`] : []));
+  const notPositive = report.verdicts.filter((v) => v.notPositive).length;
+  const unjudged = Object.entries(unjudgedWords).flatMap(([kind, words]) => {
+    const n = counts[kind as VerdictKind] - (kind === 'insufficient-baseline' ? notPositive : 0);
+    return n > 0 ? [`${n} ${words}`] : [];
+  });
+  if (notPositive > 0) unjudged.push(`${notPositive} zero or negative (no relative change)`);
   return unjudged.length > 0 ? `${judged}; not judged: ${unjudged.join(', ')}` : judged;
 }
 

@@ -8,8 +8,8 @@
  * @module
  */
 import { activeStates } from '../detect/episodes.js';
-import type { Detectable, Episode } from '../detect/index.js';
-import { episodeIssueFingerprint, groupEpisodes, type IssueGroup, type ReportedEpisode } from './group.js';
+import type { Episode } from '../detect/index.js';
+import { episodeIssueFingerprint, groupEpisodes, type IssueGroup, type ReportedEpisode, type SeriesReach } from './group.js';
 import type { IssueAction } from './plan.js';
 import type { TrackedIssue } from './tracker.js';
 
@@ -32,7 +32,7 @@ export function improvementTargets(
   reported: readonly ReportedEpisode[],
   episodes: readonly Episode[],
   repositories: readonly string[],
-  detectable: ReadonlyMap<string, Detectable> = new Map(),
+  detectable: ReadonlyMap<string, SeriesReach> = new Map(),
 ): ImprovementTarget[] {
   return reported
     .filter((episode) => episode.kind === 'improvement' && activeStates.includes(episode.state))

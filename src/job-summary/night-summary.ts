@@ -36,7 +36,9 @@ export interface NightSummaryInput {
    * first nights of a series), or tonight's repeats disturbed. Counted, so that silence on a
    * young history reads as "not judged yet", not as "nothing changed". Absent without detection.
    */
-  unjudged?: { youngHistory: number; minBaselineNights: number; disturbed: number };
+  unjudged?: { youngHistory: number; minBaselineNights: number; disturbed: number; notPositive: number };
+  /** Judged series whose noise is not known yet: what they catch is said from their `noiseNights`th night (absent without detection). */
+  sensitivityUnknown?: { series: number; noiseNights: number };
   /** When the night was split: shards that recorded no run (their job failed before recording). */
   expectedShards?: number;
   /** Where the published pages are, for a link. */
@@ -116,7 +118,7 @@ export function renderNightSummary(input: NightSummaryInput): string {
     lines.push('', '### Failures', '', '| workload | repeat | status | whose | error |', '|---|--:|---|---|---|');
     for (const f of input.failures) lines.push(row([`${f.suite}/${f.workload}`, f.repeat, f.status, f.failure ? `${f.failure.class}: ${f.failure.cause}` : '', lastLine(f.error)]));
   }
-  if (input.sensitivity && input.sensitivity.length > 0) lines.push(...renderSensitivitySection(input.sensitivity));
+  if ((input.sensitivity && input.sensitivity.length > 0) || input.sensitivityUnknown?.series) lines.push(...renderSensitivitySection(input.sensitivity ?? [], input.sensitivityUnknown));
   if (input.quality && input.quality.all.opened > 0) lines.push(...renderQualitySection(input.quality));
   return `${lines.join('\n')}\n`;
 }
@@ -127,6 +129,7 @@ function unjudgedCounts(unjudged: NightSummaryInput['unjudged']): string[] {
   const words: string[] = [];
   if (unjudged.youngHistory > 0) words.push(`${unjudged.youngHistory} series not judged yet (fewer than ${unjudged.minBaselineNights} good nights of history)`);
   if (unjudged.disturbed > 0) words.push(`${unjudged.disturbed} series not judged (too few undisturbed repeats tonight)`);
+  if (unjudged.notPositive > 0) words.push(`${unjudged.notPositive} series not judged (zero or negative: no relative change)`);
   return words;
 }
 
@@ -169,10 +172,15 @@ const listedSensitivity = 30;
  * The Sensitivity section: how many series see their threshold, then the least sensitive ones,
  * each with what it sees and what it would need, so silence on them reads for what it is.
  */
-function renderSensitivitySection(series: readonly SummarySensitivity[]): string[] {
+function renderSensitivitySection(series: readonly SummarySensitivity[], unknown: NightSummaryInput['sensitivityUnknown']): string[] {
+  const lines = ['', '### Sensitivity', ''];
+  // A young series' noise comes from a few nights: what it would catch is not said until it is known.
+  const young = unknown?.series ? [`${unknown.series} judged series are too young to tell what they catch: a series' noise is known from its ${unknown.noiseNights}th night.`] : [];
+  if (series.length === 0) return [...lines, ...young];
   const blind = series.filter((s) => s.withinNights > s.threshold);
   const nights = series[0]!.nights;
-  const lines = ['', '### Sensitivity', '', `${series.length - blind.length} of ${series.length} judged series see their threshold within ${nights} nights.`];
+  lines.push(`${series.length - blind.length} of ${series.length} series with a known noise see their threshold within ${nights} nights.`);
+  if (young.length > 0) lines.push('', ...young);
   const listed = [...series].sort((a, b) => b.withinNights / b.threshold - a.withinNights / a.threshold).slice(0, listedSensitivity);
   lines.push('', `| workload | metric | repeats | first night | within ${nights} nights | in words |`, '|---|---|--:|--:|--:|---|');
   for (const s of listed) lines.push(row([`${s.suite}/${s.workload}`, s.metric, s.repeats, s.oneNight === undefined ? '—' : formatPercent(s.oneNight), formatPercent(s.withinNights), s.text]));

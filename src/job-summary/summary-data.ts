@@ -1,5 +1,5 @@
 import { validate } from '../validation.js';
-import { assessNight, detectionSchema, resolveSeriesPolicy, summarizeSensitivity } from '../detect/index.js';
+import { assessNight, detectionSchema, minNoiseNights, resolveSeriesPolicy, summarizeSensitivity } from '../detect/index.js';
 import type { MachineNight } from '../detect/machine-night.js';
 import type { HistoryStore } from '../history/store.js';
 import { detectionQuality } from '../detect/quality.js';
@@ -25,6 +25,7 @@ export function collectNightSummary(store: Pick<HistoryStore, 'runs' | 'episodes
   let changes: SummaryChange[] = [];
   let stable = 0;
   let unjudged: NightSummaryInput['unjudged'];
+  let sensitivityUnknown: NightSummaryInput['sensitivityUnknown'];
   let sensitivity: SummarySensitivity[] | undefined;
   let machine: MachineNight | undefined;
   const policy = validate(detectionSchema, options.detection ?? {}, 'detection');
@@ -36,7 +37,10 @@ export function collectNightSummary(store: Pick<HistoryStore, 'runs' | 'episodes
   if (options.detect !== false && runs.length > 0) {
     const report = assessNight(store, policy, { now: night });
     stable = report.counts.stable;
-    unjudged = { youngHistory: report.counts['insufficient-baseline'], minBaselineNights: policy.minBaselineNights, disturbed: report.counts.disturbed };
+    const notPositive = report.verdicts.filter((v) => v.notPositive).length;
+    unjudged = { youngHistory: report.counts['insufficient-baseline'] - notPositive, minBaselineNights: policy.minBaselineNights, disturbed: report.counts.disturbed, notPositive };
+    const judged = report.verdicts.filter((v) => v.kind === 'stable' || v.kind === 'regression' || v.kind === 'improvement');
+    sensitivityUnknown = { series: judged.filter((v) => v.detectable === undefined).length, noiseNights: minNoiseNights };
     changes = report.verdicts.flatMap((v) =>
       v.kind === 'regression' || v.kind === 'improvement'
         ? [{ suite: v.identity.suite, workload: v.identity.workload, metric: v.identity.metric, kind: v.kind, change: v.change, newMedian: v.newMedian, baselineMedian: v.baselineMedian, unit: v.unit ?? undefined, reason: v.reason }]
@@ -45,5 +49,5 @@ export function collectNightSummary(store: Pick<HistoryStore, 'runs' | 'episodes
     machine = report.machine;
     sensitivity = report.verdicts.flatMap((v) => (v.detectable ? [{ suite: v.identity.suite, workload: v.identity.workload, metric: v.identity.metric, ...summarizeSensitivity(v.detectable) }] : []));
   }
-  return { night, runs, failures, changes, stable, unjudged, expectedShards: options.expectedShards, reportUrl: options.reportUrl, quality, sensitivity, machine };
+  return { night, runs, failures, changes, stable, unjudged, sensitivityUnknown, expectedShards: options.expectedShards, reportUrl: options.reportUrl, quality, sensitivity, machine };
 }

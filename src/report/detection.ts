@@ -6,7 +6,7 @@
  * @module
  */
 import type { Comparability } from '../history/types.js';
-import { describeDetectable, type Detectable, type Episode, type SeriesVerdict, type VerdictKind } from '../detect/index.js';
+import { describeDetectable, minNoiseNights, type Detectable, type Episode, type SeriesVerdict, type VerdictKind } from '../detect/index.js';
 import { formatChange } from '../format/index.js';
 import { variantOf } from './paths.js';
 import type { MachineNight } from '../detect/machine-night.js';
@@ -29,8 +29,10 @@ export interface SeriesJudgement {
   issue?: IssueRef;
   /** For an active episode: the latest median against the level before the regression. */
   changeSinceEpisode?: number;
-  /** What the series catches at its settings, from the latest night's verdict (absent when it was not judged). */
+  /** What the series catches at its settings, from the latest night's verdict (absent when it was not judged, or too young). */
   detectable?: Detectable;
+  /** Judged on the latest night but too young for its noise to be known: the night of its history from which it is. */
+  noiseKnownFrom?: number;
 }
 
 const verdictStatus: Record<VerdictKind, SeriesStatus> = {
@@ -84,13 +86,14 @@ export function indexDetection(facts: DetectionFacts, published: PublishedIssues
     judge(key) {
       const active = (episodes.get(key) ?? []).filter(isActive).sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night))[0];
       const verdict = verdicts.get(key);
-      const detectable = verdict?.detectable === undefined ? {} : { detectable: verdict.detectable };
+      const judged = verdict !== undefined && (verdict.kind === 'stable' || verdict.kind === 'regression' || verdict.kind === 'improvement');
+      const detectable = verdict?.detectable !== undefined ? { detectable: verdict.detectable } : judged ? { noiseKnownFrom: minNoiseNights } : {};
       if (active) {
         const change = active.latestMedian / active.baselineMedian - 1;
         return { status: 'regressed', note: `regressed since ${active.firstBad.night}: ${formatChange(change)} against the level before it`, issue: published.ofEpisode(active), changeSinceEpisode: change, ...detectable };
       }
       if (verdict === undefined) return { status: 'insufficient', note: 'detection has not judged the latest night' };
-      const reach = verdict.detectable ? `; at its settings: ${describeDetectable(verdict.detectable)}` : '';
+      const reach = verdict.detectable ? `; at its settings: ${describeDetectable(verdict.detectable)}` : judged ? `; too young to tell what it catches (its noise is known from its ${minNoiseNights}th night)` : '';
       return { status: verdictStatus[verdict.kind], note: `${verdict.kind}: ${verdict.reason}${reach}`, ...detectable };
     },
     markers(key, pagePath) {

@@ -63,13 +63,16 @@ ${page.failures.slice(0, 50).map((f) => html`<tr><td>${f.night}</td><td>${f.vari
  */
 function sensitivitySection(page: WorkloadPage) {
   const rows = page.variants.flatMap((v) => v.metrics.flatMap((m) => (m.sensitivity ? [{ variant: v.variant.label, metric: m.metric, ...m.sensitivity }] : [])));
+  const young = page.variants.flatMap((v) => v.metrics.flatMap((m) => (m.sensitivityFrom === undefined ? [] : [m.sensitivityFrom])));
+  const youngNote = young.length === 0 ? '' : html`<p class="muted">${rows.length === 0 ? 'Its series are' : `${young.length} more series ${young.length === 1 ? 'is' : 'are'}`} too young to tell what ${young.length === 1 && rows.length > 0 ? 'it catches' : 'they catch'}: a series' noise is known from its ${young[0]!}th night.</p>`;
   if (rows.length === 0) return html`<h2>Sensitivity</h2>
-<p class="muted">No series of this workload was judged on the latest night.</p>`;
+${youngNote || html`<p class="muted">No series of this workload was judged on the latest night.</p>`}`;
   return html`<h2>Sensitivity</h2>
 <p class="muted">The smallest change each series catches at its noise and repeats on the latest night, in 80% of the nights it happens (never below its threshold).</p>
 <table class="sensitivity"><thead><tr><th>Cluster · environment</th><th>Metric</th><th class="num">Repeats</th><th class="num">First night</th><th class="num">Within ${rows[0]!.nights} nights</th><th>In words</th></tr></thead><tbody>
 ${rows.map((r) => html`<tr><td>${r.variant}</td><td>${r.metric}</td><td class="num">${r.repeats}</td><td class="num">${r.oneNight === undefined ? '-' : formatPercent(r.oneNight)}</td><td class="num">${formatPercent(r.withinNights)}</td><td>${r.text}</td></tr>
-`)}</tbody></table>`;
+`)}</tbody></table>
+${youngNote}`;
 }
 
 export function renderDrilldownPage(page: DrilldownPage, generatedAt: string): string {

@@ -141,6 +141,8 @@ export interface MetricSeries {
   issue?: IssueRef;
   /** What the series catches at its settings (src/detect/sensitivity.ts), when the latest night was judged. */
   sensitivity?: SensitivitySummary;
+  /** Judged on the latest night but too young to tell what it catches: the night of its history from which its noise is known. */
+  sensitivityFrom?: number;
 }
 
 export interface DrilldownLink {

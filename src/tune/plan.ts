@@ -56,7 +56,7 @@ export interface TunePlan {
   nights: number;
   currentRepeats: number;
   workloads: TunedWorkload[];
-  /** Series of the night detection gave no sensitivity: too few good nights of history yet, or no usable value tonight. */
+  /** Series of the night without a known noise, and so without a sensitivity: too young, or no usable value tonight. */
   unjudgedSeries: number;
   /**
    * Cluster seconds a night over the workloads with a recorded duration: each at its planned

@@ -52,5 +52,11 @@ describe('describeJudgedNight', () => {
     expect(describeJudgedNight(reportOf(10))).toBe('judged 3 series of night 2026-01-11: 1 regression, 0 improvements, 1 stable; not judged: 1 failed tonight');
     // The first nights of a history: nothing judged yet, and the line says why.
     expect(describeJudgedNight(reportOf(1))).toBe('judged 3 series of night 2026-01-02: 0 regressions, 0 improvements, 0 stable; not judged: 3 too few good nights of history yet');
+    // A series of zeros is not waiting for history: it has no relative change to judge.
+    const zeros = judgeRows(seriesRows({ seed: 44, nights: 12, repeats: 3, cv: 0, level: 0, workload: 'spill', metric: 'spilled_bytes' }), [], policy, nightAt(10));
+    const report = reportOf(10);
+    const withZeros = { ...report, verdicts: [...report.verdicts, ...zeros], counts: { ...report.counts, 'insufficient-baseline': 1 } };
+    expect(zeros.map((v) => [v.kind, v.notPositive])).toEqual([['insufficient-baseline', true]]);
+    expect(describeJudgedNight(withZeros)).toBe('judged 4 series of night 2026-01-11: 1 regression, 0 improvements, 1 stable; not judged: 1 failed tonight, 1 zero or negative (no relative change)');
   });
 });

@@ -65,8 +65,8 @@ describe('publishIssues', () => {
     expect(issue!.title).toBe(`Performance regression: 3 workloads slower since ${since} (${history.nights[8]})`);
     expect(issue!.labels).toEqual(['performance', 'regression', 'dask']);
     expect(issue!.body).toContain(`<!-- nightbench:fingerprint=${opened.actions[0]!.group.fingerprint} -->`);
-    // Each series' noise and reach, from the night's verdicts.
-    for (const workload of ['sum', 'shuffle', 'join']) expect(issue!.body).toMatch(new RegExp(`^- \`${workload}\` wall_time: 5 repeats, [\\d.]+% nightly noise: changes of [\\d.]+% or more within 3 nights \\(`, 'm'));
+    // Each series' reach, from the night's verdicts: on the 9th night of the history, not known yet.
+    for (const workload of ['sum', 'shuffle', 'join']) expect(issue!.body).toContain(`- \`${workload}\` wall_time: too young to tell; a series' noise, and so what it can detect, is known from its 10th night`);
     expect(new Set(store.episodes.episodes().map((e) => e.issueNumber))).toEqual(new Set([1]));
 
     const persisted = await night(9);

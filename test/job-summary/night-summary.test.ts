@@ -24,10 +24,14 @@ describe('renderNightSummary', () => {
     const sees = { suite: 'dask', workload: 'sum', metric: 'wall_time', withinNights: 0.1, oneNight: 0.12, nights: 3, repeats: 3, threshold: 0.1, text: 'this test sees a 10% change in 3 nights (12% on its first night)' };
     const blind = { suite: 'dask', workload: 'shuffle', metric: 'wall_time', withinNights: 0.24, nights: 3, repeats: 1, threshold: 0.1, repeatsForThreshold: 6, text: 'this test sees a 24% change in 3 nights, none on its first night alone; to see 10% in 3 nights it needs 6 repeats a night' };
     const markdown = renderNightSummary({ ...night, sensitivity: [sees, blind] });
-    expect(markdown).toContain(['### Sensitivity', '', '1 of 2 judged series see their threshold within 3 nights.', '', '| workload | metric | repeats | first night | within 3 nights | in words |', '|---|---|--:|--:|--:|---|',
+    expect(markdown).toContain(['### Sensitivity', '', '1 of 2 series with a known noise see their threshold within 3 nights.', '', '| workload | metric | repeats | first night | within 3 nights | in words |', '|---|---|--:|--:|--:|---|',
       '| dask/shuffle | wall_time | 1 | — | 24% | this test sees a 24% change in 3 nights, none on its first night alone; to see 10% in 3 nights it needs 6 repeats a night |',
       '| dask/sum | wall_time | 3 | 12% | 10% | this test sees a 10% change in 3 nights (12% on its first night) |'].join('\n'));
     expect(renderNightSummary(night)).not.toContain('### Sensitivity');
+    // Series too young for their noise to be known are counted, not given figures.
+    const young = "3 judged series are too young to tell what they catch: a series' noise is known from its 10th night.";
+    expect(renderNightSummary({ ...night, sensitivity: [sees, blind], sensitivityUnknown: { series: 3, noiseNights: 10 } })).toContain(`within 3 nights.\n\n${young}\n\n| workload |`);
+    expect(renderNightSummary({ ...night, sensitivity: [], sensitivityUnknown: { series: 3, noiseNights: 10 } })).toContain(`### Sensitivity\n\n${young}\n`);
   });
 
   it('shows the runs per shard, the missing shard, the changes, the failures and the cost', () => {
@@ -66,10 +70,10 @@ describe('renderNightSummary', () => {
 
   it('counts the series detection could not judge, so that silence on a young history is not read as nothing changed', () => {
     const headline = (unjudged: NightSummaryInput['unjudged']) => renderNightSummary({ ...night, unjudged }).split('\n')[2];
-    expect(headline({ youngHistory: 156, minBaselineNights: 3, disturbed: 2 })).toBe(
-      '1 regression · 1 improvement · 40 stable series · 156 series not judged yet (fewer than 3 good nights of history) · 2 series not judged (too few undisturbed repeats tonight) · 1 failed repeat · **1 shard missing** · cost $0.75',
+    expect(headline({ youngHistory: 119, minBaselineNights: 3, disturbed: 2, notPositive: 37 })).toBe(
+      '1 regression · 1 improvement · 40 stable series · 119 series not judged yet (fewer than 3 good nights of history) · 2 series not judged (too few undisturbed repeats tonight) · 37 series not judged (zero or negative: no relative change) · 1 failed repeat · **1 shard missing** · cost $0.75',
     );
-    expect(headline({ youngHistory: 0, minBaselineNights: 3, disturbed: 0 })).toBe(headline(undefined));
+    expect(headline({ youngHistory: 0, minBaselineNights: 3, disturbed: 0, notPositive: 0 })).toBe(headline(undefined));
   });
 
   it('says so when a night recorded nothing', () => {

@@ -15,11 +15,11 @@ describe('collectNightSummary', () => {
   const history = writeSyntheticHistory(store, {
     seed: 7,
     workloads: ['shuffle', 'groupby'],
-    nights: 10,
+    nights: 12,
     repeats: 5,
     noise: 0.01,
-    changes: [{ workload: 'groupby', metric: 'wall_time', night: 9, factor: 1.5 }],
-    failures: [{ workload: 'shuffle', nights: [9], error: 'Traceback\nMemoryError' }],
+    changes: [{ workload: 'groupby', metric: 'wall_time', night: 11, factor: 1.5 }],
+    failures: [{ workload: 'shuffle', nights: [11], error: 'Traceback\nMemoryError' }],
   });
   const last = history.nights.at(-1)!;
 
@@ -41,8 +41,16 @@ describe('collectNightSummary', () => {
   it('counts the series of a first night as not judged yet, none as stable', () => {
     const input = collectNightSummary(store, { night: history.nights[0] });
     expect(input.stable).toBe(0);
-    expect(input.unjudged).toEqual({ youngHistory: history.workloads.length * history.metrics.length, minBaselineNights: 3, disturbed: 0 });
-    expect(collectNightSummary(store).unjudged).toEqual({ youngHistory: 0, minBaselineNights: 3, disturbed: 0 });
+    expect(input.unjudged).toEqual({ youngHistory: history.workloads.length * history.metrics.length, minBaselineNights: 3, disturbed: 0, notPositive: 0 });
+    expect(collectNightSummary(store).unjudged).toEqual({ youngHistory: 0, minBaselineNights: 3, disturbed: 0, notPositive: 0 });
+  });
+
+  it('judges a young history without claiming what it catches: its noise is not known before its 10th night', () => {
+    const input = collectNightSummary(store, { night: history.nights[5] });
+    expect(input.stable).toBe(history.workloads.length * history.metrics.length);
+    expect(input.sensitivity).toEqual([]);
+    expect(input.sensitivityUnknown).toEqual({ series: input.stable, noiseNights: 10 });
+    expect(collectNightSummary(store).sensitivityUnknown).toEqual({ series: 0, noiseNights: 10 });
   });
 
   it('lists runs and failures only without detection, and an earlier night on request', () => {

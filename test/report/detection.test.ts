@@ -73,4 +73,12 @@ describe('summarizeSensitivity', () => {
     expect(shown).toMatchObject({ nights: 3, repeats: 3, threshold: 0.1, oneNight: 0.24, withinNights: 0.14, repeatsForThreshold: 9 });
     expect(shown.text).toBe('this test sees a 14% change in 3 nights (24% on its first night); to see 10% in 3 nights it needs 9 repeats a night');
   });
+
+  it('says a judged series without a known noise is too young to tell, and claims no figure for it', () => {
+    const young = indexDetection({ verdicts: [verdict('stable')], episodes: [] }, issues).judge(key);
+    expect(young).toMatchObject({ status: 'stable', noiseKnownFrom: 10 });
+    expect(young.detectable).toBeUndefined();
+    expect(young.note).toMatch(/; too young to tell what it catches \(its noise is known from its 10th night\)$/);
+    expect(indexDetection({ verdicts: [verdict('failed')], episodes: [] }, issues).judge(key).noiseKnownFrom).toBeUndefined();
+  });
 });

@@ -102,6 +102,11 @@ describe('the workload page', () => {
     expect(text).toContain('<td>wall_time</td><td class="num">3</td><td class="num">27%</td><td class="num">15%</td><td>this test sees a 15% change in 3 nights (27% on its first night)</td>');
     const unjudged = renderWorkloadPage({ ...page, variants: [{ ...page.variants[0]!, metrics: [metric] }] }, '2026-02-10T06:00:00.000Z');
     expect(unjudged).toContain('No series of this workload was judged on the latest night.');
+    // Judged, but too young to tell: said so instead of a figure from a few nights.
+    const young = renderWorkloadPage({ ...page, variants: [{ ...page.variants[0]!, metrics: [{ ...metric, sensitivityFrom: 10 }] }] }, '2026-02-10T06:00:00.000Z');
+    expect(young).toContain("Its series are too young to tell what they catch: a series' noise is known from its 10th night.");
+    const some = renderWorkloadPage({ ...page, variants: [{ ...page.variants[0]!, metrics: [{ ...metric, sensitivity }, { ...metric, metric: 'cpu_time', sensitivityFrom: 10 }] }] }, '2026-02-10T06:00:00.000Z');
+    expect(some).toContain("1 more series is too young to tell what it catches");
   });
 });
 

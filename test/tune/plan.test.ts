@@ -47,10 +47,10 @@ describe('planRepeats', () => {
     expect(renderTunePlan(plan)).toContain('no recorded wall time (left out of the totals): dask/noisy');
   });
 
-  it('says why a young history has nothing to tune', () => {
+  it('says why a young history has nothing to tune: no series has a known noise', () => {
     const young = runNights(seriesRows({ seed: 40, nights: 2, workload: 'quiet', cv: 0.01, repeats: 3 }), policy, 1, 1).verdicts[0]!;
     const plan = planRepeats('2026-01-02', young, seconds, policy, options);
     expect(plan).toMatchObject({ workloads: [], unjudgedSeries: 1 });
-    expect(renderTunePlan(plan).split('\n')[1]).toBe('no series was judged on this night (1 series without a judgement: too few good nights of history yet, or no usable value tonight): nothing to tune');
+    expect(renderTunePlan(plan).split('\n')[1]).toBe("no series of this night has a known noise (1 series without one: too young, a series' noise being known from its 10th night, or no usable value tonight): nothing to tune");
   });
 });
