@@ -16,8 +16,12 @@ export function unchangedRows(seed: number, repeats: number): ResultRow[] {
   return seriesRows({ seed: seed * 7 + repeats, nights: unchangedNights, repeats, cv: unchangedCv });
 }
 
-/** Steps: `stepTrials` series per case, the step on night index `stepNight`, judged for 3 nights. */
-export const stepCases = [{ factor: 1.15, cv: 0.03 }, { factor: 1.3, cv: 0.1 }] as const;
+/**
+ * Steps: `stepTrials` series per case, the step on night index `stepNight`, judged for 3 nights:
+ * issue 23's two quoted cases, and issue 31's (+27% at 8% nightly noise, the slowdown a real
+ * recording of dask + distributed showed, to be opened by its third night).
+ */
+export const stepCases = [{ factor: 1.15, cv: 0.03 }, { factor: 1.3, cv: 0.1 }, { factor: 1.27, cv: 0.08 }] as const;
 export const stepTrials = 300;
 export const stepNight = 30;
 
