@@ -48,7 +48,7 @@ export function sitePages(report: AbReport, environments: readonly AbEnvironment
           baselineValues: t.values.baseline,
           candidateValues: t.values.candidate,
           verdict: verdictLabel(t.verdict, t.unit),
-          ...(t.band ? { verdictDetail: `A/A band ${formatBand(t.band)}, raw p ${formatP(t.p)}` } : {}),
+          ...(t.band ? { verdictFigures: [`A/A band ${formatBand(t.band)}`, `raw p ${formatP(t.p)}`] } : {}),
         })),
       };
     });

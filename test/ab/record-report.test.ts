@@ -125,7 +125,7 @@ describe('the A/B history and its report', () => {
     expect(page).toMatchObject({ id: `${record.id}-B`, baseline: { name: 'small-chunks', description: 'array.chunk-size 1MiB' }, candidate: { name: 'big-chunks' } });
     const peak = page.comparisons.find((c) => c.metric === 'peak_memory')!;
     expect(peak.verdict).toBe('worse');
-    expect(peak.verdictDetail).toMatch(/^A\/A band 0\.9\d\d-1\.0\d\d, raw p /);
+    expect(peak.verdictFigures!.join(', ')).toMatch(/^A\/A band 0\.9\d\d-1\.0\d\d, raw p /);
     // A test without a ratio (nothing spilled on either side) is counted, named and left off the page.
     const spilled = { ...report.analysis.tests[0]!, metric: 'spilled_bytes', ratio: undefined, verdict: 'no clear change' as const };
     const withZero = sitePages({ ...report, analysis: { ...report.analysis, tests: [...report.analysis.tests, spilled] } }, history.ab.abTest<AbTestRecord>(record.id).config.environments)[0]!;
