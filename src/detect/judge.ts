@@ -77,6 +77,8 @@ export interface SeriesVerdict {
    * nights on a loaded machine made a first real night claim wall times changing 50-fold unseen).
    */
   detectable?: Detectable;
+  /** A judged series too young for its noise, and so its reach, to be known: the night of its history from which it is. */
+  noiseKnownFrom?: number;
   /** For an insufficient baseline: its values, not its history, are what cannot be judged (zero or negative: no relative change). */
   notPositive?: boolean;
   /** The night's machine against its baseline's, when its run recorded one (src/detect/machine-change.ts). */
@@ -211,7 +213,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
       )
     : undefined;
   const judged: SeriesVerdict = {
-    ...base, baselineMedian: stats.baselineMedian, change, pValue: stats.pValue, noise, noiseMultiple: multiple, shiftZ: shift?.z, detectable,
+    ...base, baselineMedian: stats.baselineMedian, change, pValue: stats.pValue, noise, noiseMultiple: multiple, shiftZ: shift?.z, ...(detectable ? { detectable } : { noiseKnownFrom: minNoiseNights }),
   };
   const floored = noise > stats.noise ? ` (${formatPercent(noise)} after a false alarm)` : '';
   const fastFigures = `${formatChange(change)} (threshold ${formatPercent(threshold)}), p = ${formatP(stats.pValue)}, ${formatMultiple(multiple)}x noise${floored}`;

@@ -72,6 +72,23 @@ export interface DetectionReport {
 
 const verdictKinds: readonly VerdictKind[] = ['regression', 'improvement', 'stable', 'failed', 'disturbed', 'missing', 'insufficient-baseline'];
 
+/** The series of a night detection could not judge, by cause. */
+export interface UnjudgedCounts {
+  /** Too few good nights of history yet. */
+  youngHistory: number;
+  /** Zero or negative values: no relative change to judge, however long the history. */
+  notPositive: number;
+  failed: number;
+  disturbed: number;
+  missing: number;
+}
+
+export function unjudgedCounts(report: DetectionReport): UnjudgedCounts {
+  const notPositive = report.verdicts.filter((verdict) => verdict.notPositive).length;
+  const { counts } = report;
+  return { youngHistory: counts['insufficient-baseline'] - notPositive, notPositive, failed: counts.failed, disturbed: counts.disturbed, missing: counts.missing };
+}
+
 /**
  * Judges every series of the night (default: the latest) against its history and advances the
  * stored episodes: {@link assessNight}, then one write. Idempotent: a second call for the same

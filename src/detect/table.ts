@@ -5,7 +5,7 @@
  */
 import { formatChange, formatP, formatPercent, formatPercentOneDecimal, formatValue } from '../format/index.js';
 import type { VerdictKind } from './judge.js';
-import type { DetectionReport } from './run.js';
+import { unjudgedCounts, type DetectionReport, type UnjudgedCounts } from './run.js';
 import { detectableWithin, roundUp } from './sensitivity.js';
 import type { SeriesIdentity } from './series.js';
 
@@ -18,12 +18,13 @@ export function seriesLabel(identity: SeriesIdentity): string {
   return `${identity.suite}/${identity.workload} ${identity.metric} [${where}]`;
 }
 
-/** Words for the series a night could not judge, by verdict kind. */
-const unjudgedWords: Partial<Record<VerdictKind, string>> = {
-  'insufficient-baseline': 'too few good nights of history yet',
+/** Words for the series a night could not judge, by cause. */
+const unjudgedWords: Record<keyof UnjudgedCounts, string> = {
+  youngHistory: 'too few good nights of history yet',
   failed: 'failed tonight',
   disturbed: 'too few undisturbed repeats tonight',
   missing: 'no value tonight',
+  notPositive: 'zero or negative (no relative change)',
 };
 
 /**
@@ -34,12 +35,8 @@ export function describeJudgedNight(report: DetectionReport): string {
   const { counts } = report;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const judged = `judged ${report.verdicts.length} series of night ${report.night ?? '(none)'}: ${plural(counts.regression, 'regression')}, ${plural(counts.improvement, 'improvement')}, ${counts.stable} stable`;
-  const notPositive = report.verdicts.filter((v) => v.notPositive).length;
-  const unjudged = Object.entries(unjudgedWords).flatMap(([kind, words]) => {
-    const n = counts[kind as VerdictKind] - (kind === 'insufficient-baseline' ? notPositive : 0);
-    return n > 0 ? [`${n} ${words}`] : [];
-  });
-  if (notPositive > 0) unjudged.push(`${notPositive} zero or negative (no relative change)`);
+  const unjudgedBy = unjudgedCounts(report);
+  const unjudged = (Object.keys(unjudgedWords) as (keyof UnjudgedCounts)[]).flatMap((cause) => (unjudgedBy[cause] > 0 ? [`${unjudgedBy[cause]} ${unjudgedWords[cause]}`] : []));
   return unjudged.length > 0 ? `${judged}; not judged: ${unjudged.join(', ')}` : judged;
 }
 

@@ -37,8 +37,8 @@ export interface IssueSeries {
   noise?: number;
   /** What the series catches at its settings, from the reported night's verdict (absent when it was not judged, or its noise is not known yet). */
   detectable?: Detectable;
-  /** Judged on the reported night, but too young for its noise, and so its reach, to be known. */
-  noiseUnknown?: true;
+  /** Judged on the reported night, but too young for its noise, and so its reach, to be known: the night of its history from which it is. */
+  noiseKnownFrom?: number;
   /** The episode opened on a change of machine class: its last good night ran on `from`, its first bad night on `to`. */
   machineChange?: { from: string; to: string };
   /** The class the reported night ran this series on, when known, and the series' threshold: a night on `machineChange.from` confirms or settles it. */
@@ -93,16 +93,19 @@ export function issueFingerprint(suite: string, ranges: readonly SuspectRange[],
 /** An episode as detection reports it: stored, or planned by a dry run. */
 export type ReportedEpisode = Episode | ActiveEpisode;
 
-/** What a judged series catches at its settings, or that its noise is not known yet (a young series). */
-export type SeriesReach = Detectable | 'noise unknown';
+/** What a judged series catches at its settings, or from which night of its history that is known (a young series). */
+export type SeriesReach = { detectable: Detectable } | { noiseKnownFrom: number };
 
 /**
  * What each judged series catches, by series key, from a night's verdicts: computed when the
  * issues are published, so nothing about it needs storing with the episodes.
  */
 export function detectableBySeries(verdicts: readonly SeriesVerdict[]): Map<string, SeriesReach> {
-  const judged = (verdict: SeriesVerdict) => verdict.kind === 'regression' || verdict.kind === 'improvement' || verdict.kind === 'stable';
-  return new Map(verdicts.flatMap((verdict): [string, SeriesReach][] => (verdict.detectable ? [[verdict.seriesKey, verdict.detectable]] : judged(verdict) ? [[verdict.seriesKey, 'noise unknown']] : [])));
+  return new Map(
+    verdicts.flatMap((verdict): [string, SeriesReach][] =>
+      verdict.detectable ? [[verdict.seriesKey, { detectable: verdict.detectable }]] : verdict.noiseKnownFrom !== undefined ? [[verdict.seriesKey, { noiseKnownFrom: verdict.noiseKnownFrom }]] : [],
+    ),
+  );
 }
 
 /** The machine class each series ran on tonight (where known) and its threshold, by series key, from a night's verdicts. */
@@ -230,7 +233,7 @@ function suspectRanges(episode: ReportedEpisode, repositories: readonly string[]
   return names.map((repo) => ({ repo, from: episode.lastGood.commits[repo] ?? episode.firstBad.commits[repo]!, to: episode.firstBad.commits[repo] ?? episode.lastGood.commits[repo]! }));
 }
 
-function issueSeries(episode: ReportedEpisode, detectable: SeriesReach | undefined, tonight: IssueSeries['tonight']): IssueSeries {
+function issueSeries(episode: ReportedEpisode, reach: SeriesReach | undefined, tonight: IssueSeries['tonight']): IssueSeries {
   const { identity } = episode;
   const [from, to] = [episode.lastGood.machineClass, episode.firstBad.machineClass];
   return {
@@ -251,7 +254,7 @@ function issueSeries(episode: ReportedEpisode, detectable: SeriesReach | undefin
     change: episode.latestMedian / episode.baselineMedian - 1,
     pValue: episode.pValue,
     noise: episode.baselineNoise,
-    ...(detectable === 'noise unknown' ? { noiseUnknown: true as const } : detectable === undefined ? {} : { detectable }),
+    ...reach,
     ...(from !== undefined && to !== undefined && from !== to ? { machineChange: { from, to } } : {}),
     ...(tonight === undefined ? {} : { tonight }),
   };

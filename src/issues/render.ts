@@ -6,7 +6,7 @@
  */
 import type { RangeCommit, RangeContext } from '../git/range.js';
 import type { MentionPolicy } from '../config/github-section.js';
-import { describeDetectable, minNoiseNights } from '../detect/index.js';
+import { describeDetectable } from '../detect/index.js';
 import { daysBetween } from '../night.js';
 import { formatChange, formatMinutes, formatP, formatPercentOneDecimal, formatRatioInterval, formatValue, shortSha } from '../format/index.js';
 import type { IssueGroup, IssueSeries, SuspectRange } from './group.js';
@@ -136,8 +136,8 @@ function renderDetectable(group: IssueGroup): string {
   const lines = group.series.flatMap((s) =>
     s.detectable
       ? [`- \`${s.workload}\` ${s.metric}: ${describeDetectable(s.detectable)}`]
-      : s.noiseUnknown
-        ? [`- \`${s.workload}\` ${s.metric}: too young to tell; a series' noise, and so what it can detect, is known from its ${minNoiseNights}th night`]
+      : s.noiseKnownFrom !== undefined
+        ? [`- \`${s.workload}\` ${s.metric}: too young to tell; a series' noise, and so what it can detect, is known from its ${s.noiseKnownFrom}th night`]
         : [],
   );
   return lines.length === 0 ? '' : ['What each series can detect at its settings:', ...lines].join('\n');

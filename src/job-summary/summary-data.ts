@@ -1,5 +1,5 @@
 import { validate } from '../validation.js';
-import { assessNight, detectionSchema, minNoiseNights, resolveSeriesPolicy, summarizeSensitivity } from '../detect/index.js';
+import { assessNight, detectionSchema, minNoiseNights, resolveSeriesPolicy, summarizeSensitivity, unjudgedCounts } from '../detect/index.js';
 import type { MachineNight } from '../detect/machine-night.js';
 import type { HistoryStore } from '../history/store.js';
 import { detectionQuality } from '../detect/quality.js';
@@ -37,10 +37,9 @@ export function collectNightSummary(store: Pick<HistoryStore, 'runs' | 'episodes
   if (options.detect !== false && runs.length > 0) {
     const report = assessNight(store, policy, { now: night });
     stable = report.counts.stable;
-    const notPositive = report.verdicts.filter((v) => v.notPositive).length;
-    unjudged = { youngHistory: report.counts['insufficient-baseline'] - notPositive, minBaselineNights: policy.minBaselineNights, disturbed: report.counts.disturbed, notPositive };
-    const judged = report.verdicts.filter((v) => v.kind === 'stable' || v.kind === 'regression' || v.kind === 'improvement');
-    sensitivityUnknown = { series: judged.filter((v) => v.detectable === undefined).length, noiseNights: minNoiseNights };
+    const { youngHistory, disturbed, notPositive } = unjudgedCounts(report);
+    unjudged = { youngHistory, minBaselineNights: policy.minBaselineNights, disturbed, notPositive };
+    sensitivityUnknown = { series: report.verdicts.filter((v) => v.noiseKnownFrom !== undefined).length, noiseNights: minNoiseNights };
     changes = report.verdicts.flatMap((v) =>
       v.kind === 'regression' || v.kind === 'improvement'
         ? [{ suite: v.identity.suite, workload: v.identity.workload, metric: v.identity.metric, kind: v.kind, change: v.change, newMedian: v.newMedian, baselineMedian: v.baselineMedian, unit: v.unit ?? undefined, reason: v.reason }]

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Comparability } from '../history/types.js';
-import { describeDetectable, minNoiseNights, type Detectable, type Episode, type SeriesVerdict, type VerdictKind } from '../detect/index.js';
+import { describeDetectable, type Detectable, type Episode, type SeriesVerdict, type VerdictKind } from '../detect/index.js';
 import { formatChange } from '../format/index.js';
 import { variantOf } from './paths.js';
 import type { MachineNight } from '../detect/machine-night.js';
@@ -86,14 +86,17 @@ export function indexDetection(facts: DetectionFacts, published: PublishedIssues
     judge(key) {
       const active = (episodes.get(key) ?? []).filter(isActive).sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night))[0];
       const verdict = verdicts.get(key);
-      const judged = verdict !== undefined && (verdict.kind === 'stable' || verdict.kind === 'regression' || verdict.kind === 'improvement');
-      const detectable = verdict?.detectable !== undefined ? { detectable: verdict.detectable } : judged ? { noiseKnownFrom: minNoiseNights } : {};
+      const detectable = verdict?.detectable !== undefined ? { detectable: verdict.detectable } : verdict?.noiseKnownFrom !== undefined ? { noiseKnownFrom: verdict.noiseKnownFrom } : {};
       if (active) {
         const change = active.latestMedian / active.baselineMedian - 1;
         return { status: 'regressed', note: `regressed since ${active.firstBad.night}: ${formatChange(change)} against the level before it`, issue: published.ofEpisode(active), changeSinceEpisode: change, ...detectable };
       }
       if (verdict === undefined) return { status: 'insufficient', note: 'detection has not judged the latest night' };
-      const reach = verdict.detectable ? `; at its settings: ${describeDetectable(verdict.detectable)}` : judged ? `; too young to tell what it catches (its noise is known from its ${minNoiseNights}th night)` : '';
+      const reach = verdict.detectable
+        ? `; at its settings: ${describeDetectable(verdict.detectable)}`
+        : verdict.noiseKnownFrom !== undefined
+          ? `; too young to tell what it catches (its noise is known from its ${verdict.noiseKnownFrom}th night)`
+          : '';
       return { status: verdictStatus[verdict.kind], note: `${verdict.kind}: ${verdict.reason}${reach}`, ...detectable };
     },
     markers(key, pagePath) {

@@ -75,7 +75,8 @@ describe('summarizeSensitivity', () => {
   });
 
   it('says a judged series without a known noise is too young to tell, and claims no figure for it', () => {
-    const young = indexDetection({ verdicts: [verdict('stable')], episodes: [] }, issues).judge(key);
+    // As judge() makes it: a judged verdict before its series' 10th night carries no reach, only when it will.
+    const young = indexDetection({ verdicts: [{ ...verdict('stable'), noiseKnownFrom: 10 }], episodes: [] }, issues).judge(key);
     expect(young).toMatchObject({ status: 'stable', noiseKnownFrom: 10 });
     expect(young.detectable).toBeUndefined();
     expect(young.note).toMatch(/; too young to tell what it catches \(its noise is known from its 10th night\)$/);
