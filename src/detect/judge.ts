@@ -247,7 +247,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   if (fast) {
     const worse = direction === 'lower' ? change > 0 : change < 0;
     // Tonight proves the change alone, but it may have begun a night or two before, too small
-    // then to prove: the range reaches back over the nights not clearly at the old level.
+    // then to prove: the range reaches back over the nights not surely at the old level.
     const range = rangeOf(Math.log(stats.baselineMedian), Math.log(stats.newMedian), nightNoise, policy.windowDays);
     return { ...judged, ...range, kind: worse ? 'regression' : 'improvement', path: 'fast', reason: fastFigures };
   }
