@@ -18,9 +18,10 @@ import { siteSeriesKey, type DetectionIndex } from './detection.js';
 import { failingNightMarkers } from './failing-nights.js';
 import { decimalExponent, fromUnits, toUnits } from './format.js';
 import { relativeHref, sitePaths, variantOf } from './paths.js';
-import type {
-  LevelSegment,
-  CommitRow, CommitTable, DrilldownLink, FailureNote, IndexPage, IndexRow, Marker, MetricSeries, ReportHistory, ReportRun, Variant, VariantSeries, WorkloadPage,
+import {
+  statusOrder,
+  type LevelSegment,
+  type CommitRow, type CommitTable, type DrilldownLink, type FailureNote, type IndexPage, type IndexRow, type Marker, type MetricSeries, type ReportHistory, type ReportRun, type Variant, type VariantSeries, type WorkloadPage,
 } from './types.js';
 
 export interface SiteDataOptions {
@@ -287,8 +288,6 @@ function buildCommitTables(history: ReportHistory, options: SiteDataOptions): Ma
 export function commitRow(repo: string, sha: string, info: CommitInfo | undefined, options: Pick<SiteDataOptions, 'commitUrl'>): CommitRow {
   return { repo, sha, subject: info?.subject ?? '', author: info?.authorName ?? '', date: info?.committedAt ?? '', url: options.commitUrl(repo, sha) };
 }
-
-const statusOrder = ['regressed', 'failing', 'improved', 'insufficient', 'stable'];
 
 /** Open regressions first (largest change first), then failures, improvements, the rest by name. */
 function compareIndexRows(a: IndexRow, b: IndexRow): number {

@@ -97,7 +97,7 @@ export function indexDetection(facts: DetectionFacts, published: PublishedIssues
         : verdict.noiseKnownFrom !== undefined
           ? `; too young to tell what it catches (its noise is known from its ${verdict.noiseKnownFrom}th night)`
           : '';
-      return { status: verdictStatus[verdict.kind], note: `${verdict.kind}: ${verdict.reason}${reach}`, ...detectable };
+      return { status: verdict.notPositive ? 'zero' : verdictStatus[verdict.kind], note: `${verdict.kind}: ${verdict.reason}${reach}`, ...detectable };
     },
     markers(key, pagePath) {
       return (episodes.get(key) ?? []).flatMap((episode): Marker[] => {

@@ -8,9 +8,8 @@
  */
 import { sitePaths } from './paths.js';
 import { html, layout } from './render.js';
-import { statusLabels, type IndexPage, type SeriesStatus } from './types.js';
+import { statusLabels, statusOrder, type IndexPage, type SeriesStatus } from './types.js';
 
-const statuses = Object.keys(statusLabels) as SeriesStatus[];
 
 /** Machine nights shown to whoever reads a change: the machine, not the code, moved them. */
 const listedMachineNights = 5;
@@ -28,7 +27,7 @@ export function renderIndex(page: IndexPage, dataParts: number): string {
   const options = (values: string[]) => values.map((v) => html`<option value="${v}">${v}</option>`);
   const body = html`
 <h1>Nightly history</h1>
-<p class="summary">${page.rows.length} series from ${new Set(page.rows.map((r) => `${r.suite}\u0000${r.workload}`)).size} workloads${statuses.map((s) =>
+<p class="summary">${page.rows.length} series from ${new Set(page.rows.map((r) => `${r.suite}\u0000${r.workload}`)).size} workloads${statusOrder.map((s) =>
     counts.get(s) ? html` · <button type="button" class="chip status-${s}" data-filter-status="${s}">${counts.get(s)!} ${statusLabels[s]}</button>` : html``,
   )}</p>
 ${machineNightsNote(page)}
@@ -36,7 +35,7 @@ ${machineNightsNote(page)}
   <label>Search <input type="search" name="q" placeholder="workload name"></label>
   <label>Suite <select name="suite"><option value="">all</option>${options(page.suites)}</select></label>
   <label>Metric <select name="metric"><option value="">all</option>${options(page.metrics)}</select></label>
-  <label>Status <select name="status"><option value="">all</option>${statuses.map((s) => html`<option value="${s}">${statusLabels[s]}</option>`)}</select></label>
+  <label>Status <select name="status"><option value="">all</option>${statusOrder.map((s) => html`<option value="${s}">${statusLabels[s]}</option>`)}</select></label>
   <label>Cluster shape <select name="shape"><option value="">all</option>${options(page.clusterShapes)}</select></label>
   <output id="shown" for="filters">${page.rows.length} shown</output>
 </form>

@@ -9,8 +9,12 @@ import type { SensitivitySummary } from '../detect/sensitivity.js';
 
 export type { CutShortWorkload, MeasuredWorkload, ReportHistory, ReportRun, FailedRepeat as RepeatFailure, UnsupportedWorkload } from '../history/report-rows.js';
 
-/** The index's status words: detection's verdict on the latest night, or an open episode. */
-export type SeriesStatus = 'regressed' | 'failing' | 'improved' | 'insufficient' | 'stable';
+/**
+ * The index's status words: detection's verdict on the latest night, or an open episode. `zero`:
+ * a series with no value above zero (nothing spilled, no disk time), which no amount of history
+ * makes judgeable, where "not enough data" would say that more nights will help.
+ */
+export type SeriesStatus = 'regressed' | 'failing' | 'improved' | 'insufficient' | 'stable' | 'zero';
 
 /** How each status reads on the page; the order is the index's default order (worst first). */
 export const statusLabels: Record<SeriesStatus, string> = {
@@ -19,7 +23,11 @@ export const statusLabels: Record<SeriesStatus, string> = {
   improved: 'improved',
   insufficient: 'not enough data',
   stable: 'stable',
+  zero: 'zero or negative',
 };
+
+/** The statuses worst first: the index's default order. */
+export const statusOrder = Object.keys(statusLabels) as SeriesStatus[];
 
 /** A cluster shape plus environment: series of different variants are never mixed. */
 export interface Variant {

@@ -48,6 +48,11 @@ describe('indexDetection', () => {
     expect(indexDetection({ verdicts: [verdict(kind)], episodes: [episode({ state: 'recovered' })] }, issues).judge(key).status).toBe(status);
   });
 
+  it('calls a series with no value above zero "zero or negative", not short of data: more nights will not judge it', () => {
+    const zero = { ...verdict('insufficient-baseline'), reason: 'zero on every night: no relative change to judge', notPositive: true };
+    expect(indexDetection({ verdicts: [zero], episodes: [] }, issues).judge(key)).toMatchObject({ status: 'zero', note: 'insufficient-baseline: zero on every night: no relative change to judge' });
+  });
+
   it('says so when detection never judged a series', () => {
     expect(indexDetection({ verdicts: [], episodes: [] }, issues).judge(key)).toMatchObject({ status: 'insufficient', note: 'detection has not judged the latest night' });
   });

@@ -11,10 +11,9 @@ import { partsInOrder } from '../data-parts.js';
 import type { IndexDataRow } from '../index-data.js';
 import { sitePaths } from '../paths.js';
 import { sparkHeight, sparkPath, sparkWidth } from '../spark.js';
-import { statusLabels, type IssueRef, type SeriesStatus } from '../types.js';
+import { statusLabels, statusOrder, type IssueRef, type SeriesStatus } from '../types.js';
 import { el, markReady } from './dom.js';
 
-const statusOrder: SeriesStatus[] = ['regressed', 'failing', 'improved', 'insufficient', 'stable'];
 const filterKeys = ['q', 'suite', 'metric', 'status', 'shape'] as const;
 const columns = 10;
 /** Rows rendered above and below the visible ones, so a scroll shows rows before the next frame. */
