@@ -112,14 +112,33 @@ export function parseAsvResults(json: unknown, file: string, machine: AsvMachine
     });
   }
   const environmentName = data.env_name ?? `py${data.python ?? ''}`;
+  const { machine: machineParams, environment: environmentParams } = splitParams(data.params);
   return {
     machine: machine.name,
-    machineFacts: machine.facts,
+    // The run's own record of the machine (its kernel then) over machine.json's (its latest).
+    machineFacts: { ...machine.facts, ...machineParams },
     environmentName,
-    environmentFacts: { python: data.python, requirements: data.requirements, envVars: data.env_vars, params: data.params },
+    environmentFacts: { python: data.python, requirements: data.requirements, envVars: data.env_vars, params: environmentParams },
     commit: { sha: data.commit_hash, date: new Date(data.date).toISOString() },
     values,
     missing,
+  };
+}
+
+/**
+ * The fields of machine.json, which asv also copies into every results file's `params`: they
+ * describe the machine (already the series' cluster shape, `asv:<machine>`), not the environment.
+ * Kept in the environment, a kernel patch or a RAM figure reported a few kB apart made a new
+ * environment of the same machine: MetPy's 59 runs fell into 5 of them (7 to 23 nights each),
+ * each judged as a new series, and no change across their boundaries was ever compared.
+ */
+const machineParamNames = new Set(['machine', 'arch', 'cpu', 'num_cpu', 'os', 'ram']);
+
+function splitParams(params: Record<string, unknown>): { machine: Record<string, unknown>; environment: Record<string, unknown> } {
+  const entries = Object.entries(params);
+  return {
+    machine: Object.fromEntries(entries.filter(([name]) => machineParamNames.has(name))),
+    environment: Object.fromEntries(entries.filter(([name]) => !machineParamNames.has(name))),
   };
 }
 

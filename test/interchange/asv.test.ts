@@ -27,6 +27,18 @@ describe('asv results', () => {
     expect(run.missing).toBe(0);
   });
 
+  it('keeps the machine out of the environment: a kernel patch between two runs is the same environment, a new requirement is not', () => {
+    const file = json('linux-box/1a2b3c4d-virtualenv-py3.11.json') as { params: Record<string, unknown>; requirements: Record<string, unknown> };
+    const withParams = (params: Record<string, unknown>, requirements = file.requirements) => parseAsvResults({ ...file, params: { ...file.params, ...params }, requirements }, 'f.json', linux, benchmarks);
+    const before = withParams({ os: 'Linux 4.18.0-553.56.1.el8_10.x86_64', ram: '395591804' });
+    const patched = withParams({ os: 'Linux 4.18.0-553.66.1.el8_10.x86_64', ram: '395591796' });
+    expect(patched.environmentFacts).toEqual(before.environmentFacts);
+    // Each run keeps what it recorded of the machine.
+    expect(patched.machineFacts).toMatchObject({ os: 'Linux 4.18.0-553.66.1.el8_10.x86_64', ram: '395591796', cpu: 'AMD EPYC 7763 64-Core Processor' });
+    const upgraded = withParams({ numpy: '2.0' }, { ...file.requirements, numpy: '2.0' });
+    expect(upgraded.environmentFacts).not.toEqual(before.environmentFacts);
+  });
+
   it('leaves out results without a value (a failed benchmark, a failed parameter combination) and counts them', () => {
     const second = parseAsvResults(json('linux-box/2b3c4d5e-virtualenv-py3.11.json'), 'f.json', linux, benchmarks);
     expect(second.values.map((v) => v.workload)).not.toContain("bench_orm.QuerySet.time_bulk_create(100, 'sqlite')");
