@@ -94,3 +94,9 @@ export const formatPercentOneDecimal = (fraction: number) => `${(fraction * 100)
 
 /** How many times a yardstick (the noise, an A/A band) a change is, one decimal: "2.3". */
 export const formatMultiple = (multiple: number) => multiple.toFixed(1);
+
+/** One argument for sh, always quoted. */
+export const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+
+/** One argument for sh as a reader would type it: bare when nothing in it is special to the shell. */
+export const shellArg = (arg: string) => (/^[\w.\/:=@%+,-]+$/.test(arg) ? arg : shellQuote(arg));

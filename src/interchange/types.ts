@@ -44,5 +44,6 @@ export interface ImportedRun {
   missing: number;
 }
 
-/** The formats nightbench reads and writes. */
-export type InterchangeFormat = 'asv' | 'github-action-benchmark' | 'bmf';
+/** The formats nightbench reads and writes; an imported run's provider is its format. */
+export const interchangeFormats = ['asv', 'github-action-benchmark', 'bmf'] as const;
+export type InterchangeFormat = (typeof interchangeFormats)[number];

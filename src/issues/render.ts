@@ -8,7 +8,8 @@ import type { RangeCommit, RangeContext } from '../git/range.js';
 import type { MentionPolicy } from '../config/github-section.js';
 import { describeDetectable } from '../detect/index.js';
 import { daysBetween } from '../night.js';
-import { formatChange, formatMinutes, formatP, formatPercentOneDecimal, formatRatioInterval, formatValue, shortSha } from '../format/index.js';
+import { formatChange, formatMinutes, formatP, formatPercentOneDecimal, formatRatioInterval, formatValue, shellArg, shortSha } from '../format/index.js';
+import { interchangeFormats } from '../interchange/types.js';
 import type { IssueGroup, IssueSeries, SuspectRange } from './group.js';
 import type { Links } from './links.js';
 import { markers } from './markers.js';
@@ -247,12 +248,26 @@ function commitList(group: IssueGroup, side: 'from' | 'to'): string {
   return group.ranges.map((r) => `${r.repo}@\`${shortSha(r[side])}\``).join(', ');
 }
 
+/**
+ * How to run the last good and the first bad commit side by side: with nightbench for what it
+ * recorded; for a history imported from another tool (its provider is the format), with that
+ * tool, which nightbench cannot run: asv compares two commits itself (`asv continuous`).
+ */
 function renderReproduce(group: IssueGroup, cli: string): string {
   const primary = group.ranges[0];
   const provider = group.series[0]?.environment.provider;
   if (!primary || !provider) return '';
-  const workloads = [...new Set(group.series.map((s) => s.workload))].map((w) => `--workload ${w}`).join(' ');
-  const run = (sha: string, night: string) => `${cli} nightly --no-detect --db reproduce.sqlite --suite ${group.suite} ${workloads} --provider ${provider} --commit ${sha} --night ${night} --json`;
+  const workloads = [...new Set(group.series.map((s) => s.workload))];
+  if (provider === 'asv') {
+    // asv matches --bench with re.search against `name(params)`: anchored and escaped, it selects exactly these.
+    const benches = workloads.map((w) => `--bench ${shellArg(`^${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)}`).join(' ');
+    return ['## Reproduce', "These values were imported from asv. In the project's checkout, asv runs the last good and the first bad commit side by side and compares them:", '```sh', `asv continuous ${benches} ${primary.from} ${primary.to}`, '```'].join('\n');
+  }
+  if ((interchangeFormats as readonly string[]).includes(provider)) {
+    return ['## Reproduce', `These values were imported from ${provider}: run the project's benchmarks at the last good commit (${shortSha(primary.from)}) and at the first bad one (${shortSha(primary.to)}) on one machine and compare.`].join('\n');
+  }
+  const selection = workloads.map((w) => `--workload ${shellArg(w)}`).join(' ');
+  const run = (sha: string, night: string) => `${cli} nightly --no-detect --db reproduce.sqlite --suite ${shellArg(group.suite)} ${selection} --provider ${provider} --commit ${sha} --night ${night} --json`;
   return ['## Reproduce', 'Run the last good and the first bad commit on the same cluster shape and compare the figures they print:', '```sh', run(primary.from, group.lastGoodNight), run(primary.to, group.firstBadNight), '```'].join('\n');
 }
 

@@ -126,6 +126,24 @@ describe('renderIssue', () => {
     expect(renderIssue(regressed, context()).body).not.toContain('ran on');
   });
 
+  it('reproduces an imported asv history with asv itself, each benchmark selected exactly, and other imports in words', () => {
+    const imported = (workload: string, provider: string) => {
+      const one = series(workload);
+      return group([{ ...one, environment: { ...one.environment, provider, clusterShape: `${provider}:box` } }]);
+    };
+    const asv = renderIssue(imported("bench_orm.QuerySet.time_bulk_create(10, 'sqlite')", 'asv'), context()).body;
+    expect(asv).toContain(`asv continuous --bench '^bench_orm\\.QuerySet\\.time_bulk_create\\(10, '\\''sqlite'\\''\\)$' ${goodSha} ${badSha}`);
+    expect(asv).not.toContain('nightbench nightly');
+    const bmf = renderIssue(imported('parse', 'bmf'), context()).body;
+    expect(bmf).toContain(`These values were imported from bmf: run the project's benchmarks at the last good commit (${goodSha.slice(0, 7)}) and at the first bad one (${badSha.slice(0, 7)})`);
+    expect(bmf).not.toContain('nightbench nightly');
+  });
+
+  it('quotes a workload name the shell would split in the nightbench command', () => {
+    const { body } = renderIssue(group([series('read csv')]), context());
+    expect(body).toContain("--workload 'read csv' --provider local");
+  });
+
   it('says when git could not read a range and still renders the rest', () => {
     const { body } = renderIssue(regressed, context({ ranges: { pkg: { error: 'pkg: commit a1b2c3d4e5f6 no longer exists' } } }));
     expect(body).toContain('git context unavailable: pkg: commit a1b2c3d4e5f6 no longer exists');

@@ -1,5 +1,6 @@
 import type { RunInstancesCommandInput, Tag } from '@aws-sdk/client-ec2';
 import type { Ec2Options } from './options.js';
+import { shellQuote } from '../../format/index.js';
 
 /**
  * The pure half of the EC2 provider: what to launch, in which order, with which tags and
@@ -72,7 +73,7 @@ export function shellWord(arg: string): string {
   return arg
     .split(/(\u0000[A-Z_]+\u0000)/)
     .filter((piece) => piece !== '')
-    .map((piece) => (/^\u0000[A-Z_]+\u0000$/.test(piece) ? `"$${piece.slice(1, -1)}"` : `'${piece.replaceAll("'", `'\\''`)}'`))
+    .map((piece) => (/^\u0000[A-Z_]+\u0000$/.test(piece) ? `"$${piece.slice(1, -1)}"` : shellQuote(piece)))
     .join('');
 }
 
