@@ -10,6 +10,7 @@ import { describeDetectable } from '../detect/index.js';
 import { daysBetween } from '../night.js';
 import { formatChange, formatMinutes, formatP, formatPercentOneDecimal, formatRatioInterval, formatValue, shellArg, shortSha } from '../format/index.js';
 import { interchangeFormats } from '../interchange/types.js';
+import { variantOf } from '../report/paths.js';
 import type { IssueGroup, IssueSeries, SuspectRange } from './group.js';
 import type { Links } from './links.js';
 import { markers } from './markers.js';
@@ -121,12 +122,27 @@ export function renderImprovementComment(group: IssueGroup, context: Pick<Render
   return `${markers.improvement(context.improvement)}\n${lines.join('\n')}\n\n${renderTable(group, context.links)}\n`;
 }
 
+/**
+ * Each series' cluster shape and environment as the pages label them, when the group's series ran
+ * on more than one (an asv history's Python versions); else none. Without it one workload and
+ * metric showed twice with different figures and nothing to tell the rows apart.
+ */
+function variantLabels(group: IssueGroup): (string | undefined)[] {
+  const variants = group.series.map((s) => variantOf(s.environment));
+  const several = new Set(variants.map((v) => v.id)).size > 1;
+  return variants.map((v) => (several ? v.label : undefined));
+}
+
 function renderTable(group: IssueGroup, links: Links): string {
-  const rows = group.series.map((s) => {
+  const labels = variantLabels(group);
+  const byVariant = labels[0] !== undefined;
+  const rows = group.series.map((s, i) => {
     const name = link(`\`${s.workload}\``, links.history(group.suite, s.workload));
-    return `| ${name} | ${s.metric} | ${formatValue(s.baselineMedian, s.unit)} | ${formatValue(s.newMedian, s.unit)} | ${formatChange(s.change)} | ${s.pValue === undefined ? '–' : formatP(s.pValue)} | ${s.noise === undefined ? '–' : `±${formatPercentOneDecimal(s.noise)}`} | ${stateText(s)} |`;
+    const variant = byVariant ? ` ${labels[i]} |` : '';
+    return `| ${name} | ${s.metric} |${variant} ${formatValue(s.baselineMedian, s.unit)} | ${formatValue(s.newMedian, s.unit)} | ${formatChange(s.change)} | ${s.pValue === undefined ? '–' : formatP(s.pValue)} | ${s.noise === undefined ? '–' : `±${formatPercentOneDecimal(s.noise)}`} | ${stateText(s)} |`;
   });
-  return ['| Workload | Metric | Baseline median | New median | Change | p-value | Noise | State |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |', ...rows].join('\n');
+  const [variantHeader, variantRule] = byVariant ? [' Cluster · environment |', ' --- |'] : ['', ''];
+  return [`| Workload | Metric |${variantHeader} Baseline median | New median | Change | p-value | Noise | State |`, `| --- | --- |${variantRule} ---: | ---: | ---: | ---: | ---: | --- |`, ...rows].join('\n');
 }
 
 /**
@@ -134,13 +150,15 @@ function renderTable(group: IssueGroup, links: Links): string {
  * reader can tell a change the series proves easily from one near the edge of what it can see.
  */
 function renderDetectable(group: IssueGroup): string {
-  const lines = group.series.flatMap((s) =>
-    s.detectable
-      ? [`- \`${s.workload}\` ${s.metric}: ${describeDetectable(s.detectable)}`]
+  const labels = variantLabels(group);
+  const lines = group.series.flatMap((s, i) => {
+    const name = `\`${s.workload}\` ${s.metric}${labels[i] === undefined ? '' : ` (${labels[i]})`}`;
+    return s.detectable
+      ? [`- ${name}: ${describeDetectable(s.detectable)}`]
       : s.noiseKnownFrom !== undefined
-        ? [`- \`${s.workload}\` ${s.metric}: too young to tell; a series' noise, and so what it can detect, is known from its ${s.noiseKnownFrom}th night`]
-        : [],
-  );
+        ? [`- ${name}: too young to tell; a series' noise, and so what it can detect, is known from its ${s.noiseKnownFrom}th night`]
+        : [];
+  });
   return lines.length === 0 ? '' : ['What each series can detect at its settings:', ...lines].join('\n');
 }
 

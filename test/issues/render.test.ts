@@ -139,6 +139,19 @@ describe('renderIssue', () => {
     expect(bmf).not.toContain('nightbench nightly');
   });
 
+  it('says which cluster and environment each row ran on when the series ran on several, and only then', () => {
+    const on = (environmentName: string) => {
+      const one = series('sum', 'open', { detectable });
+      return { ...one, environment: { ...one.environment, environmentName } };
+    };
+    const { body } = renderIssue(group([on('conda-py3.12'), on('conda-py3.13')]), context());
+    expect(body).toContain('| Workload | Metric | Cluster · environment | Baseline median |');
+    expect(body).toMatch(/\| wall_time \| local:2x1:2GiB · conda-py3\.12 \| /);
+    expect(body).toMatch(/\| wall_time \| local:2x1:2GiB · conda-py3\.13 \| /);
+    expect(body).toContain('`sum` wall_time (local:2x1:2GiB · conda-py3.13): ');
+    expect(renderIssue(group([on('conda-py3.12')]), context()).body).not.toContain('Cluster · environment');
+  });
+
   it('quotes a workload name the shell would split in the nightbench command', () => {
     const { body } = renderIssue(group([series('read csv')]), context());
     expect(body).toContain("--workload 'read csv' --provider local");
