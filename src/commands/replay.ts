@@ -61,10 +61,10 @@ export const replayCommand: CliCommand = {
 
 function describeReplay(outcome: ReplayOutcome, issuesDir: string): string {
   const lines = outcome.issues.map((issue) => {
-    const largest = [...issue.series].sort((a, b) => Math.abs(b.change) - Math.abs(a.change))[0];
+    const largest = [...issue.series].sort((a, b) => Math.abs(b.openedChange) - Math.abs(a.openedChange))[0];
     const closed = issue.closedNight ? `closed ${issue.closedNight}` : 'still open';
     const transient = issue.transient === undefined ? '' : issue.transient ? ', transient' : '';
-    const what = largest ? `${largest.workload} ${largest.metric} ${formatChange(largest.change)}` : '';
+    const what = largest ? `${largest.workload} ${largest.metric} ${formatChange(largest.openedChange)} when opened` : '';
     return `${issue.openedNight}  ${closed} (${issue.nightsOpen} nights${transient})  ${issue.suite} ${what}${issue.series.length > 1 ? ` and ${issue.series.length - 1} more series` : ''}  ${issue.fingerprint}.md`;
   });
   const { totals } = outcome;

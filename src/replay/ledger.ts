@@ -16,6 +16,8 @@ export interface ReplayedSeries {
   environment: string;
   /** The latest change the issue reported, `new / baseline - 1`. */
   change: number;
+  /** The change the issue opened with: a regression that has since mostly recovered still reads as one. */
+  openedChange: number;
 }
 
 export interface ReplayedIssue {
@@ -54,14 +56,16 @@ export function recordNightActions(ledger: ReplayLedger, night: string, actions:
     if (action.kind === 'comment') issue.updatedNights.push(night);
     if (action.kind === 'close') issue.closedNight = night;
     // A closing lists the series as recovered: the issue keeps the changes it reported.
-    if (action.kind === 'open' || action.kind === 'comment') issue.series = group.series.map(replayedSeries);
+    if (action.kind === 'open' || action.kind === 'comment') issue.series = group.series.map((series) => replayedSeries(series, issue.series));
   }
   for (const issue of ledger.values()) issue.nightsOpen = daysBetween(issue.openedNight, issue.closedNight ?? night);
 }
 
-function replayedSeries(series: IssueAction['group']['series'][number]): ReplayedSeries {
+function replayedSeries(series: IssueAction['group']['series'][number], before: readonly ReplayedSeries[]): ReplayedSeries {
+  const environment = series.environment.environmentName;
+  const opened = before.find((s) => s.workload === series.workload && s.metric === series.metric && s.environment === environment);
   return {
     ...(series.episodeId === undefined ? {} : { episodeId: series.episodeId }),
-    workload: series.workload, metric: series.metric, environment: series.environment.environmentName, change: series.change,
+    workload: series.workload, metric: series.metric, environment, change: series.change, openedChange: opened?.openedChange ?? series.change,
   };
 }

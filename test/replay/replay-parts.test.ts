@@ -45,10 +45,10 @@ describe('recordNightActions', () => {
     recordNightActions(ledger, '2026-01-10', [{ kind: 'open', group: opened }]);
     recordNightActions(ledger, '2026-01-11', [{ kind: 'comment', group: group([series('shuffle', 'still-regressed', { episodeId: 1, change: 0.45 })]), issue: tracked(opened) }]);
     recordNightActions(ledger, '2026-01-12', [{ kind: 'skip', group: opened, issue: tracked(opened), reason: 'already reported' }]);
-    expect(ledger.get(opened.fingerprint)).toMatchObject({ openedNight: '2026-01-10', updatedNights: ['2026-01-11'], nightsOpen: 2, series: [{ workload: 'shuffle', change: 0.45 }] });
+    expect(ledger.get(opened.fingerprint)).toMatchObject({ openedNight: '2026-01-10', updatedNights: ['2026-01-11'], nightsOpen: 2, series: [{ workload: 'shuffle', change: 0.45, openedChange: 0.5 }] });
     recordNightActions(ledger, '2026-01-14', [{ kind: 'close', group: group([series('shuffle', 'recovered', { episodeId: 1, change: 0.01 })]), issue: tracked(opened) }]);
     recordNightActions(ledger, '2026-01-20', []);
-    expect(ledger.get(opened.fingerprint)).toMatchObject({ closedNight: '2026-01-14', nightsOpen: 4, series: [{ change: 0.45 }] });
+    expect(ledger.get(opened.fingerprint)).toMatchObject({ closedNight: '2026-01-14', nightsOpen: 4, series: [{ change: 0.45, openedChange: 0.5 }] });
   });
 
   it('records nothing for a group that was never opened (held, or recovered before filing)', () => {
@@ -68,7 +68,7 @@ describe('replayTotals', () => {
   const episode = (id: number, workload: string, firstBad: number) => ({ id, seriesKey: key(workload), firstBad: { night: nightAt(firstBad) }, identity: { suite: 'dask', workload, metric: 'wall_time', environmentName: 'local' } });
   const issue = (workload: string, id: number, openedNight: string, closedNight?: string) => ({
     fingerprint: workload, suite: 'dask', lastGoodNight: nightAt(29), firstBadNight: nightAt(30), ranges: [], openedNight, updatedNights: [], nightsOpen: 0,
-    series: [{ episodeId: id, workload, metric: 'wall_time', environment: 'local', change: 0.5 }], ...(closedNight ? { closedNight } : {}),
+    series: [{ episodeId: id, workload, metric: 'wall_time', environment: 'local', change: 0.5, openedChange: 0.5 }], ...(closedNight ? { closedNight } : {}),
   });
 
   it('marks the issue whose series came back transient, counts issues per year, and names the series that keep moving', () => {
