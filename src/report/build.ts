@@ -234,5 +234,5 @@ class SiteWriter {
  */
 function readDetection(store: Pick<HistoryStore, 'runs' | 'episodes' | 'bisects' | 'triage' | 'nights'>, policy: DetectionPolicy): DetectionFacts {
   const tonight = assessNight(store, policy);
-  return { verdicts: tonight.verdicts, episodes: store.episodes.episodes(), machineNights: [...store.episodes.machineNights({ machineOnly: true }), ...(tonight.machine ? [tonight.machine] : [])] };
+  return { night: tonight.night, verdicts: tonight.verdicts, episodes: store.episodes.episodes(), machineNights: [...store.episodes.machineNights({ machineOnly: true }), ...(tonight.machine ? [tonight.machine] : [])] };
 }

@@ -180,7 +180,7 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
 function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], nightMarkers: Marker[], options: SiteDataOptions): MetricSeries {
   const byRun = group.values.get(metric)!;
   const key = siteSeriesKey(group.suite, group.workload, metric, group.variant.id);
-  const judgement = options.detection.judge(key);
+  const judgement = options.detection.judge(key, nightRuns.at(-1)?.night);
   const perNight = nightRuns.map((run) => byRun.get(run.id) ?? []);
   const repeatCount = Math.max(0, ...perNight.map((values) => values.length));
   // A night an incomplete run cut short shows its repeats but, as in detection, is no point of the series.

@@ -19,6 +19,8 @@ export interface DetectionFacts {
   episodes: readonly Episode[];
   /** Stored findings and tonight's (a night may have one per suite); absent: none. */
   machineNights?: readonly MachineNight[];
+  /** The night the verdicts judged (the history's latest); absent when detection judged none. */
+  night?: string;
 }
 
 /** Status, note and issue of one series on the index. */
@@ -41,7 +43,7 @@ const verdictStatus: Record<VerdictKind, SeriesStatus> = {
   stable: 'stable',
   failed: 'failing',
   disturbed: 'insufficient',
-  missing: 'insufficient',
+  missing: 'not-run',
   'insufficient-baseline': 'insufficient',
 };
 
@@ -64,7 +66,8 @@ const stateNote: Partial<Record<Episode['state'], string>> = { accepted: ' (acce
 export interface DetectionIndex {
   /** The nights marked "machine", newest first, one note each (absent: none). */
   machineNights?: MachineNightNote[];
-  judge(key: string): SeriesJudgement;
+  /** The series' status; `lastNight` is its latest night with a result, which tells a series no longer run from a young one. */
+  judge(key: string, lastNight?: string): SeriesJudgement;
   /** Markers of the series on the page at `pagePath` (an issue file's link is relative to it). */
   markers(key: string, pagePath: string): Marker[];
 }
@@ -83,7 +86,7 @@ export function indexDetection(facts: DetectionFacts, published: PublishedIssues
   }
   return {
     machineNights: machineNightNotes(facts.machineNights ?? []),
-    judge(key) {
+    judge(key, lastNight) {
       const active = (episodes.get(key) ?? []).filter(isActive).sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night))[0];
       const verdict = verdicts.get(key);
       const detectable = verdict?.detectable !== undefined ? { detectable: verdict.detectable } : verdict?.noiseKnownFrom !== undefined ? { noiseKnownFrom: verdict.noiseKnownFrom } : {};
@@ -91,7 +94,10 @@ export function indexDetection(facts: DetectionFacts, published: PublishedIssues
         const change = active.latestMedian / active.baselineMedian - 1;
         return { status: 'regressed', note: `regressed since ${active.firstBad.night}: ${formatChange(change)} against the level before it`, issue: published.ofEpisode(active), changeSinceEpisode: change, ...detectable };
       }
-      if (verdict === undefined) return { status: 'insufficient', note: 'detection has not judged the latest night' };
+      if (verdict === undefined) {
+        if (facts.night !== undefined && lastNight !== undefined && lastNight < facts.night) return { status: 'not-run', note: `no result on ${facts.night}, the latest night; the last one is from ${lastNight}` };
+        return { status: 'insufficient', note: 'detection has not judged the latest night' };
+      }
       const reach = verdict.detectable
         ? `; at its settings: ${describeDetectable(verdict.detectable)}`
         : verdict.noiseKnownFrom !== undefined

@@ -10,11 +10,13 @@ import type { SensitivitySummary } from '../detect/sensitivity.js';
 export type { CutShortWorkload, MeasuredWorkload, ReportHistory, ReportRun, FailedRepeat as RepeatFailure, UnsupportedWorkload } from '../history/report-rows.js';
 
 /**
- * The index's status words: detection's verdict on the latest night, or an open episode. `zero`:
- * a series with no value above zero (nothing spilled, no disk time), which no amount of history
- * makes judgeable, where "not enough data" would say that more nights will help.
+ * The index's status words: detection's verdict on the latest night, or an open episode. Where
+ * "not enough data" would say that more nights will help and they will not: `not-run`, a series
+ * with no result on the latest night (a workload taken out of the suite, an environment no longer
+ * run: most of a real asv history's series); `zero`, a series with no value above zero (nothing
+ * spilled, no disk time).
  */
-export type SeriesStatus = 'regressed' | 'failing' | 'improved' | 'insufficient' | 'stable' | 'zero';
+export type SeriesStatus = 'regressed' | 'failing' | 'improved' | 'insufficient' | 'stable' | 'not-run' | 'zero';
 
 /** How each status reads on the page; the order is the index's default order (worst first). */
 export const statusLabels: Record<SeriesStatus, string> = {
@@ -23,6 +25,7 @@ export const statusLabels: Record<SeriesStatus, string> = {
   improved: 'improved',
   insufficient: 'not enough data',
   stable: 'stable',
+  'not-run': 'not run lately',
   zero: 'zero or negative',
 };
 

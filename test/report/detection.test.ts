@@ -42,7 +42,7 @@ describe('indexDetection', () => {
     ['stable', 'stable'],
     ['failed', 'failing'],
     ['disturbed', 'insufficient'],
-    ['missing', 'insufficient'],
+    ['missing', 'not-run'],
     ['insufficient-baseline', 'insufficient'],
   ] as const)('maps the verdict %s to %s', (kind, status) => {
     expect(indexDetection({ verdicts: [verdict(kind)], episodes: [episode({ state: 'recovered' })] }, issues).judge(key).status).toBe(status);
@@ -55,6 +55,12 @@ describe('indexDetection', () => {
 
   it('says so when detection never judged a series', () => {
     expect(indexDetection({ verdicts: [], episodes: [] }, issues).judge(key)).toMatchObject({ status: 'insufficient', note: 'detection has not judged the latest night' });
+  });
+
+  it('calls a series without a result on the night detection judged "not run lately", not short of data', () => {
+    const index = indexDetection({ night: '2026-08-20', verdicts: [], episodes: [] }, issues);
+    expect(index.judge(key, '2023-05-04')).toEqual({ status: 'not-run', note: 'no result on 2026-08-20, the latest night; the last one is from 2023-05-04' });
+    expect(index.judge(key, '2026-08-20').status).toBe('insufficient');
   });
 
   it('marks the first bad night of every episode and the night it recovered, linked to the issue', () => {
