@@ -1,6 +1,7 @@
 /**
  * How numbers are stored in the site's data files (compact, in integer units) and rounded for
- * charts, shared by the build and the client scripts. Their text is src/format's. Pure.
+ * charts, and where long names may break, shared by the build and the client scripts. Their text
+ * is src/format's. Pure.
  *
  * @module
  */
@@ -28,3 +29,13 @@ export const fromUnits = (units: number, exponent: number, power = unitPower(exp
 
 /** Rounds to a number of decimals (drill-down samples: 0.1 MiB, 0.01 cores are all a chart shows). */
 export const roundTo = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
+
+/**
+ * A name cut after each underscore, dot and slash (`managed_`, `memory_`, `peak`): where a dense
+ * table may break it. An unbreakable name sets its column's width, and long names (an asv
+ * benchmark's `form_benchmarks.form_validate.benchmark.FormValidate.time_form_invalid`) pushed
+ * the tables past the page.
+ */
+export function nameParts(name: string): string[] {
+  return name.split(/(?<=[_./])/);
+}

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { nameParts } from './format.js';
 import { relativeHref, sitePaths } from './paths.js';
 import { statusLabels, type CommitRow, type SeriesStatus } from './types.js';
 import { shortSha } from '../format/index.js';
@@ -37,13 +38,9 @@ function fragment(value: string | number | Html | Html[] | undefined | null | fa
   return escapeHtml(value);
 }
 
-/**
- * A name that may break after its underscores, dots and slashes (`managed_memory_peak`): in a
- * dense table an unbreakable name sets its column's width, and long metric names pushed the A/B
- * tables past the page.
- */
+/** A name that may break where `nameParts` cuts it (`managed_memory_peak`). */
 export function breakableName(name: string): Html {
-  return { html: escapeHtml(name).replace(/([_./])/g, '$1<wbr>') };
+  return { html: nameParts(name).map(escapeHtml).join('<wbr>') };
 }
 
 export interface LayoutOptions {

@@ -310,6 +310,8 @@ describe('the published site', () => {
  */
 describe('the charts of levels, units and zeros', () => {
   const stepNight = 25;
+  /** An asv benchmark's name: longer than any column of the index can hold on one line. */
+  const longWorkload = 'form_benchmarks.form_validate.benchmark.FormValidate.time_form_invalid';
   let levelsSite: string;
   let levelsStore: HistoryStore;
   let levelsHistory: SyntheticHistory;
@@ -320,7 +322,7 @@ describe('the charts of levels, units and zeros', () => {
     levelsSite = path.join(dir, 'levels-site');
     levelsStore = openHistory(path.join(dir, 'levels.sqlite'));
     levelsHistory = writeSyntheticHistory(levelsStore, {
-      seed: 4, workloads: ['array_reduction'], nights: 40, repeats: 3, noise: 0.05,
+      seed: 4, workloads: ['array_reduction', longWorkload], nights: 40, repeats: 3, noise: 0.05,
       metrics: [{ name: 'wall_time', unit: 's' }, { name: 'compute_seconds', unit: 'seconds', level: 12.5 }, { name: 'disk_seconds', unit: 'seconds', level: 0 }],
       // +15% against 5% noise: too small for one night (4x noise), proved by the nights after it.
       changes: [{ workload: 'array_reduction', metric: 'wall_time', night: stepNight, factor: 1.15 }],
@@ -400,6 +402,22 @@ describe('the charts of levels, units and zeros', () => {
     expect(ink.minX).toBeGreaterThanOrEqual(1);
     expect(ink.maxX).toBeLessThan(ink.left);
     expect(ink.canvasInside).toBe(true);
+  });
+
+  it('calls a series of zeros "zero or negative" on the index, and breaks a long workload name to keep the table inside the page', async () => {
+    await page.setViewportSize({ width: 1300, height: 1000 });
+    try {
+      await page.goto(pathToFileURL(path.join(levelsSite, sitePaths.index)).href);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+      const zeros = await page.$$eval('#series tbody tr[data-metric="disk_seconds"]', (trs) => trs.map((tr) => [tr.dataset['status'], tr.querySelector('.status')?.textContent]));
+      expect(zeros).toEqual([['zero', 'zero or negative'], ['zero', 'zero or negative']]);
+      expect(await page.locator(`#series tbody tr[data-workload="${longWorkload}"] a wbr`).count()).toBeGreaterThan(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1300);
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 1000 });
+      await page.goto(pathToFileURL(path.join(levelsSite, sitePaths.workloadPage('dask', 'array_reduction'))).href);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+    }
   });
 
   it('draws a series that is zero every night as one line at zero, with one level', async () => {

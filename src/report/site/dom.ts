@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { nameParts } from '../format.js';
 
 /** An element with attributes and children (strings become text nodes). */
 export function el<K extends keyof HTMLElementTagNameMap>(
@@ -27,4 +28,9 @@ export function externalLink(url: string | undefined, text: string, className = 
 export function markReady(): void {
   document.body.dataset['readyAt'] = performance.now().toFixed(0);
   document.body.dataset['ready'] = 'true';
+}
+
+/** A name as text that may break where `nameParts` cuts it. */
+export function breakableText(name: string): (Node | string)[] {
+  return nameParts(name).flatMap((part, i) => (i === 0 ? [part] : [document.createElement('wbr'), part]));
 }

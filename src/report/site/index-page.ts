@@ -12,7 +12,7 @@ import type { IndexDataRow } from '../index-data.js';
 import { sitePaths } from '../paths.js';
 import { sparkHeight, sparkPath, sparkWidth } from '../spark.js';
 import { statusLabels, statusOrder, type IssueRef, type SeriesStatus } from '../types.js';
-import { el, markReady } from './dom.js';
+import { breakableText, el, markReady } from './dom.js';
 
 const filterKeys = ['q', 'suite', 'metric', 'status', 'shape'] as const;
 const columns = 10;
@@ -78,7 +78,7 @@ function renderRow(row: Row): HTMLTableRowElement {
   const data: Record<string, string> = { order: `${row.order}`, status: row.status, suite: row.suite, workload: row.workload, metric: row.metric, shape: row.shape };
   Object.assign(tr.dataset, data);
   const badge = el('span', { class: `status status-${row.status}`, ...(row.status !== 'stable' && row.note ? { title: row.note } : {}) }, statusLabels[row.status]);
-  const workload = el('td', {}, el('a', { href: sitePaths.workloadPage(row.suite, row.workload) }, row.workload));
+  const workload = el('td', {}, el('a', { href: sitePaths.workloadPage(row.suite, row.workload) }, ...breakableText(row.workload)));
   if (row.error) workload.append(el('div', { class: 'error-tail', title: row.error }, row.error.split('\n').at(-1) ?? ''));
   const issue = !row.issue ? '' : row.issue.href ? el('a', { class: row.issue.file ? 'issue issue-file' : 'issue', href: row.issue.href }, row.issue.label) : row.issue.label;
   tr.append(
