@@ -152,6 +152,7 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
 
   const workloads = [...pages.values()].sort((a, b) => a.suite.localeCompare(b.suite) || a.workload.localeCompare(b.workload));
   for (const page of workloads) {
+    page.variants.sort(compareVariants);
     page.failures.sort((a, b) => b.night.localeCompare(a.night) || a.repeat - b.repeat);
     page.machineNights = (options.detection.machineNights ?? []).filter((m) => page.variants.some((v) => v.nights.includes(m.night)));
   }
@@ -287,6 +288,17 @@ function buildCommitTables(history: ReportHistory, options: SiteDataOptions): Ma
 /** A commit as the pages show it; a commit the history never described still links by sha. */
 export function commitRow(repo: string, sha: string, info: CommitInfo | undefined, options: Pick<SiteDataOptions, 'commitUrl'>): CommitRow {
   return { repo, sha, subject: info?.subject ?? '', author: info?.authorName ?? '', date: info?.committedAt ?? '', url: options.commitUrl(repo, sha) };
+}
+
+/**
+ * A workload page's variants, the one it opens on first: the worst status among its metrics (a
+ * regression before a variant no longer run), then the latest night, then the label. A real asv
+ * history's first variant by name was an environment retired years ago, while its regressions
+ * were on the ones still run.
+ */
+function compareVariants(a: VariantSeries, b: VariantSeries): number {
+  const worst = (v: VariantSeries) => Math.min(...v.metrics.map((m) => statusOrder.indexOf(m.status)));
+  return worst(a) - worst(b) || (b.nights.at(-1) ?? '').localeCompare(a.nights.at(-1) ?? '') || a.variant.label.localeCompare(b.variant.label);
 }
 
 /** Open regressions first (largest change first), then failures, improvements, the rest by name. */

@@ -95,6 +95,15 @@ describe('buildSiteData', () => {
     ]);
   });
 
+  it('opens a workload page on its variant that matters most: the worst status, then the latest night, then the name', () => {
+    const order = (judgements: Record<string, SeriesJudgement>) =>
+      buildSiteData(history(), options(judgements)).workloads.find((w) => w.workload === 'shuffle')!.variants.map((v) => v.variant.clusterShape);
+    // Both stable: 2x1 ran on the latest night, 4x1 only on the first.
+    expect(order({})).toEqual(['local:2x1:2GiB', 'local:4x1:2GiB']);
+    expect(order({ [key('shuffle', 'wall_time', other)]: { status: 'regressed' } })).toEqual(['local:4x1:2GiB', 'local:2x1:2GiB']);
+    expect(order({ [key('shuffle', 'wall_time')]: { status: 'not-run' } })).toEqual(['local:4x1:2GiB', 'local:2x1:2GiB']);
+  });
+
   it('lists regressions first on the index with their issue, and a workload that only failed as failing', () => {
     const { index } = buildSiteData(history(), options({ [key('shuffle', 'wall_time')]: { status: 'regressed', issue: { label: '#7', href: 'https://example.org/issues/7' }, changeSinceEpisode: 0.4 } }));
     expect(index.rows.map((r) => [r.workload, r.variant.clusterShape, r.status])).toEqual([

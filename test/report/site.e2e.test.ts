@@ -121,7 +121,7 @@ describe('the published site', () => {
     await open(sitePaths.index);
     await page.click('#series tbody tr[data-workload="shuffle"][data-metric="wall_time"] a');
     await page.waitForSelector('body[data-ready="true"]');
-    expect(page.url()).toBe(url(sitePaths.workloadPage('dask', 'shuffle')));
+    expect(page.url().split('?')[0]).toBe(url(sitePaths.workloadPage('dask', 'shuffle')));
     const chart = page.locator('.chart-box[data-metric="wall_time"]');
     expect(Number(await chart.getAttribute('data-points'))).toBe(history.okRepeats('shuffle', 'wall_time', 'local:2x1:2GiB'));
     expect(await chart.locator('canvas').count()).toBe(1);
@@ -166,6 +166,14 @@ describe('the published site', () => {
     const chart = page.locator('.chart-box[data-metric="wall_time"]');
     expect(Number(await chart.getAttribute('data-points'))).toBe(history.okRepeats('shuffle', 'wall_time', 'local:4x1:2GiB'));
     expect(await chart.locator('.marker-regression').count()).toBe(1);
+    expect(new URL(page.url()).searchParams.get('variant')).toBe(options[1]!.value);
+  });
+
+  it('opens a workload page from the index on the row\'s own cluster shape', async () => {
+    await open(sitePaths.index);
+    await page.click('#series tbody tr[data-workload="shuffle"][data-metric="wall_time"][data-shape="local:4x1:2GiB"] a');
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.$eval('select[name="variant"]', (select) => (select as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('local:4x1:2GiB · default');
   });
 
   it('scrolls to the chart an issue links to', async () => {

@@ -26,6 +26,7 @@ interface Row {
   metric: string;
   unit: string;
   shape: string;
+  variantId: string;
   variantLabel: string;
   status: SeriesStatus;
   note: string | null;
@@ -44,8 +45,8 @@ function loadRows(): Row[] {
   const rows: Row[] = [];
   for (const { variants, rows: tuples } of partsInOrder(window.NIGHTBENCH_INDEX ?? {})) {
     for (const [suite, workload, metric, unit, variant, status, note, latestNight, latest, change, noise, spark, issue, error] of tuples as IndexDataRow[]) {
-      const { clusterShape, label } = variants[variant]!;
-      rows.push({ order: rows.length, suite, workload, metric, unit, shape: clusterShape, variantLabel: label, status, note, latestNight, latest, change, noise, spark, issue, error });
+      const { id: variantId, clusterShape, label } = variants[variant]!;
+      rows.push({ order: rows.length, suite, workload, metric, unit, shape: clusterShape, variantId, variantLabel: label, status, note, latestNight, latest, change, noise, spark, issue, error });
     }
   }
   return rows;
@@ -78,7 +79,7 @@ function renderRow(row: Row): HTMLTableRowElement {
   const data: Record<string, string> = { order: `${row.order}`, status: row.status, suite: row.suite, workload: row.workload, metric: row.metric, shape: row.shape };
   Object.assign(tr.dataset, data);
   const badge = el('span', { class: `status status-${row.status}`, ...(row.status !== 'stable' && row.note ? { title: row.note } : {}) }, statusLabels[row.status]);
-  const workload = el('td', {}, el('a', { href: sitePaths.workloadPage(row.suite, row.workload) }, ...breakableText(row.workload)));
+  const workload = el('td', {}, el('a', { href: `${sitePaths.workloadPage(row.suite, row.workload)}?variant=${encodeURIComponent(row.variantId)}` }, ...breakableText(row.workload)));
   if (row.error) workload.append(el('div', { class: 'error-tail', title: row.error }, row.error.split('\n').at(-1) ?? ''));
   const issue = !row.issue ? '' : row.issue.href ? el('a', { class: row.issue.file ? 'issue issue-file' : 'issue', href: row.issue.href }, row.issue.label) : row.issue.label;
   tr.append(

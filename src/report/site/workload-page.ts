@@ -160,7 +160,15 @@ function start(page: WorkloadPage, commits: CommitTable): void {
   };
   fromInput.addEventListener('change', applyDates);
   toInput.addEventListener('change', applyDates);
-  variantSelect.addEventListener('change', draw);
+  // The variant in the address (the index links each row to its own), kept there as it changes so a link shares it.
+  const asked = new URLSearchParams(location.search).get('variant');
+  if (asked !== null && page.variants.some((v) => v.variant.id === asked)) variantSelect.value = asked;
+  variantSelect.addEventListener('change', () => {
+    const address = new URL(location.href);
+    address.searchParams.set('variant', variantSelect.value);
+    history.replaceState(null, '', address);
+    draw();
+  });
   resizeWith(() => drawn, chartHeight);
   draw();
   markReady();
