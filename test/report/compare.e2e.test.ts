@@ -97,6 +97,8 @@ describe('the compare page', () => {
     // The bootstrap interval is drawn once the row is in view, beside the same ratio.
     await expect.poll(() => row.locator('td.interval').textContent()).toMatch(/^x1\.[34]\d* \(95% interval 1\.\d+\.\.1\.\d+\)$/);
     expect(await rowOf('groupby', 'wall_time').getAttribute('data-status')).not.toBe('regression');
+    // The workload's link opens its page on the compared series' own cluster shape.
+    expect(await row.locator('a').getAttribute('href')).toMatch(/^workloads\/dask\/shuffle[^?]*\.html\?variant=\w+$/);
     await page.selectOption('select[name="status"]', 'regression');
     const shown = await page.$$eval('#compare-table tbody tr', (trs) => trs.map((tr) => `${tr.getAttribute('data-workload')} ${tr.getAttribute('data-metric')}`));
     expect(shown).toContain('shuffle wall_time');

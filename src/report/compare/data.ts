@@ -35,7 +35,7 @@ export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[
           if (into.values.length > before) appendToRuns(into.runs, series.length, into.values.length - before);
         });
         series.push({
-          suite: page.suite, workload: page.workload, metric: metric.metric, unit: metric.unit, variant: variant.variant.label, href: page.slug,
+          suite: page.suite, workload: page.workload, metric: metric.metric, unit: metric.unit, variant: variant.variant.label, href: `${page.slug}?variant=${encodeURIComponent(variant.variant.id)}`,
           direction: direction(page.suite, page.workload, metric.metric), noise: noise.get([page.suite, page.workload, metric.metric, variant.variant.id].join('\u0000')),
           exponent: metric.exponent,
         });

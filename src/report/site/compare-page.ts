@@ -10,7 +10,7 @@ import { compareInputs, machineNightsAcross, nightsNeeded, parseSelection, selec
 import { compareStatuses, compareTable, ratioInterval, type CompareInput, type CompareRow } from '../compare/table.js';
 import { partsInOrder } from '../data-parts.js';
 import { sitePaths } from '../paths.js';
-import { el, markReady } from './dom.js';
+import { breakableText, el, markReady } from './dom.js';
 import './globals.js';
 
 /** Rows drawn at once; the filters narrow a larger table. */
@@ -199,7 +199,7 @@ function start(data: CompareData): void {
   const rowElement = (line: Line): HTMLTableRowElement => {
     const { row, subject } = line;
     const value = (v: number | undefined) => (v === undefined ? '—' : formatValue(v, subject.unit));
-    const workload = subject.href ? el('a', { href: subject.href }, subject.workload) : subject.workload;
+    const workload = subject.href ? el('a', { href: subject.href }, ...breakableText(subject.workload)) : el('span', {}, ...breakableText(subject.workload));
     const tr = el('tr', { 'data-status': row.status, 'data-workload': subject.workload, 'data-metric': subject.metric, class: 'expandable', title: row.reason },
       el('td', {}, el('span', { class: `compare-status compare-${row.status.replace(' ', '-')}` }, row.status)),
       el('td', {}, workload),
