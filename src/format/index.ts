@@ -9,12 +9,21 @@
 
 const byteUnits = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
 
+/** Fractions of a second, largest first, for times under one second. */
+const subsecondUnits = [
+  { factor: 1e3, name: 'ms' },
+  { factor: 1e6, name: 'µs' },
+  { factor: 1e9, name: 'ns' },
+];
+
 /**
  * A value in its unit with three significant digits (enough to see a 10% change), whole numbers
- * from 1000 up; bytes scale to KiB, MiB, GiB, and a count (the `tasks` metric's unit) is a bare
- * number: "12.3 s", "1.52 GiB", "4210".
+ * from 1000 up; bytes scale to KiB, MiB, GiB, times under a second to ms, µs and ns (an asv
+ * benchmark's 0.0000327 seconds reads "32.7 µs"), and a count (the `tasks` metric's unit) is a
+ * bare number: "12.3 s", "1.52 GiB", "4210". Times scale by `scaleOf` when given (a chart's axis
+ * passes its largest tick, so all its ticks read in one unit: "200 ms", "400 ms", not "1 s").
  */
-export function formatValue(value: number, unit: string | null | undefined): string {
+export function formatValue(value: number, unit: string | null | undefined, scaleOf = value): string {
   if (unit === 'bytes' || unit === 'B') {
     let scaled = value;
     let index = 0;
@@ -23,6 +32,11 @@ export function formatValue(value: number, unit: string | null | undefined): str
       index++;
     }
     return `${Number(scaled.toPrecision(3))} ${byteUnits[index]}`;
+  }
+  const threeDigits = (x: number) => Math.abs(Number(x.toPrecision(3)));
+  if ((unit === 's' || unit === 'seconds') && scaleOf !== 0 && threeDigits(scaleOf) < 1) {
+    const scale = subsecondUnits.find(({ factor }) => threeDigits(scaleOf * factor) >= 1) ?? subsecondUnits.at(-1)!;
+    return formatValue(value * scale.factor, scale.name);
   }
   const digits = Math.abs(value) >= 1000 ? value.toFixed(0) : Number(value.toPrecision(3)).toString();
   return unit && unit !== 'count' ? `${digits} ${unit}` : digits;

@@ -10,8 +10,11 @@ export const palette = ['#1f6feb', '#d97706', '#059669', '#9333ea', '#dc2626', '
 
 const axisFont = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
 
-/** Two axes in the site's style; the y axis formats values with `format` (and is labelled when a label is given). */
-export function axes(format: (value: number) => string, yLabel?: string): uPlot.Axis[] {
+/**
+ * Two axes in the site's style; the y axis formats values with `format` (and is labelled when a
+ * label is given), each tick told the largest one so that all of them read in one unit.
+ */
+export function axes(format: (value: number, scaleOf?: number) => string, yLabel?: string): uPlot.Axis[] {
   const common = { stroke: '#57606a', font: axisFont, grid: { stroke: '#eaeef2', width: 1 }, ticks: { stroke: '#d0d7de', width: 1 } };
   return [
     { ...common },
@@ -23,7 +26,10 @@ export function axes(format: (value: number) => string, yLabel?: string): uPlot.
         u.ctx.font = axisFont;
         return Math.ceil(Math.max(40, ...(values ?? []).map((v) => u.ctx.measureText(v).width))) + 18;
       },
-      values: (_u, splits) => splits.map((v) => (v === null ? '' : format(v))),
+      values: (_u, splits) => {
+        const largest = Math.max(0, ...splits.filter((v): v is number => v !== null).map(Math.abs));
+        return splits.map((v) => (v === null ? '' : format(v, largest)));
+      },
     },
   ];
 }

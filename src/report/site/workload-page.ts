@@ -97,7 +97,7 @@ function start(page: WorkloadPage, commits: CommitTable): void {
       const high = series.baseline.map((b) => (b === null ? null : b * (1 + series.threshold)));
       const low = series.baseline.map((b) => (b === null ? null : b * (1 - series.threshold)));
       const repeatCount = series.repeats.length;
-      const format = (v: number) => formatValue(v, series.unit);
+      const format = (v: number, scaleOf?: number) => formatValue(v, series.unit, scaleOf);
       const options: uPlot.Options = {
         width: widthOf(container), height: chartHeight,
         // A series with one value on every night (zero disk time) still gets a visible line at it.
