@@ -22,7 +22,7 @@ export const detectCommand: CliCommand = {
         .option('--night <date>', 'the night to judge, YYYY-MM-DD (default: the latest nightly night in the history)', nightOption)
         .option('--suite <name>', 'only the series of this suite')
         .option('--dry-run', 'show what would change in the regressions table without storing it')
-        .option('--all', 'list stable series too')
+        .option('--all', 'list stable series and every open episode too')
         .option('--json', 'print the whole report (every verdict, the episode changes, the open episodes) as JSON')
         .addHelpText(
           'after',

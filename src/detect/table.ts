@@ -71,11 +71,14 @@ export function renderReport(report: DetectionReport, options: { all?: boolean }
     .map(([kind, n]) => `${n} ${kind}`);
   lines.push(`night ${report.night}${report.suite ? `, suite ${report.suite}` : ''}: ${report.verdicts.length} series${counts.length ? ` (${counts.join(', ')})` : ''}`);
   if (!options.all && report.counts.stable > 0) lines.push(`(${report.counts.stable} stable series not listed; --all lists them)`);
-  lines.push(...episodeLines(report));
+  lines.push(...episodeLines(report, options.all ?? false));
   return lines.join('\n');
 }
 
-function episodeLines(report: DetectionReport): string[] {
+/** Open episodes listed one a line, newest first; without --all at most this many of each kind. */
+const openEpisodesListed = 10;
+
+function episodeLines(report: DetectionReport, all: boolean): string[] {
   const verb = report.dryRun ? 'would ' : '';
   const lines = report.changes.map((change) =>
     change.action === 'open'
@@ -86,13 +89,17 @@ function episodeLines(report: DetectionReport): string[] {
   if (unconfirmed.length > 0) {
     lines.push(`${unconfirmed.length} unconfirmed episode${unconfirmed.length === 1 ? '' : 's'} (not reproduced on rerun, not filed): ${unconfirmed.map((e) => `${seriesLabel(e.identity)} ${formatChange(e.ratio - 1)} since ${e.firstBad.night}`).join('; ')}`);
   }
+  // One a line: a real asv history holds dozens, which ran together into one unreadable line.
   for (const kind of ['regression', 'improvement'] as const) {
-    const active = report.activeEpisodes.filter((e) => e.kind === kind);
-    lines.push(
-      active.length === 0
-        ? `no open ${kind} episodes`
-        : `${active.length} open ${kind} episode${active.length === 1 ? '' : 's'}: ${active.map((e) => `${seriesLabel(e.identity)} since ${e.firstBad.night}`).join('; ')}`,
-    );
+    const active = report.activeEpisodes.filter((e) => e.kind === kind).sort((a, b) => b.firstBad.night.localeCompare(a.firstBad.night));
+    if (active.length === 0) {
+      lines.push(`no open ${kind} episodes`);
+      continue;
+    }
+    const listed = all ? active : active.slice(0, openEpisodesListed);
+    lines.push(`${active.length} open ${kind} episode${active.length === 1 ? '' : 's'}${listed.length < active.length ? `, the ${listed.length} newest` : ''}:`);
+    lines.push(...listed.map((e) => `  ${seriesLabel(e.identity)} since ${e.firstBad.night}`));
+    if (listed.length < active.length) lines.push(`  (${active.length - listed.length} more; --all lists them)`);
   }
   return lines;
 }

@@ -29,10 +29,24 @@ describe('renderReport', () => {
       'night 2026-01-11: 3 series (1 regression, 1 stable, 1 failed)',
       '(1 stable series not listed; --all lists them)',
       'open regression episode <fingerprint>: dask/shuffle wall_time [local:2x1:2GiB default] +25.2% from 2026-01-11 (last good 2026-01-10)',
-      '1 open regression episode: dask/shuffle wall_time [local:2x1:2GiB default] since 2026-01-11',
+      '1 open regression episode:',
+      '  dask/shuffle wall_time [local:2x1:2GiB default] since 2026-01-11',
       'no open improvement episodes',
     ]);
     expect(renderReport(reportOf(10), { all: true })).toMatch(/dask\/rechunk wall_time .* stable\n/);
+  });
+
+  it('lists open episodes a line each, the newest ten unless --all asks for every one', () => {
+    const report = reportOf(10);
+    const first = report.activeEpisodes[0]!;
+    const nights = Array.from({ length: 12 }, (_, i) => `2025-12-${String(10 + i).padStart(2, '0')}`);
+    const many = { ...report, activeEpisodes: nights.map((night) => ({ ...first, firstBad: { ...first.firstBad, night } })) };
+    const lines = renderReport(many).split('\n');
+    const at = lines.indexOf('12 open regression episodes, the 10 newest:');
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe('  dask/shuffle wall_time [local:2x1:2GiB default] since 2025-12-21');
+    expect(lines[at + 11]).toBe('  (2 more; --all lists them)');
+    expect(renderReport(many, { all: true }).split('\n')).toContain('  dask/shuffle wall_time [local:2x1:2GiB default] since 2025-12-10');
   });
 
   it('names the unconfirmed episodes: kept and shown, never filed', () => {
