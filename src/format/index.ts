@@ -114,3 +114,8 @@ export const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 
 /** One argument for sh as a reader would type it: bare when nothing in it is special to the shell. */
 export const shellArg = (arg: string) => (/^[\w.\/:=@%+,-]+$/.test(arg) ? arg : shellQuote(arg));
+
+/** The cluster shape and environment a series ran on, as every page and summary labels it: "local:2x1:2GiB · default". */
+export function formatVariant(c: { clusterShape: string; environmentName: string; instanceType?: string }): string {
+  return `${c.instanceType ? `${c.clusterShape} (${c.instanceType})` : c.clusterShape} · ${c.environmentName}`;
+}

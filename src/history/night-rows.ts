@@ -28,6 +28,7 @@ export interface SummaryRun {
   shard?: string;
   status: RunStatus;
   clusterShape: string;
+  environmentName: string;
   startedAt: string;
   finishedAt?: string;
   costUsd?: number;

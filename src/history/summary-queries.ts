@@ -10,7 +10,7 @@ import type { FailureClass } from './types.js';
 export function nightSummaryRuns(db: Db, night: string): SummaryRun[] {
   const rows = db
     .prepare(
-      `SELECT r.id AS runId, r.suite, r.shard, r.status, r.cluster_shape AS clusterShape, r.started_at AS startedAt, r.finished_at AS finishedAt, r.cost_usd AS costUsd,
+      `SELECT r.id AS runId, r.suite, r.shard, r.status, r.cluster_shape AS clusterShape, r.environment_name AS environmentName, r.started_at AS startedAt, r.finished_at AS finishedAt, r.cost_usd AS costUsd,
               sum(p.status = 'ok') AS ok, sum(p.status = 'failed') AS failed, sum(p.status = 'timeout') AS timeout, sum(p.status = 'disturbed') AS disturbed
        FROM runs r LEFT JOIN repeats p ON p.run_id = r.id
        WHERE r.kind = 'nightly' AND r.night = ? GROUP BY r.id ORDER BY r.suite, r.shard, r.started_at`,

@@ -4,7 +4,7 @@
  * Pure: the data comes in, Markdown and lists come out; `job-summary.ts` writes them.
  */
 import { lastLines } from '../errors.js';
-import { formatChange, formatHours, formatMinutes, formatPercent, formatShare, formatUsd, formatValue } from '../format/index.js';
+import { formatChange, formatHours, formatMinutes, formatPercent, formatShare, formatUsd, formatValue, formatVariant } from '../format/index.js';
 import type { MachineNight } from '../detect/machine-night.js';
 import type { SensitivitySummary } from '../detect/sensitivity.js';
 import type { SummaryFailure, SummaryRun } from '../history/night-rows.js';
@@ -15,6 +15,8 @@ export interface SummaryChange {
   suite: string;
   workload: string;
   metric: string;
+  /** The cluster shape and environment it ran on (`formatVariant`). */
+  variant: string;
   kind: 'regression' | 'improvement';
   /** Relative change of the median, e.g. 0.148 for +14.8%. */
   change?: number;
@@ -56,6 +58,18 @@ export interface SummarySensitivity extends SensitivitySummary {
   suite: string;
   workload: string;
   metric: string;
+  /** The cluster shape and environment it ran on (`formatVariant`). */
+  variant: string;
+}
+
+/**
+ * Each listed series' name, with its cluster shape and environment when the list holds more than
+ * one (an asv history's Python versions): without it one workload and metric showed twice with
+ * different figures and nothing to tell the rows apart.
+ */
+function seriesNames(list: readonly { suite: string; workload: string; variant: string }[]): string[] {
+  const several = new Set(list.map((s) => s.variant)).size > 1;
+  return list.map((s) => `${s.suite}/${s.workload}${several ? ` (${s.variant})` : ''}`);
 }
 
 export interface Annotation {
@@ -99,19 +113,21 @@ export function renderNightSummary(input: NightSummaryInput): string {
   }
   if (input.reportUrl) lines.push('', `[History pages](${input.reportUrl})`);
 
-  lines.push('', '### Runs', '', '| suite | shard | cluster | status | ok | failed | timed out | disturbed | minutes | cost |', '|---|---|---|---|--:|--:|--:|--:|--:|--:|');
+  lines.push('', '### Runs', '', '| suite | shard | cluster · environment | status | ok | failed | timed out | disturbed | minutes | cost |', '|---|---|---|---|--:|--:|--:|--:|--:|--:|');
   for (const run of input.runs) {
     const minutes = run.finishedAt ? formatMinutes((Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 1000) : '';
     const r = run.repeats;
-    lines.push(row([run.suite, run.shard ?? '', run.clusterShape, run.status, r.ok, r.failed, r.timeout, r.disturbed, minutes, run.costUsd === undefined ? '' : formatUsd(run.costUsd)]));
+    lines.push(row([run.suite, run.shard ?? '', formatVariant(run), run.status, r.ok, r.failed, r.timeout, r.disturbed, minutes, run.costUsd === undefined ? '' : formatUsd(run.costUsd)]));
   }
   for (const shard of missing) lines.push(row(['', shard, '', '**no run recorded: the shard job failed**', '', '', '', '', '', '']));
   if (input.runs.length === 0 && missing.length === 0) lines.push(row(['(no run recorded this night)', '', '', '', '', '', '', '', '', '']));
 
   if (input.changes.length > 0) {
     lines.push('', '### Changes', '', '| | workload | metric | change | tonight | baseline | why |', '|---|---|---|--:|--:|--:|---|');
-    for (const c of [...regressions, ...improvements]) {
-      lines.push(row([c.kind === 'regression' ? '🔴 regression' : '🟢 improvement', `${c.suite}/${c.workload}`, c.metric, percent(c.change), value(c.newMedian, c.unit), value(c.baselineMedian, c.unit), c.reason]));
+    const changes = [...regressions, ...improvements];
+    const names = seriesNames(changes);
+    for (const [i, c] of changes.entries()) {
+      lines.push(row([c.kind === 'regression' ? '🔴 regression' : '🟢 improvement', names[i]!, c.metric, percent(c.change), value(c.newMedian, c.unit), value(c.baselineMedian, c.unit), c.reason]));
     }
   }
   if (input.failures.length > 0) {
@@ -183,7 +199,8 @@ function renderSensitivitySection(series: readonly SummarySensitivity[], unknown
   if (young.length > 0) lines.push('', ...young);
   const listed = [...series].sort((a, b) => b.withinNights / b.threshold - a.withinNights / a.threshold).slice(0, listedSensitivity);
   lines.push('', `| workload | metric | repeats | first night | within ${nights} nights | in words |`, '|---|---|--:|--:|--:|---|');
-  for (const s of listed) lines.push(row([`${s.suite}/${s.workload}`, s.metric, s.repeats, s.oneNight === undefined ? '—' : formatPercent(s.oneNight), formatPercent(s.withinNights), s.text]));
+  const names = seriesNames(listed);
+  for (const [i, s] of listed.entries()) lines.push(row([names[i]!, s.metric, s.repeats, s.oneNight === undefined ? '—' : formatPercent(s.oneNight), formatPercent(s.withinNights), s.text]));
   if (series.length > listed.length) lines.push('', `(${series.length - listed.length} more sensitive series not listed; each workload page lists its own)`);
   return lines;
 }

@@ -1,3 +1,4 @@
+import { formatVariant } from '../format/index.js';
 import { validate } from '../validation.js';
 import { assessNight, detectionSchema, minNoiseNights, resolveSeriesPolicy, summarizeSensitivity, unjudgedCounts } from '../detect/index.js';
 import type { MachineNight } from '../detect/machine-night.js';
@@ -42,11 +43,11 @@ export function collectNightSummary(store: Pick<HistoryStore, 'runs' | 'episodes
     sensitivityUnknown = { series: report.verdicts.filter((v) => v.noiseKnownFrom !== undefined).length, noiseNights: minNoiseNights };
     changes = report.verdicts.flatMap((v) =>
       v.kind === 'regression' || v.kind === 'improvement'
-        ? [{ suite: v.identity.suite, workload: v.identity.workload, metric: v.identity.metric, kind: v.kind, change: v.change, newMedian: v.newMedian, baselineMedian: v.baselineMedian, unit: v.unit ?? undefined, reason: v.reason }]
+        ? [{ suite: v.identity.suite, workload: v.identity.workload, metric: v.identity.metric, variant: formatVariant(v.identity), kind: v.kind, change: v.change, newMedian: v.newMedian, baselineMedian: v.baselineMedian, unit: v.unit ?? undefined, reason: v.reason }]
         : [],
     );
     machine = report.machine;
-    sensitivity = report.verdicts.flatMap((v) => (v.detectable ? [{ suite: v.identity.suite, workload: v.identity.workload, metric: v.identity.metric, ...summarizeSensitivity(v.detectable) }] : []));
+    sensitivity = report.verdicts.flatMap((v) => (v.detectable ? [{ suite: v.identity.suite, workload: v.identity.workload, metric: v.identity.metric, variant: formatVariant(v.identity), ...summarizeSensitivity(v.detectable) }] : []));
   }
   return { night, runs, failures, changes, stable, unjudged, sensitivityUnknown, expectedShards: options.expectedShards, reportUrl: options.reportUrl, quality, sensitivity, machine };
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { formatVariant } from '../format/index.js';
 import type { Comparability } from '../history/types.js';
 import type { Variant } from './types.js';
 
@@ -31,8 +32,7 @@ export function slugify(name: string): string {
 /** The variant of a run: its cluster shape and environment, which make values comparable. */
 export function variantOf(c: Comparability): Variant {
   const key = [c.environmentName, c.environmentFingerprint, c.provider, c.clusterShape, c.instanceType ?? ''].join('\u0000');
-  const shape = c.instanceType ? `${c.clusterShape} (${c.instanceType})` : c.clusterShape;
-  return { id: shortHash(key), label: `${shape} · ${c.environmentName}`, clusterShape: c.clusterShape, environment: c.environmentName };
+  return { id: shortHash(key), label: formatVariant(c), clusterShape: c.clusterShape, environment: c.environmentName };
 }
 
 export const sitePaths = {

@@ -4,15 +4,15 @@ import { escape, missingShards, nightAnnotations, nightOutputs, renderNightSumma
 const night: NightSummaryInput = {
   night: '2026-12-01',
   runs: [
-    { runId: 'r1', suite: 'dask', shard: '1/3', status: 'complete', clusterShape: 'local:2x1:2GiB', startedAt: '2026-12-01T02:00:00Z', finishedAt: '2026-12-01T02:12:30Z', costUsd: 0.5, repeats: { ok: 9, failed: 0, timeout: 0, disturbed: 0 } },
-    { runId: 'r2', suite: 'dask', shard: '3/3', status: 'partial', clusterShape: 'local:2x1:2GiB', startedAt: '2026-12-01T02:00:00Z', finishedAt: '2026-12-01T02:06:00Z', costUsd: 0.25, repeats: { ok: 5, failed: 0, timeout: 1, disturbed: 0 } },
+    { runId: 'r1', suite: 'dask', shard: '1/3', status: 'complete', clusterShape: 'local:2x1:2GiB', environmentName: 'default', startedAt: '2026-12-01T02:00:00Z', finishedAt: '2026-12-01T02:12:30Z', costUsd: 0.5, repeats: { ok: 9, failed: 0, timeout: 0, disturbed: 0 } },
+    { runId: 'r2', suite: 'dask', shard: '3/3', status: 'partial', clusterShape: 'local:2x1:2GiB', environmentName: 'default', startedAt: '2026-12-01T02:00:00Z', finishedAt: '2026-12-01T02:06:00Z', costUsd: 0.25, repeats: { ok: 5, failed: 0, timeout: 1, disturbed: 0 } },
   ],
   failures: [
     { suite: 'dask', workload: 'shuffle', repeat: 2, status: 'timeout', error: 'Traceback\nTimeoutError: <took | too long>', failure: { class: 'code', cause: 'the workload passed its time limit' } },
   ],
   changes: [
-    { suite: 'dask', workload: 'groupby', metric: 'wall_time', kind: 'regression', change: 0.148, newMedian: 11.48, baselineMedian: 10, unit: 's', reason: '+14.8% (threshold 10%), p = 0.0005' },
-    { suite: 'dask', workload: 'join', metric: 'peak_memory', kind: 'improvement', change: -0.2, newMedian: 8e8, baselineMedian: 1e9, unit: 'bytes', reason: '-20.0%' },
+    { suite: 'dask', workload: 'groupby', metric: 'wall_time', variant: 'local:2x1:2GiB · default', kind: 'regression', change: 0.148, newMedian: 11.48, baselineMedian: 10, unit: 's', reason: '+14.8% (threshold 10%), p = 0.0005' },
+    { suite: 'dask', workload: 'join', metric: 'peak_memory', variant: 'local:2x1:2GiB · default', kind: 'improvement', change: -0.2, newMedian: 8e8, baselineMedian: 1e9, unit: 'bytes', reason: '-20.0%' },
   ],
   stable: 40,
   expectedShards: 3,
@@ -21,8 +21,8 @@ const night: NightSummaryInput = {
 
 describe('renderNightSummary', () => {
   it('says how many series see their threshold and lists the least sensitive first, with what they would need', () => {
-    const sees = { suite: 'dask', workload: 'sum', metric: 'wall_time', withinNights: 0.1, oneNight: 0.12, nights: 3, repeats: 3, threshold: 0.1, text: 'this test sees a 10% change in 3 nights (12% on its first night)' };
-    const blind = { suite: 'dask', workload: 'shuffle', metric: 'wall_time', withinNights: 0.24, nights: 3, repeats: 1, threshold: 0.1, repeatsForThreshold: 6, text: 'this test sees a 24% change in 3 nights, none on its first night alone; to see 10% in 3 nights it needs 6 repeats a night' };
+    const sees = { suite: 'dask', workload: 'sum', metric: 'wall_time', variant: 'local:2x1:2GiB · default', withinNights: 0.1, oneNight: 0.12, nights: 3, repeats: 3, threshold: 0.1, text: 'this test sees a 10% change in 3 nights (12% on its first night)' };
+    const blind = { suite: 'dask', workload: 'shuffle', metric: 'wall_time', variant: 'local:2x1:2GiB · default', withinNights: 0.24, nights: 3, repeats: 1, threshold: 0.1, repeatsForThreshold: 6, text: 'this test sees a 24% change in 3 nights, none on its first night alone; to see 10% in 3 nights it needs 6 repeats a night' };
     const markdown = renderNightSummary({ ...night, sensitivity: [sees, blind] });
     expect(markdown).toContain(['### Sensitivity', '', '1 of 2 series with a known noise see their threshold within 3 nights.', '', '| workload | metric | repeats | first night | within 3 nights | in words |', '|---|---|--:|--:|--:|---|',
       '| dask/shuffle | wall_time | 1 | — | 24% | this test sees a 24% change in 3 nights, none on its first night alone; to see 10% in 3 nights it needs 6 repeats a night |',
@@ -32,6 +32,14 @@ describe('renderNightSummary', () => {
     const young = "3 judged series are too young to tell what they catch: a series' noise is known from its 10th night.";
     expect(renderNightSummary({ ...night, sensitivity: [sees, blind], sensitivityUnknown: { series: 3, noiseNights: 10 } })).toContain(`within 3 nights.\n\n${young}\n\n| workload |`);
     expect(renderNightSummary({ ...night, sensitivity: [], sensitivityUnknown: { series: 3, noiseNights: 10 } })).toContain(`### Sensitivity\n\n${young}\n`);
+  });
+
+  it('names the cluster and environment of a changed or listed series when the night ran several', () => {
+    const on = (variant: string) => ({ ...night.changes[0]!, variant });
+    const markdown = renderNightSummary({ ...night, changes: [on('asv:ubuntu-latest · conda-py3.12'), on('asv:ubuntu-latest · conda-py3.13')] });
+    expect(markdown).toContain('| 🔴 regression | dask/groupby (asv:ubuntu-latest · conda-py3.12) | wall_time |');
+    expect(markdown).toContain('| 🔴 regression | dask/groupby (asv:ubuntu-latest · conda-py3.13) | wall_time |');
+    expect(renderNightSummary(night)).toContain('| 🔴 regression | dask/groupby | wall_time |');
   });
 
   it('shows the runs per shard, the missing shard, the changes, the failures and the cost', () => {
@@ -45,10 +53,10 @@ describe('renderNightSummary', () => {
         '',
         '### Runs',
         '',
-        '| suite | shard | cluster | status | ok | failed | timed out | disturbed | minutes | cost |',
+        '| suite | shard | cluster · environment | status | ok | failed | timed out | disturbed | minutes | cost |',
         '|---|---|---|---|--:|--:|--:|--:|--:|--:|',
-        '| dask | 1/3 | local:2x1:2GiB | complete | 9 | 0 | 0 | 0 | 12.5 | $0.50 |',
-        '| dask | 3/3 | local:2x1:2GiB | partial | 5 | 0 | 1 | 0 | 6.0 | $0.25 |',
+        '| dask | 1/3 | local:2x1:2GiB · default | complete | 9 | 0 | 0 | 0 | 12.5 | $0.50 |',
+        '| dask | 3/3 | local:2x1:2GiB · default | partial | 5 | 0 | 1 | 0 | 6.0 | $0.25 |',
         '|  | 2/3 |  | **no run recorded: the shard job failed** |  |  |  |  |  |  |',
         '',
         '### Changes',
