@@ -109,14 +109,14 @@ describe('nightbench bisect', () => {
       expect(json.culprit).toMatchObject({ repo: repoName, sha: planted.sha });
       expect(json.result.confirmation.confirmed).toBe(true);
       expect(body).toContain(`**Culprit**: ${repoName}@[\`${planted.sha.slice(0, 7)}\`](https://github.com/acme/${repoName}/commit/${planted.sha}) Be thorough (#11), by Linus Slow (@linus-slow)`);
-      expect(body).toMatch(/Confirmation \(culprit against its parent, interleaved, \d+ \+ \d+ repeats\): median [\d.]+ s -> [\d.]+ s, x\d\.\d+ \(95% interval \d\.\d+\.\.\d+\.\d+\), Mann-Whitney p = [\d.e-]+: confirmed/);
+      expect(body).toMatch(/Confirmation \(culprit against its parent, interleaved, \d+ \+ \d+ repeats\): median [\d.]+ m?s -> [\d.]+ m?s, x\d\.\d+ \(95% interval \d\.\d+\.\.\d+\.\d+\), Mann-Whitney p = [\d.e-]+: confirmed/);
     }
     // A straight halving is log2(16) steps; a spread came from a step measured between the levels,
     // and each of its two edges is then halved apart: at most twice that.
     expect(json.result.steps.filter((s) => s.kind === 'step').length, 'log2(16) steps, twice for a spread').toBeLessThanOrEqual(json.outcome.kind === 'culprit' ? 4 : 8);
     // The first step is below the plant: good, or, in a spread, measured between the levels (a loaded machine's partial).
     const firstStep = json.outcome.kind === 'culprit' ? 'good' : '(good|partial)';
-    expect(body).toMatch(new RegExp(`\\| step \\| 8/16 \\| cheap[ab]@[0-9a-f]{7} \\| \\d+ \\| [\\d.]+ s \\| ${firstStep} \\|`));
+    expect(body).toMatch(new RegExp(`\\| step \\| 8/16 \\| cheap[ab]@[0-9a-f]{7} \\| \\d+ \\| [\\d.]+ m?s \\| ${firstStep} \\|`));
     expect(body).toMatch(/Cost: [\d.]+ cluster minutes, \d+ repeats on local:/);
 
     // Recorded as its own kind: the nightly series and detection never see it.

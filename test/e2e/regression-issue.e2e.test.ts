@@ -105,7 +105,7 @@ describe('a planted slowdown opens exactly one issue', () => {
     // The line it changed was Ada's: she is named as who knows that code.
     expect(issue!.body).toMatch(/`tinytarget\/__init__.py`: Ada Lovelace \(ada-l\), \d+ lines/);
     expect(issue!.body).toContain('cc @linus-slow');
-    expect(issue!.body).toMatch(/\| `target_work` \| wall_time \| [\d.]+ s \| [\d.]+ s \| \+\d+\.\d% \|/);
+    expect(issue!.body).toMatch(/\| `target_work` \| wall_time \| [\d.]+ m?s \| [\d.]+ m?s \| \+\d+\.\d% \|/);
 
     const later = upstream.commit({ 'README.md': 'tinytarget, a test package\n' }, 'Describe the package (#4)', grace, '2026-11-04T12:00:00Z');
     await nightly('2026-11-04', later);

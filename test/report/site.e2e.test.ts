@@ -355,7 +355,7 @@ describe('the charts of levels, units and zeros', () => {
     const stepAt = levelsHistory.nights.indexOf(after!.first);
     expect(Math.abs(stepAt - stepNight)).toBeLessThanOrEqual(1);
     // From the second level on, the step into it and what detection decided.
-    expect(after!.title).toMatch(new RegExp(`^level [\\d.]+ s, nights ${after!.first}\\.\\.${after!.last}; from the level before: \\+\\d+\\.\\d%, episode from \\d{4}-\\d\\d-\\d\\d$`));
+    expect(after!.title).toMatch(new RegExp(`^level [\\d.]+ m?s, nights ${after!.first}\\.\\.${after!.last}; from the level before: \\+\\d+\\.\\d%, episode from \\d{4}-\\d\\d-\\d\\d$`));
     expect(after!.level / before!.level).toBeCloseTo(1.15, 1);
     // Each line spans its nights at its level, where the chart puts them.
     const placed = await page.evaluate(() => {
