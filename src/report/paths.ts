@@ -35,6 +35,9 @@ export function variantOf(c: Comparability): Variant {
   return { id: shortHash(key), label: formatVariant(c), clusterShape: c.clusterShape, environment: c.environmentName };
 }
 
+/** The address parameter that picks a workload page's variant: the index and the compare page link each row to its own. */
+export const variantParam = 'variant';
+
 export const sitePaths = {
   index: 'index.html',
   /** The index's rows, part by part (`index-data.ts`). */
@@ -49,6 +52,8 @@ export const sitePaths = {
   compareSeries: (part: number) => `data/compare-series/${part}.js`,
   abReport: (id: string) => `ab/${slugify(id)}.html`,
   workloadPage: (suite: string, workload: string) => `workloads/${slugify(suite)}/${slugify(workload)}.html`,
+  /** The workload page opened on one variant (the page reads `variantParam` from its address). */
+  workloadVariant: (suite: string, workload: string, variantId: string) => `${sitePaths.workloadPage(suite, workload)}?${variantParam}=${encodeURIComponent(variantId)}`,
   workloadData: (suite: string, workload: string) => `data/${slugify(suite)}/workloads/${slugify(workload)}.js`,
   commitData: (suite: string) => `data/${slugify(suite)}/commits.js`,
   drilldownPage: (suite: string, workload: string, runId: string) => `runs/${slugify(suite)}/${slugify(workload)}/${slugify(runId)}.html`,

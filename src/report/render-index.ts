@@ -10,7 +10,6 @@ import { sitePaths } from './paths.js';
 import { html, layout } from './render.js';
 import { statusLabels, statusOrder, type IndexPage, type SeriesStatus } from './types.js';
 
-
 /** Machine nights shown to whoever reads a change: the machine, not the code, moved them. */
 const listedMachineNights = 5;
 

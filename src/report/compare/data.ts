@@ -10,6 +10,7 @@ import type { MetricDirection } from '../../direction.js';
 import type { AbSitePage } from '../../ab/site-page-schema.js';
 import type { SiteData } from '../data.js';
 import { appendToRuns, packNightValues, type CompareData, type CompareSeries, type StoredCompareNight } from './selection.js';
+import { sitePaths } from '../paths.js';
 
 export type MetricDirectionOf = (suite: string, workload: string, metric: string) => MetricDirection;
 
@@ -35,7 +36,7 @@ export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[
           if (into.values.length > before) appendToRuns(into.runs, series.length, into.values.length - before);
         });
         series.push({
-          suite: page.suite, workload: page.workload, metric: metric.metric, unit: metric.unit, variant: variant.variant.label, href: `${page.slug}?variant=${encodeURIComponent(variant.variant.id)}`,
+          suite: page.suite, workload: page.workload, metric: metric.metric, unit: metric.unit, variant: variant.variant.label, href: sitePaths.workloadVariant(page.suite, page.workload, variant.variant.id),
           direction: direction(page.suite, page.workload, metric.metric), noise: noise.get([page.suite, page.workload, metric.metric, variant.variant.id].join('\u0000')),
           exponent: metric.exponent,
         });

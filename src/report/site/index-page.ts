@@ -79,7 +79,7 @@ function renderRow(row: Row): HTMLTableRowElement {
   const data: Record<string, string> = { order: `${row.order}`, status: row.status, suite: row.suite, workload: row.workload, metric: row.metric, shape: row.shape };
   Object.assign(tr.dataset, data);
   const badge = el('span', { class: `status status-${row.status}`, ...(row.status !== 'stable' && row.note ? { title: row.note } : {}) }, statusLabels[row.status]);
-  const workload = el('td', {}, el('a', { href: `${sitePaths.workloadPage(row.suite, row.workload)}?variant=${encodeURIComponent(row.variantId)}` }, ...breakableText(row.workload)));
+  const workload = el('td', {}, el('a', { href: sitePaths.workloadVariant(row.suite, row.workload, row.variantId) }, ...breakableText(row.workload)));
   if (row.error) workload.append(el('div', { class: 'error-tail', title: row.error }, row.error.split('\n').at(-1) ?? ''));
   const issue = !row.issue ? '' : row.issue.href ? el('a', { class: row.issue.file ? 'issue issue-file' : 'issue', href: row.issue.href }, row.issue.label) : row.issue.label;
   tr.append(

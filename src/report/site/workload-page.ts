@@ -10,6 +10,7 @@
 import uPlot from 'uplot';
 import { formatValue, shortSha } from '../../format/index.js';
 import { fromUnits } from '../format.js';
+import { variantParam } from '../paths.js';
 import { statusLabels, type CommitTable, type Marker, type MetricSeries, type VariantSeries, type WorkloadPage } from '../types.js';
 import { axes, linkedRange, palette, resizeWith, widthOf } from './chart-kit.js';
 import { el, externalLink, markReady } from './dom.js';
@@ -161,11 +162,11 @@ function start(page: WorkloadPage, commits: CommitTable): void {
   fromInput.addEventListener('change', applyDates);
   toInput.addEventListener('change', applyDates);
   // The variant in the address (the index links each row to its own), kept there as it changes so a link shares it.
-  const asked = new URLSearchParams(location.search).get('variant');
+  const asked = new URLSearchParams(location.search).get(variantParam);
   if (asked !== null && page.variants.some((v) => v.variant.id === asked)) variantSelect.value = asked;
   variantSelect.addEventListener('change', () => {
     const address = new URL(location.href);
-    address.searchParams.set('variant', variantSelect.value);
+    address.searchParams.set(variantParam, variantSelect.value);
     history.replaceState(null, '', address);
     draw();
   });
