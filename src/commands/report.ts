@@ -1,14 +1,17 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { configLinks } from '../issues/links.js';
 import { episodeIssueFingerprint } from '../issues/group.js';
 import { buildSite } from '../report/build.js';
-import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
+import { addCommonOptions, collect, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
 import { formatMiB } from '../format/index.js';
 
 interface ReportFlags extends CommonOptions {
   out?: string;
   abDir?: string;
+  replayDir?: string[];
   drilldownNights: number;
 }
 
@@ -22,6 +25,7 @@ export const reportCommand: CliCommand = {
     )
       .option('-o, --out <dir>', 'folder of the site (default: <reports.dir>/site); files in it that the site no longer has are removed')
       .option('--ab-dir <dir>', 'folder of A/B report JSON files to publish (default: <reports.dir>/ab)')
+      .option('--replay-dir <dir>', 'issue files of a replay written elsewhere (its --issues-dir), published as a replay\'s (repeatable; every folder of <reports.dir>/replay is read anyway)', collect)
       .option('--drilldown-nights <n>', 'nights of run drill-down pages per workload (plus the nights of regressions)', parseIntegerOption('--drilldown-nights'), 3)
       .option('--json', 'print what was built as JSON')
       .action(async (flags: ReportFlags) => {
@@ -35,6 +39,7 @@ export const reportCommand: CliCommand = {
             outDir: context.resolve(flags.out ?? `${config.reports.dir}/site`),
             abDir: context.resolve(flags.abDir ?? `${config.reports.dir}/ab`),
             issuesDir: context.resolve(`${config.reports.dir}/issues`),
+            replayIssueDirs: [...replayFolders(context.resolve(`${config.reports.dir}/replay`)), ...(flags.replayDir ?? []).map((dir) => context.resolve(dir))],
             policy: config.detection,
             commitUrl: links.commit,
             issueUrl: links.issue,
@@ -55,3 +60,9 @@ export const reportCommand: CliCommand = {
       });
   },
 };
+
+/** The folders `nightbench replay` writes its issue files to by default (<reports.dir>/replay/<from>_<to>), oldest range first. */
+function replayFolders(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => path.join(dir, entry.name)).sort();
+}

@@ -39,6 +39,8 @@ export interface BuildSiteOptions {
   abDir?: string;
   /** Issues written as Markdown files (reports/issues): published with the site and linked; missing means none. */
   issuesDir?: string;
+  /** Folders of issue files replays wrote (reports/replay/<from>_<to>): published and linked as a replay's; a file of `issuesDir` with the same name wins. */
+  replayIssueDirs?: readonly string[];
   /** Detection's policy: the charts' baseline window and band are detection's own. */
   policy: DetectionPolicy;
   commitUrl(repo: string, sha: string): string | undefined;
@@ -76,7 +78,9 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   options.log.debug(`read ${history.runs.length} runs, ${history.measured.reduce((n, m) => n + m.metrics.reduce((k, [, , values]) => k + values.length, 0), 0)} values in ${((read - started) / 1000).toFixed(1)} s`);
 
   const issueFiles = readIssueFiles(options.issuesDir);
-  const issues = publishedIssues(new Set(issueFiles.keys()), options.issueUrl, options.episodeIssueFingerprint);
+  const replayFiles = new Map([...(options.replayIssueDirs ?? []).flatMap((dir) => [...readIssueFiles(dir)])].filter(([fingerprint]) => !issueFiles.has(fingerprint)));
+  for (const [fingerprint, text] of replayFiles) issueFiles.set(fingerprint, text);
+  const issues = publishedIssues(new Set(issueFiles.keys()), options.issueUrl, options.episodeIssueFingerprint, new Set(replayFiles.keys()));
   const threshold = (suite: string, workload: string, metric: string) => resolveSeriesPolicy(options.policy, { suite, workload, metric }).threshold;
   const quality = detectionQuality(detection.episodes, events, { now: options.now, threshold });
   const site = buildSiteData(history, {

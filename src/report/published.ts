@@ -2,7 +2,9 @@
  * Where each episode and each broken workload was published: a GitHub issue (its number is
  * stored with the episode) or a Markdown file in reports/issues/ (named by the issue's
  * fingerprint, written when no token was set or GitHub kept failing). The pages link either, so
- * every published episode is counted and reachable. Pure: which files exist is a parameter.
+ * every published episode is counted and reachable. An episode `nightbench replay` found was
+ * never published; its issue is the file the replay wrote (reports/replay/<from>_<to>/), linked
+ * the same way and labelled as a replay's. Pure: which files exist is a parameter.
  *
  * @module
  */
@@ -20,16 +22,19 @@ export interface PublishedIssues {
 
 /**
  * `fileFingerprints`: the fingerprints of the Markdown issue files the site publishes (under
- * `sitePaths.issueFile`); `episodeIssueFingerprint` names an episode's file. An episode with a
- * GitHub number links there first.
+ * `sitePaths.issueFile`), `replayFingerprints` those of them a replay wrote;
+ * `episodeIssueFingerprint` names an episode's file. An episode with a GitHub number links there first.
  */
 export function publishedIssues(
   fileFingerprints: ReadonlySet<string>,
   issueUrl: (issue: number) => string | undefined,
   episodeIssueFingerprint: (episode: Episode) => string,
+  replayFingerprints: ReadonlySet<string> = new Set(),
 ): PublishedIssues {
-  const asFile = (fingerprint: string): IssueRef | undefined =>
-    fileFingerprints.has(fingerprint) ? { label: `file ${fingerprint.slice(0, 8)}`, href: sitePaths.issueFile(fingerprint), file: true } : undefined;
+  const asFile = (fingerprint: string): IssueRef | undefined => {
+    if (replayFingerprints.has(fingerprint)) return { label: `replay ${fingerprint.slice(0, 8)}`, href: sitePaths.issueFile(fingerprint), file: true, replay: true };
+    return fileFingerprints.has(fingerprint) ? { label: `file ${fingerprint.slice(0, 8)}`, href: sitePaths.issueFile(fingerprint), file: true } : undefined;
+  };
   return {
     ofEpisode(episode) {
       if (episode.issueNumber !== undefined) return { label: `#${episode.issueNumber}`, href: issueUrl(episode.issueNumber) };

@@ -10,21 +10,34 @@ import { relativeHref, sitePaths } from './paths.js';
 import type { FileIssue } from './published.js';
 import { html, layout, type Html } from './render.js';
 
-/** `files`: the regression issues written as Markdown files; they have no number, so triage gives them no verdict. */
+/**
+ * `files`: the regression issues written as Markdown files; they have no number, so triage gives
+ * them no verdict. Those a replay wrote were never published and are listed apart.
+ */
 export function renderQualityPage(quality: DetectionQuality, files: readonly FileIssue[], generatedAt: string, issueUrl: (issue: number) => string | undefined): string {
   const { all } = quality;
-  const written = files.length === 0 ? html`` : html` · ${files.length} written as Markdown file${files.length === 1 ? '' : 's'} (listed below)`;
+  const written = files.filter((f) => !f.issue.replay);
+  const replayed = files.filter((f) => f.issue.replay);
+  const counted = [
+    written.length === 0 ? html`` : html` · ${written.length} written as Markdown file${written.length === 1 ? '' : 's'} (listed below)`,
+    replayed.length === 0 ? html`` : html` · ${replayed.length} a replay would have filed (listed below)`,
+  ];
   const issueLink = (n: number) => {
     const url = issueUrl(n);
     return url ? html`<a class="issue" href="${url}">#${n}</a>` : html`#${n}`;
   };
+  const fileList = (id: string, list: readonly FileIssue[]) =>
+    html`<ul class="file-issues" id="${id}">${list.map((f) => html`<li><a class="issue issue-file" href="${f.issue.href}">${f.issue.label}</a> <span class="muted">(${f.suite}, first bad night ${f.firstBadNight})</span></li>`)}</ul>`;
   const body = html`
 <h1>Detection quality</h1>
-<p class="summary" id="quality-all" data-precision="${all.precision ?? ''}" data-files="${files.length}">${all.opened} issue${all.opened === 1 ? '' : 's'} opened on GitHub${written} · precision ${all.precision === undefined ? '—' : formatShare(all.precision)} (${all.truePositive} true, ${all.falsePositive} false positive${all.falsePositive === 1 ? '' : 's'}) · ${all.unknown} closed without a verdict · ${all.open} open</p>
+<p class="summary" id="quality-all" data-precision="${all.precision ?? ''}" data-files="${written.length}" data-replayed="${replayed.length}">${all.opened} issue${all.opened === 1 ? '' : 's'} opened on GitHub${counted} · precision ${all.precision === undefined ? '—' : formatShare(all.precision)} (${all.truePositive} true, ${all.falsePositive} false positive${all.falsePositive === 1 ? '' : 's'}) · ${all.unknown} closed without a verdict · ${all.open} open</p>
 <p class="muted">Maintainers give each issue a verdict with a comment: <code>/nightbench accept</code> (intended) or <code>/nightbench fixed-by SHA</code> then recovery (fixed) make it a true positive, <code>/nightbench false-alarm</code> a false positive. Issues closed by hand, or recovered, without a command are counted apart and left out of the precision.</p>
-${files.length === 0 ? html`` : html`<h2 id="file-issues">Issues written as files</h2>
+${written.length === 0 ? html`` : html`<h2 id="file-issues">Issues written as files</h2>
 <p class="muted">Written to reports/issues/ when no GitHub token was set or GitHub kept failing; a file takes no triage command, so it has no verdict and stays out of the figures below.</p>
-<ul class="file-issues">${files.map((f) => html`<li><a class="issue issue-file" href="${f.issue.href}">${f.issue.label}</a> <span class="muted">(${f.suite}, first bad night ${f.firstBadNight})</span></li>`)}</ul>`}
+${fileList('file-issue-list', written)}`}
+${replayed.length === 0 ? html`` : html`<h2 id="replay-issues">Issues a replay would have filed</h2>
+<p class="muted">Written by <code>nightbench replay</code> (reports/replay/), which judged recorded nights again as the nightlies would have: never published, so no verdict, and out of the figures below.</p>
+${fileList('replay-issue-list', replayed)}`}
 <h2>Per month</h2>
 ${qualityTable('by-month', 'Month', quality.byMonth)}
 <h2>Per suite</h2>

@@ -45,6 +45,8 @@ export interface IssueRef {
   label: string;
   href?: string;
   file?: boolean;
+  /** A file `nightbench replay` wrote: what would have been filed, never published. */
+  replay?: boolean;
 }
 
 /** One row of the index: one metric of one workload on one variant. */

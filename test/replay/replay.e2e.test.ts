@@ -69,6 +69,22 @@ describe('nightbench replay', () => {
     expect(readFileSync(path.join(outcome.issuesDir, `${blip.fingerprint}.md`), 'utf8')).toContain('<!-- nightbench:state=closed -->');
   });
 
+  it('publishes the replay\'s issue files with the site: counted and listed apart on the Detection quality page, the open one linked from the index', async () => {
+    const result = await runCli(['report', '--db', db, '--json'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    const site = JSON.parse(result.stdout).outDir as string;
+    const files = readdirSync(path.join(dir, 'reports', 'replay', `${history.nights[0]}_${history.nights.at(-1)}`));
+    expect(files).toHaveLength(2);
+    for (const file of files) expect(existsSync(path.join(site, 'issues', file))).toBe(true);
+    const quality = readFileSync(path.join(site, 'quality.html'), 'utf8');
+    expect(quality).toContain('data-files="0" data-replayed="2"');
+    expect(quality).toContain('0 issues opened on GitHub · 2 a replay would have filed (listed below)');
+    expect([...quality.matchAll(/id="replay-issue-list">(.*?)<\/ul>/gs)][0]![1]!.match(/href="issues\/[0-9a-f]{16}\.md"/g)).toHaveLength(2);
+    const index = readdirSync(path.join(site, 'data', 'index')).map((part) => readFileSync(path.join(site, 'data', 'index', part), 'utf8')).join('');
+    // The index links the issue of each series' open episode: the step's (the blip recovered).
+    expect(files.filter((file) => index.includes(`replay ${file.slice(0, 8)}`))).toHaveLength(1);
+  });
+
   it('refuses to write into a folder that holds an earlier replay, and bad dates, before judging anything', async () => {
     const again = await replay([]);
     expect(again.code).toBe(2);

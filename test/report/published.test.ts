@@ -33,6 +33,12 @@ describe('publishedIssues', () => {
     expect(issues.ofEpisode(episode({ firstBad: ref('2026-02-03', 'other') }))).toBeUndefined();
   });
 
+  it('labels a file a replay wrote as a replay\'s; a GitHub number still comes first', () => {
+    const replayed = publishedIssues(new Set([fileFingerprint]), github, episodeIssueFingerprint, new Set([fileFingerprint]));
+    expect(replayed.ofEpisode(filed)).toEqual({ label: `replay ${fileFingerprint.slice(0, 8)}`, href: `issues/${fileFingerprint}.md`, file: true, replay: true });
+    expect(replayed.ofEpisode(episode({ issueNumber: 9 }))).toEqual({ label: '#9', href: github(9) });
+  });
+
   it('gives a file link relative to the page and leaves GitHub links absolute', () => {
     const issues = publishedIssues(new Set([fileFingerprint]), github, episodeIssueFingerprint);
     expect(issueHref(issues.ofEpisode(filed)!, page)).toBe(`../../issues/${fileFingerprint}.md`);
