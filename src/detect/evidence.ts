@@ -30,7 +30,7 @@
  *
  * @module
  */
-import { mannWhitneyU } from '../stats/mann-whitney.js';
+import { allBeyondP, mannWhitneyU } from '../stats/mann-whitney.js';
 import { tAsZ } from '../stats/student-t.js';
 import { differenceNoise, medianOf } from '../stats/segmentation.js';
 
@@ -230,15 +230,8 @@ export function shiftRanksApart(levels: readonly number[], shift: Shift): { apar
   // Every shifted night beyond every baseline night: one arrangement of C(b + k, k), whatever the
   // ties within each side (the normal approximation, used with ties, puts it several times higher).
   const allBeyond = test.u === (shift.shift > 0 ? recent.length * baseline.length : 0);
-  const p = allBeyond ? 1 / binomial(recent.length + baseline.length, recent.length) : test.p;
+  const p = allBeyond ? allBeyondP(recent.length, baseline.length) : test.p;
   return { apart: p <= shiftRankAlpha, p };
-}
-
-/** C(n, k) as a double (exact while it stays below 2^53). */
-function binomial(n: number, k: number): number {
-  let value = 1;
-  for (let i = 1; i <= k; i++) value = (value * (n - k + i)) / i;
-  return value;
 }
 
 /**

@@ -8,6 +8,7 @@ export { createRandom, type RandomSource } from './random.js';
 export { summarize, type Summary } from './descriptive.js';
 export { medianInterval, type MedianInterval } from './median-interval.js';
 export {
+  allBeyondP,
   mannWhitneyU,
   mannWhitneyUSorted,
   MANN_WHITNEY_EXACT_MAX_N,

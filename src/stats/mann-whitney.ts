@@ -57,6 +57,17 @@ export interface MannWhitneyResult {
 export const MANN_WHITNEY_EXACT_MAX_N = 40;
 
 /**
+ * The one-sided p of `m` values all beyond `n` others: one arrangement of C(m + n, m), the
+ * smallest p the rank test can give these sizes (twice it two-sided). Whatever the ties within
+ * each side; exact while C(m + n, m) stays below 2^53.
+ */
+export function allBeyondP(m: number, n: number): number {
+  let arrangements = 1;
+  for (let i = 1; i <= m; i++) arrangements = (arrangements * (n + i)) / i;
+  return 1 / arrangements;
+}
+
+/**
  * Mann-Whitney U test of whether `a` and `b` come from the same
  * distribution, against a location-shift style alternative.
  *

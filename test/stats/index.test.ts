@@ -7,6 +7,7 @@ describe('src/stats/index.ts', () => {
       [
         'MAD_TO_SIGMA',
         'MANN_WHITNEY_EXACT_MAX_N',
+        'allBeyondP',
         'benjaminiHochberg',
         'bootstrapRatioOfMedians',
         'createRandom',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../../src/stats/random.js';
-import { mannWhitneyU, mannWhitneyUSorted, type Alternative } from '../../src/stats/mann-whitney.js';
+import { allBeyondP, mannWhitneyU, mannWhitneyUSorted, type Alternative } from '../../src/stats/mann-whitney.js';
 import { brutePermutationP, bruteU, lognormalSample } from './helpers.js';
 
 /**
@@ -88,6 +88,15 @@ describe('mannWhitneyU: exact p-values', () => {
         }
       }
     }
+  });
+
+  it('gives the smallest p of each size as allBeyondP: every value of one side beyond the other', () => {
+    for (const [m, n] of [[1, 1], [3, 3], [3, 30], [5, 5], [6, 7]] as const) {
+      const high = Array.from({ length: m }, (_, i) => 100 + i);
+      const low = Array.from({ length: n }, (_, i) => i);
+      expect(mannWhitneyU(high, low, { alternative: 'greater' }).p).toBeCloseTo(allBeyondP(m, n), 12);
+    }
+    expect(allBeyondP(3, 3)).toBe(1 / 20);
   });
 
   it('attains exactly the discrete levels 0.032 and 0.056 near 0.05 at n=5 per side', () => {
