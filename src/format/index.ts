@@ -55,9 +55,13 @@ export function formatP(p: number): string {
 /** A ratio (of medians, or an end of an interval or band of them), three decimals: "1.310". */
 export const formatRatio = (ratio: number) => ratio.toFixed(3);
 
-/** A ratio of medians with its 95% interval, as bisects and confirmations print it: "x1.310 (95% interval 1.200..1.400)". */
-export function formatRatioInterval(interval: { ratio: number; low: number; high: number }): string {
-  return `x${formatRatio(interval.ratio)} (95% interval ${formatRatio(interval.low)}..${formatRatio(interval.high)})`;
+/**
+ * A ratio of medians with its 95% interval, as bisects and confirmations print it: "x1.310 (95%
+ * interval 1.200..1.400)"; in a column whose heading names the interval, `named` false leaves the
+ * words out: "x1.310 (1.200..1.400)".
+ */
+export function formatRatioInterval(interval: { ratio: number; low: number; high: number }, named = true): string {
+  return `x${formatRatio(interval.ratio)} (${named ? '95% interval ' : ''}${formatRatio(interval.low)}..${formatRatio(interval.high)})`;
 }
 
 /** A commit's short name: seven characters, as git and GitHub print it. */

@@ -20,7 +20,7 @@ const side = (name: 'base' | 'new', label: string) => html`<fieldset class="set"
 export function renderComparePage(generatedAt: string, seriesParts: number): string {
   const body = html`
 <h1>Compare</h1>
-<p class="muted">Two sets of runs side by side: per workload and metric, both medians, the change, a bootstrap 95% interval of the ratio of medians, the Mann-Whitney p-value adjusted over the table (Benjamini-Hochberg), Cliff's delta (how often one set's repeats beat the other's, from -1 to 1) and a status: a significant change beyond the noise band (the A/B test's A/A band, or twice the series' night-to-night noise) is a regression or an improvement by the metric's direction; a significant one inside it is within noise. The address keeps the selection: copy it to share the comparison.</p>
+<p class="muted">Two sets of runs side by side: per workload and metric, both medians, the change, a bootstrap 95% interval of the ratio of medians, the Mann-Whitney p-value adjusted over the table (Benjamini-Hochberg), Cliff's delta (how often one set's repeats beat the other's, from -1 to 1) and a status: a significant change beyond the noise band (the A/B test's A/A band, or twice the series' night-to-night noise) is a regression or an improvement by the metric's direction; a significant one inside it is within noise; sets too small for the test to reach significance whatever they hold (a night of 3 repeats against another) say too few values. It opens on the last night against the week before it. The address keeps the selection: copy it to share the comparison.</p>
 <form class="compare-form" id="compare">
   <label>Compare <select name="mode"><option value="nightly">nightly runs</option><option value="ab">an A/B test's groups</option></select></label>
   <div class="sets" data-mode="nightly">${side('base', 'Base')}${side('new', 'New')}</div>
@@ -42,7 +42,7 @@ export function renderComparePage(generatedAt: string, seriesParts: number): str
   <th class="num"><button type="button" data-sort="base">Base median</button></th>
   <th class="num"><button type="button" data-sort="new">New median</button></th>
   <th class="num"><button type="button" data-sort="change">Change</button></th>
-  <th class="num">Ratio of medians</th>
+  <th class="num">Ratio of medians (95% interval)</th>
   <th class="num"><button type="button" data-sort="p">p (adjusted)</button></th>
   <th class="num"><button type="button" data-sort="delta">Cliff's delta</button></th>
 </tr></thead>

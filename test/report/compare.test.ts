@@ -29,6 +29,20 @@ describe('compareTable', () => {
     expect(rows.filter((r) => r.status === 'regression' || r.status === 'improvement')).toEqual([]);
   });
 
+  it('says a row of too few values to test is that, not "no change", and leaves it out of the adjustment', () => {
+    const doubled = { key: 'd', base: around(10, 3), new: around(20, 3), direction: 'lower' as const };
+    const clear = { key: 'c', base: around(10, 5), new: around(12, 5), direction: 'lower' as const };
+    const [tooFew, tested] = compareTable([doubled, clear], {});
+    // 3 against 3 values: at best p = 2 / C(6, 3) = 0.1, whatever they hold.
+    expect(tooFew).toMatchObject({ status: 'too few values', reason: '3 against 3 values: the rank test cannot reach p ≤ 0.05 (at best 0.10); compare more nights', cliffsDelta: 1 });
+    expect(tooFew!.pAdjusted).toBeUndefined();
+    expect(tooFew!.change).toBeCloseTo(1, 1);
+    // Alone in the family, the 5-against-5 row keeps its p (2 / C(10, 5) = 0.0079).
+    expect(tested).toMatchObject({ status: 'regression', p: 2 / 252, pAdjusted: 2 / 252 });
+    // 4 against 4 can reach it (2 / 70 = 0.029): tested.
+    expect(compareTable([{ ...doubled, base: around(10, 4), new: around(20, 4) }], {})[0]!.status).toBe('regression');
+  });
+
   it('reports a row missing a side without testing it, and a metric without a direction as changed', () => {
     const [missing, changed] = compareTable([
       { key: 'm', base: [], new: [1, 2], direction: 'lower' },

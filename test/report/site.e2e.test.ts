@@ -412,7 +412,7 @@ describe('the charts of levels, units and zeros', () => {
     expect(ink.canvasInside).toBe(true);
   });
 
-  it('calls a series of zeros "zero or negative" on the index, and breaks a long workload name to keep the table inside the page', async () => {
+  it('calls a series of zeros "zero or negative" on the index, and breaks a long workload name to keep the index and the compare table inside the page', async () => {
     await page.setViewportSize({ width: 1300, height: 1000 });
     try {
       await page.goto(pathToFileURL(path.join(levelsSite, sitePaths.index)).href);
@@ -420,6 +420,10 @@ describe('the charts of levels, units and zeros', () => {
       const zeros = await page.$$eval('#series tbody tr[data-metric="disk_seconds"]', (trs) => trs.map((tr) => [tr.dataset['status'], tr.querySelector('.status')?.textContent]));
       expect(zeros).toEqual([['zero', 'zero or negative'], ['zero', 'zero or negative']]);
       expect(await page.locator(`#series tbody tr[data-workload="${longWorkload}"] a wbr`).count()).toBeGreaterThan(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1300);
+      await page.goto(pathToFileURL(path.join(levelsSite, sitePaths.compare)).href);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+      await expect.poll(() => page.locator(`#compare-table tbody tr[data-workload="${longWorkload}"] td.interval`).first().textContent()).toMatch(/^x\d/);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1300);
     } finally {
       await page.setViewportSize({ width: 1400, height: 1000 });

@@ -10,13 +10,17 @@
 import type { MetricDirection } from '../../direction.js';
 import { abDirection, judge, type NoiseBand } from '../../ab/verdict.js';
 import { shortHash } from '../paths.js';
-import { benjaminiHochberg, bootstrapRatioOfMedians, createRandom, mannWhitneyUSorted, type RatioInterval } from '../../stats/index.js';
+import { allBeyondP, benjaminiHochberg, bootstrapRatioOfMedians, createRandom, mannWhitneyUSorted, type RatioInterval } from '../../stats/index.js';
 import { bufferFor, sortInto } from '../../stats/sort-into.js';
 
-/** What a row says: a significant change beyond the noise (by the metric's direction), one inside it, or none. */
-export type CompareStatus = 'regression' | 'improvement' | 'changed' | 'within noise' | 'no change' | 'missing';
+/**
+ * What a row says: a significant change beyond the noise (by the metric's direction), one inside
+ * it, none, or that its sets are too small for the rank test to tell (two nights of 3 repeats:
+ * at best p = 0.1, so "no change" would be said of a doubling).
+ */
+export type CompareStatus = 'regression' | 'improvement' | 'changed' | 'within noise' | 'no change' | 'too few values' | 'missing';
 
-export const compareStatuses: readonly CompareStatus[] = ['regression', 'improvement', 'changed', 'within noise', 'no change', 'missing'];
+export const compareStatuses: readonly CompareStatus[] = ['regression', 'improvement', 'changed', 'within noise', 'no change', 'too few values', 'missing'];
 
 /** One workload x metric with both sets' raw values. */
 export interface CompareInput {
@@ -65,10 +69,21 @@ export function nightlyNoiseBand(noise: number): NoiseBand {
 export function compareTable(inputs: readonly CompareInput[], options: CompareOptions): CompareRow[] {
   const fdr = options.fdr ?? 0.05;
   const rows = inputs.map(compareRow);
-  const tested = rows.filter((row) => row.p !== undefined);
+  // A row whose sets cannot reach the level whatever they hold is told so, and left out of the
+  // adjustment (as Tarone's method does): counted in, it would only cost the other rows power.
+  const untestable = (input: CompareInput) => 2 * allBeyondP(input.new.length, input.base.length) > fdr;
+  const tested = rows.filter((row, i) => row.p !== undefined && !untestable(inputs[i]!));
   const { adjusted } = benjaminiHochberg(tested.map((row) => row.p!), fdr);
   tested.forEach((row, i) => (row.pAdjusted = adjusted[i]));
-  return rows.map((row, i) => (row.p === undefined ? row : { ...row, ...status(row, inputs[i]!, fdr) }));
+  return rows.map((row, i) => {
+    if (row.p === undefined) return row;
+    const input = inputs[i]!;
+    if (untestable(input)) {
+      const best = Math.min(1, 2 * allBeyondP(input.new.length, input.base.length));
+      return { ...row, status: 'too few values', reason: `${input.base.length} against ${input.new.length} values: the rank test cannot reach p ≤ ${fdr} (at best ${best.toPrecision(2)}); compare more nights` };
+    }
+    return { ...row, ...status(row, input, fdr) };
+  });
 }
 
 /**

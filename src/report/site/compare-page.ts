@@ -16,6 +16,10 @@ import './globals.js';
 /** Rows drawn at once; the filters narrow a larger table. */
 const maxRows = 500;
 const statusClass: Record<string, string> = { regression: 'worse', improvement: 'better' };
+
+/** Nights of the base set when the page opens without a selection: detection's default window. */
+const defaultBaseNights = 7;
+
 /** Every row's interval comes from this seed (and its key), so a shared link shows the same numbers. */
 const seed = 1;
 
@@ -28,7 +32,7 @@ function formatInterval(input: CompareInput): string {
   let text = intervals.get(input.key);
   if (text === undefined) {
     const interval = ratioInterval(input, seed);
-    intervals.set(input.key, (text = interval ? formatRatioInterval(interval) : '—'));
+    intervals.set(input.key, (text = interval ? formatRatioInterval(interval, false) : '—'));
   }
   return text;
 }
@@ -201,7 +205,7 @@ function start(data: CompareData): void {
     const value = (v: number | undefined) => (v === undefined ? '—' : formatValue(v, subject.unit));
     const workload = subject.href ? el('a', { href: subject.href }, ...breakableText(subject.workload)) : el('span', {}, ...breakableText(subject.workload));
     const tr = el('tr', { 'data-status': row.status, 'data-workload': subject.workload, 'data-metric': subject.metric, class: 'expandable', title: row.reason },
-      el('td', {}, el('span', { class: `compare-status compare-${row.status.replace(' ', '-')}` }, row.status)),
+      el('td', {}, el('span', { class: `compare-status compare-${row.status.replaceAll(' ', '-')}` }, row.status)),
       el('td', {}, workload),
       el('td', {}, subject.metric),
       el('td', { class: 'variant' }, subject.variant ?? ''),
@@ -226,7 +230,10 @@ function start(data: CompareData): void {
 
   const initial = parseSelection(location.hash);
   const last = data.nights.at(-1) ?? '';
-  writeChoice('base', initial?.kind === 'nightly' ? initial.base : { kind: 'night', night: data.nights.at(-2) ?? last });
+  // Opened without a selection: the last night against the week before it, as detection compares
+  // them. Night against night holds too few repeats for the rank test (3 against 3: p >= 0.1).
+  const weekBefore = data.nights.slice(-1 - defaultBaseNights, -1);
+  writeChoice('base', initial?.kind === 'nightly' ? initial.base : { kind: 'range', from: weekBefore[0] ?? last, to: weekBefore.at(-1) ?? last });
   writeChoice('new', initial?.kind === 'nightly' ? initial.new : { kind: 'night', night: last });
   if (initial?.kind === 'ab') {
     field(form, 'mode').value = 'ab';
