@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { formatChange, formatP, formatPercent, formatPercentOneDecimal, formatValue } from '../format/index.js';
+import { formatChange, formatP, formatPercent, formatPercentOneDecimal, formatValue, formatVariant } from '../format/index.js';
 import type { VerdictKind } from './judge.js';
 import { unjudgedCounts, type DetectionReport, type UnjudgedCounts } from './run.js';
 import { detectableWithin, roundUp } from './sensitivity.js';
@@ -12,10 +12,9 @@ import type { SeriesIdentity } from './series.js';
 /** Most urgent first: what needs a look, then what could not be judged, then the quiet rest. */
 const kindOrder: readonly VerdictKind[] = ['regression', 'improvement', 'failed', 'disturbed', 'missing', 'insufficient-baseline', 'stable'];
 
-/** A short, readable name of a series: suite/workload metric, then where it ran. */
+/** A short, readable name of a series: suite/workload metric, then where it ran, as the issues and pages name it. */
 export function seriesLabel(identity: SeriesIdentity): string {
-  const where = [identity.clusterShape, identity.instanceType, identity.environmentName].filter(Boolean).join(' ');
-  return `${identity.suite}/${identity.workload} ${identity.metric} [${where}]`;
+  return `${identity.suite}/${identity.workload} ${identity.metric} [${formatVariant(identity)}]`;
 }
 
 /** Words for the series a night could not judge, by cause. */

@@ -23,14 +23,14 @@ describe('renderReport', () => {
   it('lists what needs a look first, summarises the rest and the episodes', () => {
     const text = renderReport(reportOf(10)).replace(/episode [0-9a-f]{16}/g, 'episode <fingerprint>');
     expect(text.split('\n')).toEqual([
-      'series                                           baseline median  new median  change  p        noise  catches          verdict',
-      'dask/shuffle wall_time [local:2x1:2GiB default]  9.97 s           12.5 s      +25.2%  0.00049  2.9%   11% in 3 nights  regression since 2026-01-11 (one night): +25.2% (threshold 10%), p = 0.00049, 7.3x noise',
-      'dask/join wall_time [local:2x1:2GiB default]     -                -           -       -        -      -                failed: 3 of 3 repeats failed',
+      'series                                             baseline median  new median  change  p        noise  catches          verdict',
+      'dask/shuffle wall_time [local:2x1:2GiB · default]  9.97 s           12.5 s      +25.2%  0.00049  2.9%   11% in 3 nights  regression since 2026-01-11 (one night): +25.2% (threshold 10%), p = 0.00049, 7.3x noise',
+      'dask/join wall_time [local:2x1:2GiB · default]     -                -           -       -        -      -                failed: 3 of 3 repeats failed',
       'night 2026-01-11: 3 series (1 regression, 1 stable, 1 failed)',
       '(1 stable series not listed; --all lists them)',
-      'open regression episode <fingerprint>: dask/shuffle wall_time [local:2x1:2GiB default] +25.2% from 2026-01-11 (last good 2026-01-10)',
+      'open regression episode <fingerprint>: dask/shuffle wall_time [local:2x1:2GiB · default] +25.2% from 2026-01-11 (last good 2026-01-10)',
       '1 open regression episode:',
-      '  dask/shuffle wall_time [local:2x1:2GiB default] since 2026-01-11',
+      '  dask/shuffle wall_time [local:2x1:2GiB · default] since 2026-01-11',
       'no open improvement episodes',
     ]);
     expect(renderReport(reportOf(10), { all: true })).toMatch(/dask\/rechunk wall_time .* stable\n/);
@@ -44,16 +44,16 @@ describe('renderReport', () => {
     const lines = renderReport(many).split('\n');
     const at = lines.indexOf('12 open regression episodes, the 10 newest:');
     expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toBe('  dask/shuffle wall_time [local:2x1:2GiB default] since 2025-12-21');
+    expect(lines[at + 1]).toBe('  dask/shuffle wall_time [local:2x1:2GiB · default] since 2025-12-21');
     expect(lines[at + 11]).toBe('  (2 more; --all lists them)');
-    expect(renderReport(many, { all: true }).split('\n')).toContain('  dask/shuffle wall_time [local:2x1:2GiB default] since 2025-12-10');
+    expect(renderReport(many, { all: true }).split('\n')).toContain('  dask/shuffle wall_time [local:2x1:2GiB · default] since 2025-12-10');
   });
 
   it('names the unconfirmed episodes: kept and shown, never filed', () => {
     const report = reportOf(10);
     const unconfirmed = { ...report.activeEpisodes[0]!, id: 1, state: 'unconfirmed' as const };
     const text = renderReport({ ...report, activeEpisodes: [], unconfirmedEpisodes: [unconfirmed] });
-    expect(text).toContain('1 unconfirmed episode (not reproduced on rerun, not filed): dask/shuffle wall_time [local:2x1:2GiB default] +25.2% since 2026-01-11\nno open regression episodes');
+    expect(text).toContain('1 unconfirmed episode (not reproduced on rerun, not filed): dask/shuffle wall_time [local:2x1:2GiB · default] +25.2% since 2026-01-11\nno open regression episodes');
   });
 
   it('says so when the history has no nightly run', () => {
