@@ -8,7 +8,7 @@ import type { BrokenWorkload } from '../detect/failures.js';
 import { shortSha } from '../format/index.js';
 import { markers } from './markers.js';
 import type { SuspectRange } from './group.js';
-import { renderRanges, sinceCommits, type RenderContext } from './render.js';
+import { renderRanges, sinceCommits, type RangeRenderContext } from './render.js';
 import type { TrackedIssue } from './tracker.js';
 
 /** The label of a broken workload's issue: triage tells such an issue from a regression's by it. */
@@ -59,7 +59,7 @@ function rank(repositories: readonly string[], repo: string): number {
 }
 
 /** The opening body: what fails with its error tail, the suspect range with commits, authors and blame. */
-export function renderBrokenIssue(b: BrokenWorkload, context: RenderContext): string {
+export function renderBrokenIssue(b: BrokenWorkload, context: RangeRenderContext): string {
   const ranges = brokenRanges(b);
   const opening = [markers.fingerprint(b.fingerprint), markers.night(b.firstFailing.night)];
   const error = ['## Error (tail)', fence(b.firstFailing.error ?? 'no error recorded')];

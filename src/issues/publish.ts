@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import type { DetectionReport } from '../detect/index.js';
-import { nightsBefore } from '../night.js';
+import { nightsBefore, shiftNight } from '../night.js';
 import { activeStates } from '../detect/episodes.js';
 import { shortSha } from '../format/index.js';
 import { collectRangeContext, type RangeContext } from '../git/range.js';
@@ -35,7 +35,7 @@ import { checkoutDir } from '../target/git-target.js';
 
 export interface PublishOptions {
   report: DetectionReport;
-  store: Pick<HistoryStore, 'episodes' | 'triage'>;
+  store: Pick<HistoryStore, 'episodes' | 'triage' | 'runs'>;
   loaded: LoadedConfig;
   /** Where the token is read from (the variable github.tokenEnv names). */
   env: Record<string, string | undefined>;
@@ -134,6 +134,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
   const fixes = store.triage.recordedFixes();
   const renderContext = (ranges: RenderContext['ranges'], people: RenderContext['people'], firstBadNight: string): RenderContext => ({
     night, ranges, people, links, mention: config.github.mention, cli: options.cli ?? 'npx nightbench', firstBadMachineReason: machineReasons.get(firstBadNight),
+    nightsRun: (suite, after, through) => (after < through ? store.runs.nightsRecorded([suite], shiftNight(after, 1), through).length : 0),
   });
   const outcomes = await applyIssueActions(
     actions,

@@ -7,7 +7,6 @@
 import type { RangeCommit, RangeContext } from '../git/range.js';
 import type { MentionPolicy } from '../config/github-section.js';
 import { describeDetectable } from '../detect/index.js';
-import { daysBetween } from '../night.js';
 import { formatChange, formatMinutes, formatP, formatPercentOneDecimal, formatRatioInterval, formatValue, shellArg, shortSha } from '../format/index.js';
 import { interchangeFormats } from '../interchange/types.js';
 import { variantOf } from '../report/paths.js';
@@ -16,8 +15,8 @@ import type { Links } from './links.js';
 import { markers } from './markers.js';
 import type { GitHubPeople } from './people.js';
 
-/** Everything besides the group that the text needs. */
-export interface RenderContext {
+/** What the text of a suspect range needs besides the range (a regression's issue, a broken workload's). */
+export interface RangeRenderContext {
   /** The night being reported (the first bad night when the issue opens). */
   night: string;
   /** Per repository, what git found in its suspect range; a repository git could not read has an error instead. */
@@ -27,6 +26,16 @@ export interface RenderContext {
   mention: MentionPolicy;
   /** The CLI as the reproduce section should call it, e.g. "npx nightbench". */
   cli: string;
+}
+
+/** Everything besides the group that a regression's issue needs. */
+export interface RenderContext extends RangeRenderContext {
+  /**
+   * How many nights the suite ran after `after` through `through` (its nightly runs; an imported
+   * history's results): what detection counts, where calendar days would count the nights a
+   * nightly skipped, or the days between an imported history's commits.
+   */
+  nightsRun: (suite: string, after: string, through: string) => number;
   /**
    * Detection's reason when the first bad night was a machine night (the canary or most series
    * moved together): the issue waited for a later night, and says so.
@@ -42,11 +51,11 @@ export interface RenderedIssue {
 const link = (text: string, url: string | undefined) => (url ? `[${text}](${url})` : text);
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
-/** "Performance regression: 3 workloads slower since abc1234 (2026-12-01)". */
-export function renderTitle(group: IssueGroup, night?: string): string {
+/** "Performance regression: 3 workloads slower since abc1234 (2026-12-01)"; a late find's (with the night it was found) adds ", found 2 nights later". */
+export function renderTitle(group: IssueGroup, found?: Pick<RenderContext, 'night' | 'nightsRun'>): string {
   const workloads = new Set(group.series.map((s) => s.workload)).size;
   const allTimes = group.series.every((s) => s.unit === 's');
-  return `Performance regression: ${plural(workloads, 'workload')} ${allTimes ? 'slower' : 'worse'}${sinceCommits(group.ranges)} (${group.firstBadNight}${lateness(group, night).title})`;
+  return `Performance regression: ${plural(workloads, 'workload')} ${allTimes ? 'slower' : 'worse'}${sinceCommits(group.ranges)} (${group.firstBadNight}${found ? lateness(group, found).title : ''})`;
 }
 
 /**
@@ -65,9 +74,9 @@ export function sinceCommits(ranges: readonly SuspectRange[]): string {
  * nights between the last good and the first bad night leave the change's first night uncertain
  * (within noise of both levels, or not run: the range reaches back over them).
  */
-function lateness(group: IssueGroup, night: string | undefined): { title: string; sentence: string } {
-  const taken = night === undefined ? 0 : daysBetween(group.firstBadNight, night);
-  const between = daysBetween(group.lastGoodNight, group.firstBadNight) - 1;
+function lateness(group: IssueGroup, { night, nightsRun }: Pick<RenderContext, 'night' | 'nightsRun'>): { title: string; sentence: string } {
+  const taken = nightsRun(group.suite, group.firstBadNight, night);
+  const between = nightsRun(group.suite, group.lastGoodNight, group.firstBadNight) - 1;
   const sure = taken > 0 ? `it took ${plural(taken + 1, 'night')} to be sure (found on ${night})` : '';
   const uncertain = between > 0 ? `the first night is uncertain: ${plural(between, 'night')} between the last good and the first bad night ${between === 1 ? 'was' : 'were'} within noise of both levels or not run, and the range reaches back over ${between === 1 ? 'it' : 'them'}` : '';
   return {
@@ -78,7 +87,7 @@ function lateness(group: IssueGroup, night: string | undefined): { title: string
 
 /** The opening issue: figures, range, commits, files, blame, environment, how to reproduce. */
 export function renderIssue(group: IssueGroup, context: RenderContext): RenderedIssue {
-  const late = lateness(group, context.night);
+  const late = lateness(group, context);
   const sections = [
     [markers.fingerprint(group.fingerprint), markers.night(context.night)].join('\n'),
     `nightbench found ${plural(group.series.length, 'regressed series', 'regressed series')} of suite \`${group.suite}\` on ${group.firstBadNight}, compared with the nights before it (last good night: ${group.lastGoodNight}).${late.sentence ? ` ${late.sentence}.` : ''}${machineSentence(group)}${heldSentence(group, context)}`,
@@ -90,7 +99,7 @@ export function renderIssue(group: IssueGroup, context: RenderContext): Rendered
     renderReproduce(group, context.cli),
     renderMentions(group, context),
   ];
-  return { title: renderTitle(group, context.night), body: `${sections.filter(Boolean).join('\n\n')}\n` };
+  return { title: renderTitle(group, context), body: `${sections.filter(Boolean).join('\n\n')}\n` };
 }
 
 /** A later night on which some series are still regressed. */
@@ -176,7 +185,7 @@ function stateText(series: IssueSeries): string {
 }
 
 /** The suspect range of each repository: commits, files and blame (a broken workload's issue shows the same). */
-export function renderRanges(group: Pick<IssueGroup, 'ranges'>, context: RenderContext): string {
+export function renderRanges(group: Pick<IssueGroup, 'ranges'>, context: RangeRenderContext): string {
   const parts = ['## Suspect range'];
   if (group.ranges.length === 0) parts.push('No commit range: the target is installed packages, whose versions each run records in the history.');
   // Seen on the recorded Dask history: the machine got busier between two nights of the same commits.
@@ -200,12 +209,12 @@ export function renderRanges(group: Pick<IssueGroup, 'ranges'>, context: RenderC
   return parts.join('\n\n');
 }
 
-function pullOf(repo: string, commit: RangeCommit, context: RenderContext): string {
+function pullOf(repo: string, commit: RangeCommit, context: RangeRenderContext): string {
   const number = commit.pullRequest ?? context.people.pulls[commit.sha];
   return number === undefined ? '' : ` ${link(`#${number}`, context.links.pull(repo, number))}`;
 }
 
-function renderCommits(repo: string, git: RangeContext, context: RenderContext): string {
+function renderCommits(repo: string, git: RangeContext, context: RangeRenderContext): string {
   // Logins are written without "@" here: only the mentions section notifies anyone.
   const lines = git.commits.map((c) => {
     const login = context.people.logins[c.sha];
@@ -222,7 +231,7 @@ function renderFiles(git: RangeContext): string {
   return ['### Files touched', '| File | Added | Removed |', '| --- | ---: | ---: |', ...rows].join('\n');
 }
 
-function renderBlame(git: RangeContext, context: RenderContext): string | undefined {
+function renderBlame(git: RangeContext, context: RangeRenderContext): string | undefined {
   const files = git.blame.filter((f) => f.authors.length > 0);
   if (files.length === 0) return undefined;
   const lines = files.map((f) => `- \`${f.path}\`: ${f.authors.map((a) => `${a.name}${context.people.logins[a.sha] ? ` (${context.people.logins[a.sha]})` : ''}, ${plural(a.lines, 'line')}`).join('; ')}`);

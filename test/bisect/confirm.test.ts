@@ -12,7 +12,7 @@ import { noPeople } from '../../src/issues/people.js';
 import { renderIssue, type RenderContext } from '../../src/issues/render.js';
 import { silentLog } from '../../src/log.js';
 
-const renderContext: RenderContext = { night: '2026-11-02', ranges: {}, people: noPeople, links: buildLinks(githubSchema.parse({})), mention: 'none', cli: 'npx nightbench' };
+const renderContext: RenderContext = { night: '2026-11-02', ranges: {}, people: noPeople, links: buildLinks(githubSchema.parse({})), mention: 'none', cli: 'npx nightbench', nightsRun: () => 0 };
 
 const identity = { suite: 'dask', workload: 'shuffle', workloadVersion: '1', metric: 'wall_time', environmentName: 'default', environmentFingerprint: 'f', provider: 'local', clusterShape: 'local:2x1:2GiB' };
 

@@ -3,6 +3,7 @@ import type { RangeContext } from '../../src/git/range.js';
 import { githubSchema } from '../../src/config/github-section.js';
 import { buildLinks } from '../../src/issues/links.js';
 import { readFingerprint, readNights, closedByNightbench } from '../../src/issues/markers.js';
+import { daysBetween } from '../../src/night.js';
 import { renderIssue, renderPersistComment, renderRecoveryComment, renderTitle, type RenderContext } from '../../src/issues/render.js';
 import { badSha, goodSha, group, otherSha, series } from './builders.js';
 
@@ -31,6 +32,8 @@ function context(overrides: Partial<RenderContext> = {}): RenderContext {
     links: buildLinks(github),
     mention: 'authors',
     cli: 'npx nightbench',
+    // A nightly that ran every night.
+    nightsRun: (_suite, after, through) => daysBetween(after, through),
     ...overrides,
   };
 }
@@ -78,6 +81,15 @@ describe('renderIssue', () => {
     expect(title).toBe('Performance regression: 2 workloads worse since f00dfac (2026-12-01, found 2 nights later)');
     expect(body).toContain('It took 3 nights to be sure (found on 2026-12-03); the first night is uncertain: 1 night between the last good and the first bad night was within noise of both levels or not run, and the range reaches back over it.');
     expect(renderIssue(regressed, context()).body).not.toContain('to be sure');
+  });
+
+  it('counts the nights the suite ran, not calendar days: a nightly that skipped nights, an imported history\'s commits', () => {
+    const ran = new Set(['2026-11-20', '2026-11-26', '2026-11-30', '2026-12-01', '2026-12-03']);
+    const nightsRun = (_suite: string, after: string, through: string) => [...ran].filter((night) => night > after && night <= through).length;
+    const late = { ...regressed, lastGoodNight: '2026-11-20', firstBadNight: '2026-11-30' };
+    const { title, body } = renderIssue(late, context({ night: '2026-12-03', nightsRun }));
+    expect(title).toBe('Performance regression: 2 workloads worse since f00dfac (2026-11-30, found 2 nights later)');
+    expect(body).toContain('It took 3 nights to be sure (found on 2026-12-03); the first night is uncertain: 1 night between the last good and the first bad night was within noise of both levels or not run');
   });
 
   it('says why an issue that began on a machine night was filed a night later, and says nothing of it when filed on the night', () => {
