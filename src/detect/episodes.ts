@@ -69,6 +69,21 @@ export function planEpisodes(verdicts: readonly SeriesVerdict[], episodes: reado
   return changes;
 }
 
+/**
+ * The active episodes whose series is no longer measured end as `retired` tonight: no ok night
+ * has advanced them since before `lookbackFrom`, the oldest night detection reads (the workload
+ * was removed or renamed, its environment retired, or it failed every night since). Detection
+ * can no longer judge them, so they would stay active forever: counted open on every page, and
+ * filed years later by any new issue tracker. `changed`: tonight's other changes, whose
+ * episodes are left to them. Episodes of other suites than `suite` (when given) are left alone.
+ */
+export function planRetirements(episodes: readonly Episode[], changed: readonly EpisodeChange[], night: string, lookbackFrom: string, suite?: string): EpisodeChange[] {
+  const touched = new Set(changed.flatMap((change) => (change.action === 'update' ? [change.id] : [])));
+  return episodes
+    .filter((e) => activeStates.includes(e.state) && e.lastNight < lookbackFrom && !touched.has(e.id) && (suite === undefined || e.identity.suite === suite))
+    .map((e) => ({ action: 'update', id: e.id, fingerprint: e.fingerprint, seriesKey: e.seriesKey, from: e.state, to: 'retired', lastNight: night, latestMedian: e.latestMedian, nightsBack: e.nightsBack }));
+}
+
 function advance(episode: Episode, verdict: SeriesVerdict, policy: DetectionPolicy): EpisodeChange | undefined {
   // Only an ok night with enough repeats tells where the series is; others leave the episode be.
   const judgeable = verdict.kind === 'regression' || verdict.kind === 'improvement' || verdict.kind === 'stable' || verdict.kind === 'insufficient-baseline';

@@ -15,7 +15,7 @@ import type { TriageEvent } from '../history/triage-queries.js';
 import { formatPercentOneDecimal } from '../format/index.js';
 
 export type Verdict = 'true-positive' | 'false-positive' | 'unknown';
-export type VerdictReason = 'accepted' | 'fixed' | 'false-alarm' | 'closed-by-hand' | 'recovered';
+export type VerdictReason = 'accepted' | 'fixed' | 'false-alarm' | 'closed-by-hand' | 'recovered' | 'retired';
 
 /** The episode fields quality needs (a stored episode has them all). */
 export type QualityEpisode = Pick<Episode, 'fingerprint' | 'identity' | 'state' | 'firstBad' | 'recoveredNight' | 'issueNumber' | 'ratio' | 'baselineNoise'>;
@@ -124,6 +124,8 @@ function outcomeOf(issueNumber: number, episodes: QualityEpisode[], events: Tria
   if (decisive) return { ...outcome, ...(decisive.command === 'accept' ? { verdict: 'true-positive', reason: 'accepted' } : { verdict: 'false-positive', reason: 'false-alarm' }) };
   if (episodes.some((e) => e.state === 'open' || e.state === 'still-regressed')) return outcome;
   if (episodes.some((e) => e.state === 'accepted')) return { ...outcome, verdict: 'unknown', reason: 'closed-by-hand' };
+  // Closed because its series are no longer measured: whether it was real, nobody said.
+  if (episodes.some((e) => e.state === 'retired')) return { ...outcome, verdict: 'unknown', reason: 'retired' };
   if (!fix) return { ...outcome, verdict: 'unknown', reason: 'recovered' };
   const recovered = episodes.map((e) => e.recoveredNight!).sort().at(-1)!;
   return { ...outcome, verdict: 'true-positive', reason: 'fixed', fixDays: Math.max(0, (Date.parse(`${recovered}T00:00:00Z`) - Date.parse(openedAt)) / day) };

@@ -10,7 +10,7 @@ import type { ResultRow } from '../history/types.js';
 import { isCalendarNight } from '../night.js';
 import { compareNight } from './compare.js';
 import { falseAlarmNoiseFloors, type FalseAlarmStep } from './false-alarms.js';
-import { activeStates, planEpisodes, type Episode, type EpisodeChange, type NewEpisode } from './episodes.js';
+import { activeStates, planEpisodes, planRetirements, type Episode, type EpisodeChange, type NewEpisode } from './episodes.js';
 import { judge, type SeriesVerdict, type VerdictKind } from './judge.js';
 import { sameClassView, withMachine } from './machine-change.js';
 import { keepMachineEpisodes, machineNight, provisionalMachineNights, withoutMachineNights, type MachineNight } from './machine-night.js';
@@ -115,7 +115,7 @@ export function assessNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
     ? seriesOfLastResults(options.series.filter((one) => options.suite === undefined || one.identity.suite === options.suite), night, lookbackResults(policy))
     : seriesOfWorkloadNights(store.runs.streamWorkloadNights({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true }), { from: since, to: night });
   return planNight(series, store.episodes.episodes({ suite: options.suite }), policy, {
-    night, suite: options.suite, declared: declaredDirections(store.runs.metricDirections()), falseAlarms: store.triage.falseAlarmEpisodes(),
+    night, suite: options.suite, lookbackFrom: since, declared: declaredDirections(store.runs.metricDirections()), falseAlarms: store.triage.falseAlarmEpisodes(),
     machineNights: new Set(store.episodes.machineNights({ sinceNight: since, machineOnly: true }).map((m) => m.night)),
   });
 }
@@ -131,7 +131,15 @@ export function planNight(
   series: Iterable<Series>,
   episodes: readonly Episode[],
   policy: DetectionPolicy,
-  options: { night?: string; suite?: string; declared?: DeclaredDirections; falseAlarms?: readonly FalseAlarmStep[]; machineNights?: ReadonlySet<string> },
+  options: {
+    night?: string;
+    suite?: string;
+    /** The oldest night of the lookback read (`readFrom`): an active episode no ok night advanced since before it is retired ('' retires none). */
+    lookbackFrom?: string;
+    declared?: DeclaredDirections;
+    falseAlarms?: readonly FalseAlarmStep[];
+    machineNights?: ReadonlySet<string>;
+  },
 ): DetectionReport {
   const counts = Object.fromEntries(verdictKinds.map((kind) => [kind, 0])) as Record<VerdictKind, number>;
   const { night, suite } = options;
@@ -139,7 +147,8 @@ export function planNight(
   let since = night;
   const verdicts = judgeNight(oldestNightSeen(series, (first) => (since = first < since ? first : since)), episodes, policy, night, options.declared, options.falseAlarms, options.machineNights);
   for (const verdict of verdicts) counts[verdict.kind]++;
-  const changes = keepMachineEpisodes(planEpisodes(verdicts, episodes, policy), episodes, options.machineNights ?? new Set());
+  const judged = keepMachineEpisodes(planEpisodes(verdicts, episodes, policy), episodes, options.machineNights ?? new Set());
+  const changes = [...judged, ...planRetirements(episodes, judged, night, options.lookbackFrom ?? '', suite)];
   const unconfirmedEpisodes = episodes.filter((e) => e.state === 'unconfirmed' && e.firstBad.night >= since && e.firstBad.night <= night);
   const machine = machineNight(night, suite, verdicts, policy);
   return { night, suite, dryRun: true, verdicts, counts, changes, openedIds: [], activeEpisodes: activeAfter(episodes, changes), unconfirmedEpisodes, machine };

@@ -8,10 +8,11 @@
 import type { Direction, NightRef, SeriesIdentity } from './types.js';
 
 /**
- * `open` the night it is found, `still-regressed` after; `recovered`, `accepted` and
- * `unconfirmed` (a confirmation rerun before filing did not reproduce it, github.confirm) are final.
+ * `open` the night it is found, `still-regressed` after; `recovered`, `accepted`,
+ * `unconfirmed` (a confirmation rerun before filing did not reproduce it, github.confirm) and
+ * `retired` (the series has no ok result in its suite's whole lookback: no longer measured) are final.
  */
-export type EpisodeState = 'open' | 'still-regressed' | 'recovered' | 'accepted' | 'unconfirmed';
+export type EpisodeState = 'open' | 'still-regressed' | 'recovered' | 'accepted' | 'unconfirmed' | 'retired';
 
 /** Which way an episode moved the series, as its direction judges it. */
 export type EpisodeKind = 'regression' | 'improvement';

@@ -88,7 +88,7 @@ export function mergeDatabase(target: Db, sourceFile: string, options: MergeOpti
  * detection and issues (the nightly, triage) must keep them, so episodes are merged by their
  * stable fingerprint: new ones are added (with ids of the target's own), a stored one still
  * active takes the other side's state when that side saw a later night or ended it (recovered,
- * accepted, unconfirmed), one that ended never changes (a later night seen elsewhere does not undo
+ * accepted, unconfirmed, retired), one that ended never changes (a later night seen elsewhere does not undo
  * an acceptance), and an issue number once known is kept. Returns how many episodes were added or changed.
  */
 function mergeEpisodes(target: Db): number {
@@ -98,7 +98,7 @@ function mergeEpisodes(target: Db): number {
     .prepare(
       `UPDATE main.regressions SET state = s.state, last_night = s.last_night, latest_median = s.latest_median, nights_back = s.nights_back, recovered_night = s.recovered_night
        FROM shard.regressions s WHERE s.fingerprint = main.regressions.fingerprint
-         AND main.regressions.state IN ('open', 'still-regressed') AND (s.last_night > main.regressions.last_night OR s.state IN ('recovered', 'accepted', 'unconfirmed'))`,
+         AND main.regressions.state IN ('open', 'still-regressed') AND (s.last_night > main.regressions.last_night OR s.state IN ('recovered', 'accepted', 'unconfirmed', 'retired'))`,
     )
     .run().changes;
   const numbered = target

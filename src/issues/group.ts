@@ -25,6 +25,8 @@ export interface IssueSeries {
   unit: string | null;
   environment: Comparability;
   state: EpisodeState;
+  /** The last night that measured the series (its episode's last night). */
+  lastNight: string;
   /** The pre-regression level. */
   baselineMedian: number;
   /** The latest night's median. */
@@ -249,6 +251,7 @@ function issueSeries(episode: ReportedEpisode, reach: SeriesReach | undefined, t
       ...(identity.instanceType === undefined ? {} : { instanceType: identity.instanceType }),
     },
     state: episode.state,
+    lastNight: episode.lastNight,
     baselineMedian: episode.baselineMedian,
     newMedian: episode.latestMedian,
     change: episode.latestMedian / episode.baselineMedian - 1,

@@ -28,8 +28,9 @@ export type IssueAction =
 /**
  * One action per group, for the report of `night`. Rules, in order: an issue a maintainer
  * closed is never reopened (accept); one nightbench closed stays closed; a night already
- * reported adds nothing (reruns, retries); every series recovered closes an open issue; any
- * other still-regressed series comments on it; a group without an issue opens one unless it
+ * reported adds nothing (reruns, retries); every series recovered or no longer measured
+ * (retired) closes an open issue; a still-regressed series measured that night comments on it
+ * (a night none was measured on says nothing); a group without an issue opens one unless it
  * has already recovered.
  */
 export function planIssues(groups: readonly IssueGroup[], existing: readonly TrackedIssue[], night: string): IssueAction[] {
@@ -37,19 +38,23 @@ export function planIssues(groups: readonly IssueGroup[], existing: readonly Tra
   return groups.map((group): IssueAction => {
     const issue = byFingerprint.get(group.fingerprint);
     const active = group.series.filter((s) => s.state === 'open' || s.state === 'still-regressed');
-    const allRecovered = group.series.every((s) => s.state === 'recovered');
+    // Back within noise, or no longer measured (retired): nothing is left to look at.
+    const allEnded = group.series.every((s) => s.state === 'recovered' || s.state === 'retired');
     if (!issue) {
       if (active.length > 0) return { kind: 'open', group };
-      return { kind: 'skip', group, reason: allRecovered ? 'recovered before an issue was opened' : 'nothing regressed' };
+      if (group.series.some((s) => s.state === 'retired') && allEnded) return { kind: 'skip', group, reason: 'no longer measured before an issue was opened' };
+      return { kind: 'skip', group, reason: allEnded ? 'recovered before an issue was opened' : 'nothing regressed' };
     }
     if (issue.state === 'closed') {
-      if (issue.closedByNightbench) return { kind: 'skip', group, issue, reason: 'closed by nightbench after recovering' };
+      if (issue.closedByNightbench) return { kind: 'skip', group, issue, reason: 'closed by nightbench (recovered or no longer measured)' };
       if (active.length > 0) return { kind: 'accept', group, issue };
       return { kind: 'skip', group, issue, reason: 'closed by a maintainer' };
     }
     if (issue.reportedNights.includes(night)) return { kind: 'skip', group, issue, reason: `${night} already reported` };
-    if (allRecovered) return { kind: 'close', group, issue };
-    if (active.length > 0) return { kind: 'comment', group, issue };
+    if (allEnded) return { kind: 'close', group, issue };
+    // "Still regressed" is said of a night that measured it, not of one its workloads did not run on.
+    if (active.some((s) => s.lastNight === night)) return { kind: 'comment', group, issue };
+    if (active.length > 0) return { kind: 'skip', group, issue, reason: `not measured on ${night}` };
     return { kind: 'skip', group, issue, reason: 'nothing still regressed' };
   });
 }

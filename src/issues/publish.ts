@@ -183,7 +183,9 @@ function reportedEpisodes(episodes: EpisodeStore, report: DetectionReport, night
   if (report.dryRun) return report.activeEpisodes;
   const since = nightsBefore(night, closeWithinDays);
   const recoveredLately = (e: { recoveredNight?: string }) => e.recoveredNight !== undefined && e.recoveredNight >= since && e.recoveredNight <= night;
-  return episodes.episodes(suiteFilter(report)).filter((e) => activeStates.includes(e.state) || recoveredLately(e));
+  // A retired episode's last night is the night it was retired.
+  const retiredLately = (e: { state: string; lastNight: string }) => e.state === 'retired' && e.lastNight >= since && e.lastNight <= night;
+  return episodes.episodes(suiteFilter(report)).filter((e) => activeStates.includes(e.state) || recoveredLately(e) || retiredLately(e));
 }
 
 /** The stored episodes a report concerns: its suite's, or every suite's. */

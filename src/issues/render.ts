@@ -104,17 +104,24 @@ export function renderIssue(group: IssueGroup, context: RenderContext): Rendered
 
 /** A later night on which some series are still regressed. */
 export function renderPersistComment(group: IssueGroup, context: Pick<RenderContext, 'night' | 'links'>): string {
-  const still = group.series.filter((s) => s.state !== 'recovered').length;
+  const still = group.series.filter((s) => s.state === 'open' || s.state === 'still-regressed').length;
   return `${markers.night(context.night)}\nStill regressed on ${context.night}: ${plural(still, 'series', 'series')} of ${group.series.length}.\n\n${renderTable(group, context.links)}\n`;
 }
 
 /**
- * The night every series is back: the issue is closed with this comment, naming the fix a
- * maintainer recorded with `/nightbench fixed-by` (a validated commit SHA), if any.
+ * The night every series is back, or no longer measured (retired: no result in the nights
+ * detection reads): the issue is closed with this comment, naming the fix a maintainer recorded
+ * with `/nightbench fixed-by` (a validated commit SHA), if any.
  */
 export function renderRecoveryComment(group: IssueGroup, context: Pick<RenderContext, 'night' | 'links'> & { fixedBy?: string }): string {
   const fix = context.fixedBy ? ` Fixed by \`${context.fixedBy}\`, as recorded on this issue.` : '';
-  return `${markers.night(context.night)}\n${markers.recovered}\nRecovered on ${context.night}: every series is back within noise of its baseline.${fix} Closing; nightbench opens a new issue if it regresses again.\n\n${renderTable(group, context.links)}\n`;
+  const retired = group.series.filter((s) => s.state === 'retired').length;
+  const unmeasured = retired === group.series.length ? (retired === 1 ? 'the series has' : `all ${retired} series have`) : `${retired} of ${group.series.length} series ${retired === 1 ? 'has' : 'have'}`;
+  const what =
+    retired === 0
+      ? `Recovered on ${context.night}: every series is back within noise of its baseline.`
+      : `No longer measured on ${context.night}: ${unmeasured} no result in the nights detection reads (the workload removed or renamed, its environment retired, or failing since)${retired < group.series.length ? '; the others are back within noise of their baseline' : ''}.`;
+  return `${markers.night(context.night)}\n${markers.recovered}\n${what}${fix} Closing; nightbench opens a new issue if it regresses again.\n\n${renderTable(group, context.links)}\n`;
 }
 
 /**
@@ -181,7 +188,7 @@ function renderConfirmation(group: IssueGroup): string | undefined {
 }
 
 function stateText(series: IssueSeries): string {
-  return { open: 'new', 'still-regressed': 'still regressed', recovered: 'recovered', accepted: 'accepted', unconfirmed: 'unconfirmed: not reproduced on rerun' }[series.state];
+  return { open: 'new', 'still-regressed': 'still regressed', recovered: 'recovered', accepted: 'accepted', unconfirmed: 'unconfirmed: not reproduced on rerun', retired: 'no longer measured' }[series.state];
 }
 
 /** The suspect range of each repository: commits, files and blame (a broken workload's issue shows the same). */

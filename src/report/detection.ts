@@ -60,7 +60,7 @@ const keyOf = (identity: Comparability & { suite: string; workload: string; metr
 const isActive = (episode: Episode) => episode.kind === 'regression' && (episode.state === 'open' || episode.state === 'still-regressed');
 
 /** What a marker's label adds for an episode that ended other than by recovering. */
-const stateNote: Partial<Record<Episode['state'], string>> = { accepted: ' (accepted)', unconfirmed: ' (unconfirmed: not reproduced on rerun)' };
+const stateNote: Partial<Record<Episode['state'], string>> = { accepted: ' (accepted)', unconfirmed: ' (unconfirmed: not reproduced on rerun)', retired: ' (no longer measured)' };
 
 /** Judgements and markers looked up by series key. */
 export interface DetectionIndex {

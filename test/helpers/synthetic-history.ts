@@ -41,6 +41,8 @@ export interface SyntheticHistoryOptions {
   /** Night-to-night and repeat-to-repeat noise (coefficient of variation); default 0.03. */
   noise?: number;
   changes?: PlantedChange[];
+  /** Workloads no longer run from a night (index) on: removed from the suite, nothing recorded. */
+  removed?: { workload: string; fromNight: number }[];
   /** Repeats that fail: every repeat of these workloads on these nights (indices). */
   failures?: { workload: string; nights: number[]; error?: string }[];
   /**
@@ -115,7 +117,8 @@ export function writeSyntheticHistory(store: HistoryStore, options: SyntheticHis
           });
           const cutShort = options.cutShort?.night === nightIndex ? options.cutShort : undefined;
           const stopAt = cutShort ? workloads.indexOf(cutShort.workload) : workloads.length;
-          for (const workload of workloads.slice(0, stopAt + 1)) {
+          const removed = (workload: string) => options.removed?.some((r) => r.workload === workload && nightIndex >= r.fromNight);
+          for (const workload of workloads.slice(0, stopAt + 1).filter((w) => !removed(w))) {
             const failure = options.failures?.find((f) => f.workload === workload && f.nights.includes(nightIndex));
             const repeats = workload === cutShort?.workload ? cutShort.measured : options.repeats;
             for (let repeat = 1; repeat <= repeats; repeat++) {

@@ -15,6 +15,7 @@ export function series(workload: string, state: EpisodeState = 'open', overrides
     unit: 's',
     environment: { environmentName: 'default', environmentFingerprint: '0f1e2d3c4b5a6978', provider: 'local', clusterShape: 'local:2x1:2GiB' },
     state,
+    lastNight: '2026-12-03',
     baselineMedian: 1.2,
     newMedian: 2.41,
     change: 2.41 / 1.2 - 1,

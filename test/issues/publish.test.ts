@@ -238,3 +238,42 @@ describe('publishIssues', () => {
     });
   });
 });
+
+describe('publishIssues for a workload removed from the suite', () => {
+  it('closes its issue once the series has no result in the whole lookback, and files nothing for it after', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'nightbench-retired-'));
+    const store = openHistory(path.join(dir, 'history.sqlite'));
+    const fake = await new FakeGitHub().start();
+    try {
+      fake.addRepository('acme/perf');
+      // shuffle slows down 2x on night 12, is removed from the suite on night 16; the lookback is 30 results.
+      const history = writeSyntheticHistory(store, {
+        seed: 3, workloads: ['sum', 'shuffle'], metrics: [{ name: 'wall_time', unit: 's' }], nights: 48, repeats: 3, noise: 0.02,
+        changes: [{ workload: 'shuffle', metric: 'wall_time', night: 12, factor: 2 }], removed: [{ workload: 'shuffle', fromNight: 16 }],
+      });
+      const config: LoadedConfig = { config: configSchema.parse({ github: { repository: 'acme/perf', apiUrl: fake.baseUrl, waitUnitMs: 1, writeSpacingMs: 0, notifySpacingMs: 0 } }), baseDir: dir };
+      const kinds: string[][] = [];
+      for (const night of history.nights) {
+        const report = detectRegressions(store, config.config.detection, { now: night });
+        kinds.push((await publishIssues({ report, store, loaded: config, env: { GITHUB_TOKEN: 't0ken' }, log })).actions.map((a) => a.kind));
+      }
+      const [issue] = fake.issues('acme/perf');
+      expect(kinds[12]).toEqual(['open']);
+      // Still regressed while it runs, then nothing to say while it does not.
+      expect(kinds.slice(13, 16)).toEqual([['comment'], ['comment'], ['comment']]);
+      expect(kinds.slice(16, 46).flat().filter((kind) => kind !== 'skip')).toEqual([]);
+      // Night 46 is the first whose 30-night lookback holds none of its nights (its last, 15, is 31 nights back).
+      expect(kinds[46]).toEqual(['close']);
+      expect(issue!.state).toBe('closed');
+      expect(issue!.comments.at(-1)!.body).toContain(`No longer measured on ${history.nights[46]}: the series has no result in the nights detection reads (the workload removed or renamed, its environment retired, or failing since). Closing;`);
+      expect(issue!.comments.at(-1)!.body).toContain('| no longer measured |');
+      expect(kinds[47]).toEqual(['skip']);
+      expect(store.episodes.episodes().map((e) => [e.identity.workload, e.state, e.lastNight])).toEqual([['shuffle', 'retired', history.nights[46]]]);
+      expect(fake.issues('acme/perf')).toHaveLength(1);
+    } finally {
+      store.close();
+      await fake.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -190,4 +190,12 @@ describe('comments', () => {
     expect(closedByNightbench([text])).toBe(true);
     expect(text).toContain('Recovered on 2026-12-06');
   });
+
+  it('closes an issue some of whose series are no longer measured, saying which, as nightbench', () => {
+    const text = renderRecoveryComment(group([series('sum', 'retired'), series('shuffle', 'recovered')]), { night: '2026-12-06', links: context().links });
+    expect(closedByNightbench([text])).toBe(true);
+    expect(text).toContain('No longer measured on 2026-12-06: 1 of 2 series has no result in the nights detection reads (the workload removed or renamed, its environment retired, or failing since); the others are back within noise of their baseline. Closing;');
+    expect(text).toContain('| no longer measured |');
+    expect(renderPersistComment(group([series('sum', 'retired'), series('shuffle', 'still-regressed')]), { night: '2026-12-06', links: context().links })).toContain('Still regressed on 2026-12-06: 1 series of 2.');
+  });
 });
