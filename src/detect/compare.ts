@@ -16,6 +16,8 @@ export interface CompareOptions {
   windowResults: number;
   /** Results before `night` whose medians give the series' noise and the persistence path's baseline (at least `windowResults`). */
   lookbackResults: number;
+  /** Ok results before the lookback that the persistence path may read as baseline only (`Comparison.earlier`); default 0. */
+  earlierResults?: number;
   /**
    * No baseline night before this one (YYYY-MM-DD): set to the first bad night of an accepted
    * episode, so that the level a maintainer accepted is what later nights are compared with.
@@ -70,6 +72,11 @@ export interface Comparison {
   baseline: NightPoint[];
   /** Ok nights of the lookback before tonight, oldest first (the window's among them, and older ones). */
   lookback: NightPoint[];
+  /**
+   * Ok nights just before the lookback, at or after `baselineStart`, oldest first (at most
+   * `earlierResults`): baseline of the persistence path only, never split at, never the noise.
+   */
+  earlier: NightPoint[];
   /** Nights among the window's that are not ok (failed, disturbed, missing): left out, never judged. */
   skipped: NightPoint[];
   /** The first night after the last level shift (an episode's first bad night), if inside the lookback. */
@@ -119,11 +126,18 @@ export function compareNight(series: Series, options: CompareOptions): Compariso
   }
   // The loop reads back until the lookback is full or the points end: its newest night is the latest ok one.
   const lastGood = lookback[0];
+  const earlier: NightPoint[] = [];
+  for (let i = end - lookbackIndexSpan(points, end, lookback.length); i >= 0 && earlier.length < (options.earlierResults ?? 0); i--) {
+    const point = points[i]!;
+    if (options.baselineStart !== undefined && point.night < options.baselineStart) break;
+    if (point.status === 'ok') earlier.push(point);
+  }
+  earlier.reverse();
   baseline.reverse();
   lookback.reverse();
   skipped.reverse();
   const levelNights = lookback.filter((point) => (options.levelStart === undefined || point.night >= options.levelStart) && !options.machineNights?.has(point.night));
-  const comparison: Comparison = { night: options.night, latest, baseline, lookback, levelNights, skipped, lastGood, baselineStart: options.baselineStart };
+  const comparison: Comparison = { night: options.night, latest, baseline, lookback, earlier, levelNights, skipped, lastGood, baselineStart: options.baselineStart };
   if (latest?.status !== 'ok') return comparison;
   comparison.newMedian = median(latest.values);
   comparison.stats = statistics(latest.values, comparison.newMedian, baseline, lookback);
@@ -171,6 +185,14 @@ const smallMedianNoise: Record<number, number> = { 3: 0.6698, 4: 0.5458, 5: 0.53
  */
 export function medianNoiseFactor(n: number): number {
   return n <= 2 ? 1 / Math.sqrt(n) : (smallMedianNoise[n] ?? Math.sqrt(Math.PI / (2 * n)));
+}
+
+/** How many points back from `end` (inclusive) the lookback's `okCount` ok points reach. */
+function lookbackIndexSpan(points: readonly NightPoint[], end: number, okCount: number): number {
+  let seen = 0;
+  let i = end;
+  for (; i >= 0 && seen < okCount; i--) if (points[i]!.status === 'ok') seen++;
+  return end - i;
 }
 
 /** Index of the last point whose night is at or before `night`, or -1 (points sorted by night). */

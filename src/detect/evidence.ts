@@ -74,6 +74,8 @@ export interface ShiftOptions {
    * nights that wander together (`baselineStep`).
    */
   unjudgedNights?: number;
+  /** Index of the earliest night a shift may start on (the nights before it are baseline only); default 0. */
+  firstSplit?: number;
 }
 
 /** The strongest shift ending tonight. */
@@ -126,7 +128,7 @@ export function strongestShift(levels: readonly number[], options: ShiftOptions)
   };
   const sums: NightSums = { levels, mean, within, lagged };
   let best: Shift | undefined;
-  for (let start = options.minBaseline; start <= n - options.minNights; start++) {
+  for (let start = Math.max(options.minBaseline, options.firstSplit ?? 0); start <= n - options.minNights; start++) {
     const from = Math.max(0, start - options.maxBaseline);
     const b = start - from;
     const k = n - start;
@@ -265,7 +267,7 @@ export function belowThreshold(shift: Shift, threshold: number, standardErrors: 
  * it moved to becomes the baseline, and the nights before it are left out. Repeated, so a slow
  * drift is judged step by step and never adds up to an episode against an old level, while a
  * step of the threshold stays measured against the level before it, however long it takes.
- * Nights are never dropped for their age alone (only `lookbackDays` bounds them).
+ * Nights are never dropped for their age alone (only the read, `readResults`, bounds them).
  */
 export function judgedLevelStart(levels: readonly number[], options: ShiftOptions, z: number, threshold: number): number {
   let from = 0;

@@ -162,10 +162,16 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
     noiseFloorDegrees: stats.repeatNoise >= noiseFloor ? stats.repeatDegrees : undefined, unjudgedNights: young ? minBaseline : 0,
   };
   // The nights since the level judged last: the last episode's, or a shift since then known to be below the threshold.
-  const episodeLevels = [...sinceEpisode.map((point) => Math.log(median(point.values))), Math.log(stats.newMedian)];
+  // The persistence path also reads the nights just before the lookback (`comparison.earlier`) as
+  // baseline only: its splits stay inside the lookback.
+  const earlier = comparison.earlier ?? [];
+  const persistPoints = [...earlier, ...sinceEpisode];
+  const episodeLevels = [...persistPoints.map((point) => Math.log(median(point.values))), Math.log(stats.newMedian)];
   const judgedFrom = judgedLevelStart(episodeLevels, shiftOptions, policy.persistZ, threshold);
-  const since = sinceEpisode.slice(judgedFrom);
-  const levels = episodeLevels.slice(judgedFrom);
+  const persistSince = persistPoints.slice(judgedFrom);
+  const persistLevels = episodeLevels.slice(judgedFrom);
+  const since = persistSince.slice(Math.max(0, earlier.length - judgedFrom));
+  const levels = persistLevels.slice(Math.max(0, earlier.length - judgedFrom));
   // The spread of the nights themselves since the last judged level: a bimodal benchmark's
   // successive differences are calm within each run of one mode, and its mode flips would pass
   // for steps against them (193 false alarms per 100 series x 60 nights at 3 repeats).
@@ -187,7 +193,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
 
   // Every night since the last judged level is tested together against it (`evidence.ts`); the
   // noise floor is what the repeats imply, raised by a maintainer's false alarms.
-  const shift = strongestShift(levels, shiftOptions);
+  const shift = strongestShift(persistLevels, { ...shiftOptions, firstSplit: Math.max(0, earlier.length - judgedFrom) });
   const nightNoise = Math.max(shift?.noise ?? noise, noiseFloor);
   const tonight = levels.at(-1)!;
   const shiftedLevel = shift && shift.baselineLevel + shift.shift;
@@ -198,7 +204,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // within weeks instead of on a coin flip (and a 9% one sometimes is too).
   const significantShift = noiseKnown && shift !== undefined && Math.abs(shift.z) >= policy.persistZ && !belowThreshold(shift, threshold, episodeGateStandardErrors) && tonightShifted;
   // Tested only where it can decide: a rank test per series and night is not free at 20,000 series.
-  const ranks = significantShift ? shiftRanksApart(levels, shift) : undefined;
+  const ranks = significantShift ? shiftRanksApart(persistLevels, shift) : undefined;
   const persistent = significantShift && ranks!.apart;
 
   // Each path's sensitivity at the noise unit it judges with: the fast path's, the spread of the
@@ -219,9 +225,9 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const fastFigures = `${formatChange(change)} (threshold ${formatPercent(threshold)}), p = ${formatP(stats.pValue)}, ${formatMultiple(multiple)}x noise${floored}`;
   /** The range of the shift from `oldLevel` to `newLevel` ending tonight, as nights (`suspect-range.ts`). */
   const rangeOf = (oldLevel: number, newLevel: number, levelNoise: number, maxNights: number) => {
-    const range = suspectNights(levels, oldLevel, newLevel, levelNoise, maxNights);
-    const pointAt = (i: number) => (i < since.length ? since[i]! : latest);
-    const before = comparison.lookback.filter((point) => point.night < since[0]!.night).at(-1) ?? since[0]!;
+    const range = suspectNights(persistLevels, oldLevel, newLevel, levelNoise, maxNights);
+    const pointAt = (i: number) => (i < persistSince.length ? persistSince[i]! : latest);
+    const before = [...earlier, ...comparison.lookback].filter((point) => point.night < persistSince[0]!.night).at(-1) ?? persistSince[0]!;
     return {
       firstBad: nightRef(pointAt(range.firstBad)),
       lastGood: range.lastGood >= 0 ? nightRef(pointAt(range.lastGood)) : nightRef(before),
@@ -231,7 +237,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   if (persistent) {
     const shiftChange = Math.expm1(shift.shift);
     const worse = direction === 'lower' ? shiftChange > 0 : shiftChange < 0;
-    const range = rangeOf(shift.baselineLevel, shiftedLevel!, shift.noise, levels.length);
+    const range = rangeOf(shift.baselineLevel, shiftedLevel!, shift.noise, persistLevels.length);
     return {
       ...judged,
       ...range,
@@ -241,7 +247,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
       pValue: ranks!.p,
       change: shiftChange,
       baselineMedian: Math.exp(shift.baselineLevel),
-      reason: `${formatChange(shiftChange)} over the ${shift.nights} nights since ${since[shift.start]?.night ?? comparison.night} (threshold ${formatPercent(threshold)}), ${formatMultiple(Math.abs(shift.z))} standard errors`,
+      reason: `${formatChange(shiftChange)} over the ${shift.nights} nights since ${persistSince[shift.start]?.night ?? comparison.night} (threshold ${formatPercent(threshold)}), ${formatMultiple(Math.abs(shift.z))} standard errors`,
     };
   }
   if (fast) {

@@ -14,7 +14,7 @@ import { activeStates, planEpisodes, planRetirements, type Episode, type Episode
 import { judge, type SeriesVerdict, type VerdictKind } from './judge.js';
 import { sameClassView, withMachine } from './machine-change.js';
 import { keepMachineEpisodes, machineNight, provisionalMachineNights, withoutMachineNights, type MachineNight } from './machine-night.js';
-import { lookbackResults, type DetectionPolicy, type Direction } from './policy.js';
+import { lookbackResults, readResults, type DetectionPolicy, type Direction } from './policy.js';
 import { groupSeries, seriesOfLastResults, seriesOfWorkloadNights, type Series } from './series.js';
 import type { DeclaredDirection } from '../history/regression-queries.js';
 
@@ -25,11 +25,12 @@ export { lookbackResults };
 
 /**
  * The oldest night detection reads from the history to judge `night`: as many nights with a
- * nightly run (of `suite`) as the lookback counts results, since the windows count results and
- * not calendar days; '' (everything before `night`) when the history holds fewer.
+ * nightly run (of `suite`) as detection reads results (`readResults`: the lookback and the
+ * persistence path's earlier baseline when `earlierBaseline` is set), since the windows count results and not calendar days;
+ * '' (everything before `night`) when the history holds fewer.
  */
-export function readFrom(store: Pick<HistoryStore, 'runs'>, policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays'>, night: string, suite?: string): string {
-  return store.runs.nightlyNightsBack(night, lookbackResults(policy), suite) ?? '';
+export function readFrom(store: Pick<HistoryStore, 'runs'>, policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays' | 'persistBaselineNights' | 'earlierBaseline'>, night: string, suite?: string): string {
+  return store.runs.nightlyNightsBack(night, readResults(policy), suite) ?? '';
 }
 
 export interface DetectOptions {
@@ -41,7 +42,7 @@ export interface DetectOptions {
   dryRun?: boolean;
   /**
    * The nightly series over a range holding the night's lookback (its last
-   * {@link lookbackResults} results before the night, and the night), read and grouped once: a replay judges night after night without reading and grouping
+   * {@link readResults} results before the night, and the night), read and grouped once: a replay judges night after night without reading and grouping
    * the lookback again each time. Default: read from the history.
    */
   series?: readonly Series[];
@@ -112,7 +113,7 @@ export function assessNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
   // A workload an incomplete run cut short is no point of its series: it is never judged.
   const since = readFrom(store, policy, night, options.suite);
   const series = options.series
-    ? seriesOfLastResults(options.series.filter((one) => options.suite === undefined || one.identity.suite === options.suite), night, lookbackResults(policy))
+    ? seriesOfLastResults(options.series.filter((one) => options.suite === undefined || one.identity.suite === options.suite), night, readResults(policy))
     : seriesOfWorkloadNights(store.runs.streamWorkloadNights({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true }), { from: since, to: night });
   return planNight(series, store.episodes.episodes({ suite: options.suite }), policy, {
     night, suite: options.suite, lookbackFrom: since, declared: declaredDirections(store.runs.metricDirections()), falseAlarms: store.triage.falseAlarmEpisodes(),
@@ -229,7 +230,7 @@ export function judgeNight(
     // A night is compared with the nights of its own machine class when there are enough of them.
     const view = sameClassView(one, night, policy);
     const compared = view?.series ?? one;
-    const comparison = compareNight(compared, { night, windowResults: policy.windowDays, lookbackResults: policy.lookbackDays, baselineStart: levelFrom.get(one.key), levelStart: levelStart.get(one.key), machineNights });
+    const comparison = compareNight(compared, { night, windowResults: policy.windowDays, lookbackResults: policy.lookbackDays, earlierResults: readResults(policy) - lookbackResults(policy), baselineStart: levelFrom.get(one.key), levelStart: levelStart.get(one.key), machineNights });
     if (comparison.latest === undefined) continue;
     verdicts.push(withMachine(judge(compared, comparison, policy, declared(one.identity.suite, one.identity.workload, one.identity.metric), noiseFloors.get(one.key)), view));
   }
