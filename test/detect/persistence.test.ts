@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDetectionPolicy as policy } from '../../src/detect/policy.js';
+import { defaultDetectionPolicy as policy, detectionSchema } from '../../src/detect/policy.js';
 import { describeDetectable } from '../../src/detect/judge.js';
 import { groupSeries } from '../../src/detect/series.js';
 import { judgeNight } from '../../src/detect/run.js';
@@ -55,6 +55,23 @@ describe('the persistence path', () => {
       expect(openedAt).toBeGreaterThanOrEqual(0);
       expect(episode!.lastGood.night < nightAt(stepNight) && episode!.firstBad.night >= nightAt(stepNight)).toBe(true);
     }
+  });
+
+  it('with detection.earlierBaseline, keeps an old step\'s baseline past the lookback: +15% at CV 10% and one repeat found within 28 nights in twice as many series', () => {
+    const finds = (earlierBaseline: boolean) => {
+      const found = [];
+      for (let seed = 1; seed <= 40; seed++) {
+        const run = runNights(seriesRows({ seed: 500 + seed, nights: stepNight + 28, repeats: 1, cv: 0.1, steps: [{ from: stepNight, factor: 1.15 }] }), detectionSchema.parse({ earlierBaseline }), stepNight, stepNight + 27);
+        if (run.episodes[0]) found.push(run.episodes[0]);
+      }
+      return found;
+    };
+    const byDefault = finds(false);
+    const withEarlier = finds(true);
+    // Measured: 17 and 35 of 40; the ranges of 33 of the 35 hold the step night.
+    expect(byDefault.length).toBeLessThan(25);
+    expect(withEarlier.length).toBeGreaterThanOrEqual(30);
+    expect(withEarlier.filter((e) => e.lastGood.night < nightAt(stepNight) && e.firstBad.night >= nightAt(stepNight)).length).toBeGreaterThanOrEqual(0.9 * withEarlier.length);
   });
 
   it.each([
