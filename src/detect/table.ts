@@ -82,7 +82,7 @@ function episodeLines(report: DetectionReport, all: boolean): string[] {
   const lines = report.changes.map((change) =>
     change.action === 'open'
       ? `${verb}open ${change.episode.kind} episode ${change.episode.fingerprint}: ${seriesLabel(change.episode.identity)} ${formatChange(change.episode.ratio - 1)} from ${change.episode.firstBad.night} (last good ${change.episode.lastGood.night})`
-      : `${verb}update episode ${change.fingerprint}: ${change.from} -> ${change.to}`,
+      : `${verb}update episode ${change.fingerprint}: ${change.from} -> ${change.to}${change.to === 'retired' ? ' (no ok result in the nights detection reads: no longer measured)' : ''}`,
   );
   const unconfirmed = report.unconfirmedEpisodes;
   if (unconfirmed.length > 0) {

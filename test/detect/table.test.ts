@@ -56,6 +56,12 @@ describe('renderReport', () => {
     expect(text).toContain('1 unconfirmed episode (not reproduced on rerun, not filed): dask/shuffle wall_time [local:2x1:2GiB · default] +25.2% since 2026-01-11\nno open regression episodes');
   });
 
+  it('says why an episode ended as retired', () => {
+    const report = reportOf(10);
+    const retire = { action: 'update' as const, id: 7, fingerprint: 'f00d', seriesKey: 'k', from: 'still-regressed' as const, to: 'retired' as const, lastNight: nightAt(10), latestMedian: 12, nightsBack: 0 };
+    expect(renderReport({ ...report, changes: [retire], activeEpisodes: [] })).toContain('update episode f00d: still-regressed -> retired (no ok result in the nights detection reads: no longer measured)\nno open regression episodes');
+  });
+
   it('says so when the history has no nightly run', () => {
     expect(renderReport({ ...reportOf(10), night: undefined })).toBe('no nightly runs in the history: nothing to judge');
   });
