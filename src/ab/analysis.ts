@@ -1,5 +1,5 @@
 import type { MetricDirection } from '../direction.js';
-import { benjaminiHochberg, bootstrapRatioOfMedians, createRandom, mannWhitneyU, summarize, type RatioInterval, type Summary } from '../stats/index.js';
+import { benjaminiHochberg, bootstrapRatioOfMedians, createRandom, mannWhitneyU, smallestTwoSidedP, summarize, type RatioInterval, type Summary } from '../stats/index.js';
 import type { AnalysisOptions } from '../config/ab-section.js';
 import type { AbGroup } from './schedule.js';
 import { abDirection, judge, noiseBand, type AbDirection, type NoiseBand, type Verdict } from './verdict.js';
@@ -92,16 +92,6 @@ export function byEffect(a: AbTest, b: AbTest): number {
   const changed = (t: AbTest) => (t.verdict === 'no clear change' ? 1 : 0);
   const size = (t: AbTest) => (t.ratio ? Math.abs(Math.log(t.ratio.ratio)) : -1);
   return changed(a) - changed(b) || size(b) - size(a) || a.key.localeCompare(b.key);
-}
-
-/**
- * The smallest two-sided p-value the exact Mann-Whitney test can give with these sample sizes:
- * complete separation, 2 / C(n1 + n2, n1).
- */
-export function smallestTwoSidedP(n1: number, n2: number): number {
-  let combinations = 1;
-  for (let i = 1; i <= Math.min(n1, n2); i++) combinations = (combinations * (n1 + n2 - i + 1)) / i;
-  return Math.min(1, 2 / combinations);
 }
 
 type Values = Map<string, { suite: string; workload: string; metric: string; unit: string; byGroup: Map<string, number[]> }>;

@@ -12,6 +12,7 @@ export {
   mannWhitneyU,
   mannWhitneyUSorted,
   MANN_WHITNEY_EXACT_MAX_N,
+  smallestTwoSidedP,
   type Alternative,
   type MannWhitneyMethod,
   type MannWhitneyOptions,

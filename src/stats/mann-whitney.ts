@@ -67,6 +67,11 @@ export function allBeyondP(m: number, n: number): number {
   return 1 / arrangements;
 }
 
+/** The smallest two-sided p the rank test can give `m` values against `n`: 2 / C(m + n, m), at most 1. */
+export function smallestTwoSidedP(m: number, n: number): number {
+  return Math.min(1, 2 * allBeyondP(m, n));
+}
+
 /**
  * Mann-Whitney U test of whether `a` and `b` come from the same
  * distribution, against a location-shift style alternative.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeAb, byEffect, smallestTwoSidedP, testKey, type AbObservation } from '../../src/ab/analysis.js';
+import { analyzeAb, byEffect, testKey, type AbObservation } from '../../src/ab/analysis.js';
+import { smallestTwoSidedP } from '../../src/stats/index.js';
 import { abGroups } from '../../src/ab/schedule.js';
 import { createRandom } from '../../src/stats/index.js';
 

@@ -15,6 +15,7 @@ describe('src/stats/index.ts', () => {
         'mannWhitneyUSorted',
         'medianInterval',
         'relativeSpread',
+        'smallestTwoSidedP',
         'summarize',
       ].sort(),
     );

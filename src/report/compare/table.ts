@@ -10,7 +10,7 @@
 import type { MetricDirection } from '../../direction.js';
 import { abDirection, judge, type NoiseBand } from '../../ab/verdict.js';
 import { shortHash } from '../paths.js';
-import { allBeyondP, benjaminiHochberg, bootstrapRatioOfMedians, createRandom, mannWhitneyUSorted, type RatioInterval } from '../../stats/index.js';
+import { benjaminiHochberg, bootstrapRatioOfMedians, createRandom, mannWhitneyUSorted, smallestTwoSidedP, type RatioInterval } from '../../stats/index.js';
 import { bufferFor, sortInto } from '../../stats/sort-into.js';
 
 /**
@@ -71,7 +71,7 @@ export function compareTable(inputs: readonly CompareInput[], options: CompareOp
   const rows = inputs.map(compareRow);
   // A row whose sets cannot reach the level whatever they hold is told so, and left out of the
   // adjustment (as Tarone's method does): counted in, it would only cost the other rows power.
-  const untestable = (input: CompareInput) => 2 * allBeyondP(input.new.length, input.base.length) > fdr;
+  const untestable = (input: CompareInput) => smallestTwoSidedP(input.new.length, input.base.length) > fdr;
   const tested = rows.filter((row, i) => row.p !== undefined && !untestable(inputs[i]!));
   const { adjusted } = benjaminiHochberg(tested.map((row) => row.p!), fdr);
   tested.forEach((row, i) => (row.pAdjusted = adjusted[i]));
@@ -79,7 +79,7 @@ export function compareTable(inputs: readonly CompareInput[], options: CompareOp
     if (row.p === undefined) return row;
     const input = inputs[i]!;
     if (untestable(input)) {
-      const best = Math.min(1, 2 * allBeyondP(input.new.length, input.base.length));
+      const best = smallestTwoSidedP(input.new.length, input.base.length);
       return { ...row, status: 'too few values', reason: `${input.base.length} against ${input.new.length} values: the rank test cannot reach p ≤ ${fdr} (at best ${best.toPrecision(2)}); compare more nights` };
     }
     return { ...row, ...status(row, input, fdr) };
