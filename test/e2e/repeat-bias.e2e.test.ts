@@ -11,15 +11,14 @@ import { leftoverClusterProcesses } from '../helpers/processes.js';
  * (shared, loaded) machine at scale 0.05 before the fix, repeat 1 spent 2.9 and 4.4 s in
  * serialization (fresh workers importing pandas and dask while deserializing its first tasks)
  * against 0.00-0.03 s for repeats 2-6, and used +46% CPU; after it, 0.00-0.01 s and +10-20%, with
- * repeat-to-repeat spread of cpu_time of about +/-20% under load. Hence the bounds: serialization
- * within 0.5 s of the later repeats' highest (the fault was 3-4 s), CPU within +40% of their
- * highest. Not their median: a whole-suite run beside two busy loops gave repeat 1 +43% over the
- * median of three later repeats with no import in it (serialization within bounds), as one
- * repeat's CPU time on a loaded machine spreads by that much alone; the fault is a cost on top of
- * every later repeat, not on top of a typical one.
+ * repeat-to-repeat spread of cpu_time of about +/-20% under load. Hence the bound: serialization
+ * within 0.5 s of the later repeats' highest (the fault was 3-4 s). CPU time is not asserted: one
+ * repeat's CPU on a loaded machine spreads by as much as the fault added (a whole-suite run beside
+ * two busy loops gave repeat 1 +43% over the median of three later repeats, and another run on a
+ * loaded machine +41% over their highest, with no import in it and serialization within bounds).
  */
 describe('the first repeat on a real local Dask cluster', () => {
-  it('runs on what the later repeats run on: no imports inside it, CPU time like theirs', async () => {
+  it('runs on what the later repeats run on: no imports inside it', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'nb-bias-'));
     const db = path.join(dir, 'history.sqlite');
     const result = await runCli(
@@ -33,8 +32,6 @@ describe('the first repeat on a real local Dask cluster', () => {
     expect(rows.filter((r) => r.metric === 'wall_time' && r.status === 'ok')).toHaveLength(4);
     const serialization = (repeat: number) => rows.find((r) => r.repeat === repeat && r.metric === 'serialization_seconds')!.value!;
     expect(serialization(1)).toBeLessThan(Math.max(serialization(2), serialization(3), serialization(4)) + 0.5);
-    const cpu = (repeat: number) => rows.find((r) => r.repeat === repeat && r.metric === 'cpu_time')!.value!;
-    expect(cpu(1) / Math.max(cpu(2), cpu(3), cpu(4))).toBeLessThan(1.4);
     expect(leftoverClusterProcesses(dir)).toEqual([]);
   });
 });

@@ -86,7 +86,7 @@ describe('importing an asv results folder into a history', () => {
     // One value a night: the detector's persistence path names the step once three nights hold it.
     const step = await runCli(['detect', '--db', file, '--night', '2024-01-23'], { cwd: dir });
     expect(step.code).toBe(1);
-    expect(step.stdout).toContain('1 open regression episode:\n  orm/suite.Orm.time_query time [asv:ci-runner virtualenv-py3.12] since 2024-01-21');
+    expect(step.stdout).toContain('1 open regression episode:\n  orm/suite.Orm.time_query time [asv:ci-runner · virtualenv-py3.12] since 2024-01-21');
   });
 
   it('nightbench report writes a page for each imported workload, parameter combinations included', async () => {
