@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The CLI the e2e tests start is the compiled one, built fresh for each test run.
     globalSetup: ['test/helpers/build-cli.ts'],
+    // Removes the temporary directories a file's tests made outside a test (test/helpers/temp-dir.ts).
+    setupFiles: ['test/helpers/temp-dir-setup.ts'],
     // End-to-end tests start real Dask clusters and browsers: give them room, and keep the
     // two cores of a CI machine from being oversubscribed by running files two at a time.
     // Time limits are hang guards, not speed checks (bench/ measures speed): long enough for the
