@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManagedProcess } from '../../src/process/processes.js';
 import { processTree } from '../../src/runner/proc.js';
 import { processesInGroups, secondsUntil, supervisorsOf } from '../helpers/processes.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** Runs a helper script of this folder under tsx with `args`; resolves with its child and first line of output. */
 async function helper(script: string, args: string[] = []) {
@@ -15,9 +15,9 @@ async function helper(script: string, args: string[] = []) {
   return { child, line };
 }
 
-/** Starts hold-processes.ts; resolves with its child and the pids of the groups it started. */
+/** Starts hold-processes.ts, its logs in a temporary folder of the test; resolves with its child and the pids of the groups it started. */
 async function holder() {
-  const { child, line } = await helper('./hold-processes.ts');
+  const { child, line } = await helper('./hold-processes.ts', [tempDir('nb-hold-')]);
   const pids = JSON.parse(line) as { server: number; client: number };
   return { child, groups: [pids.server, pids.client] };
 }
@@ -46,7 +46,7 @@ describe('process groups and their supervisors', () => {
   });
 
   it('a runner that dies between spawning a command and supervising it leaves nothing running: the command never starts', async () => {
-    const marker = path.join(mkdtempSync(path.join(tmpdir(), 'nb-gate-')), 'started');
+    const marker = path.join(tempDir('nb-gate-'), 'started');
     const { line } = await helper('./die-at-gate.ts', [marker]);
     const pgid = Number(line);
     expect(await secondsUntil(() => processesInGroups([pgid]).length === 0, 30_000), `still alive: ${processesInGroups([pgid]).join(', ')}`).toBeDefined();
@@ -54,7 +54,7 @@ describe('process groups and their supervisors', () => {
   });
 
   it('a normal stop releases the supervisor, which is no part of the sampled process tree', async () => {
-    const managed = new ManagedProcess('server', ['sh', '-c', 'sleep 600 & sleep 600'], { env: {}, logDir: mkdtempSync(path.join(tmpdir(), 'nb-sup-')) });
+    const managed = new ManagedProcess('server', ['sh', '-c', 'sleep 600 & sleep 600'], { env: {}, logDir: tempDir('nb-sup-') });
     expect(await secondsUntil(() => supervisorsOf(process.pid).length > 0, 30_000)).toBeDefined();
     const [supervisor] = supervisorsOf(process.pid).filter((pid) => !processTree(managed.pid).includes(pid));
     expect(supervisor).toBeDefined();

@@ -18,6 +18,7 @@ import { allTerminated, instancesOfRun, type TaggedInstance } from './leased-run
 import { useMoto } from './moto.js';
 import { ec2Options } from './options.js';
 import { ec2Request } from './request.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 const ec2 = useMoto();
 let options: Ec2Options;
@@ -98,7 +99,7 @@ describe('a lease held longer than the time-to-live', () => {
 
   it('ends with its holder: a runner killed outright beats no more, and the reaper ends its hosts once the expiry passes', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./hold-cluster.ts', import.meta.url))], {
-      env: { ...process.env, MOTO_ENDPOINT: ec2.moto.endpoint, NB_EC2_OPTIONS: JSON.stringify(options), NB_RUN_ID: 'orphaned' },
+      env: { ...process.env, MOTO_ENDPOINT: ec2.moto.endpoint, NB_EC2_OPTIONS: JSON.stringify(options), NB_RUN_ID: 'orphaned', NB_WORKDIR: tempDir('nb-ec2-') },
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     const held = await new Promise<string[]>((resolve, reject) => {

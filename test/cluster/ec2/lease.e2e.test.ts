@@ -1,6 +1,5 @@
 import { TerminateInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ec2Options } from '../../../src/cluster/ec2/options.js';
@@ -12,6 +11,7 @@ import { fakeAgent } from './fake-agent.js';
 import { useMoto } from './moto.js';
 import { ec2Options } from './options.js';
 import { allTerminated, instancesOfRun, launchesByRole, outcomes, sleepyPlan, sleepySuite } from './leased-run.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 const ec2 = useMoto();
 let options: Ec2Options;
@@ -100,7 +100,7 @@ describe('ec2 hosts leased once per run (against a local EC2 endpoint)', () => {
 
   it('records a repeat that failed as its host was reclaimed as the machine\'s failure, with its cause, and retries it on a replacement', async () => {
     const agent = fakeAgent();
-    const vanished = path.join(mkdtempSync(path.join(tmpdir(), 'nb-reclaimed-')), 'worker-gone');
+    const vanished = path.join(tempDir('nb-reclaimed-'), 'worker-gone');
     let schedulerStarts = 0;
     let reclaimed = '';
     agent.onStart = (call) => {

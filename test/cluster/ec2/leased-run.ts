@@ -1,6 +1,5 @@
 import { DescribeInstancesCommand, type EC2Client, type Instance } from '@aws-sdk/client-ec2';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Ec2Options } from '../../../src/cluster/ec2/options.js';
 import { tagKeys } from '../../../src/cluster/ec2/plan.js';
@@ -10,14 +9,15 @@ import type { RunPlan } from '../../../src/runner/runner.js';
 import type { Workload } from '../../../src/suite/schema.js';
 import { loadSuite, type Suite } from '../../../src/suite/suite.js';
 import { ec2Request } from './request.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 /**
  * A suite whose workloads are a client command of `seconds` here; its processes only go to the
  * (fake) agents. While the file `failWhile` exists the workload fails, as one whose worker vanished would.
  */
 export function sleepySuite(options: Ec2Options, seconds = 1.5, failWhile?: string): Suite {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-sleepy-'));
-  const request = ec2Request(options);
+  const dir = tempDir('nb-sleepy-');
+  const request = ec2Request(options, { workdir: dir });
   writeFileSync(
     path.join(dir, 'suite.json'),
     JSON.stringify({

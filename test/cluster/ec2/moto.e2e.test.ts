@@ -5,9 +5,6 @@ import {
   type Instance,
 } from '@aws-sdk/client-ec2';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ec2Options } from '../../../src/cluster/ec2/options.js';
@@ -20,6 +17,7 @@ import { fakeAgent } from './fake-agent.js';
 import { useMoto } from './moto.js';
 import { ec2Options } from './options.js';
 import { ec2Request } from './request.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 const ec2 = useMoto();
 let options: Ec2Options;
@@ -82,7 +80,7 @@ describe('ec2 provider against a local EC2 endpoint', () => {
   it('terminates every instance when the process gets SIGTERM', async () => {
     const script = fileURLToPath(new URL('./hold-cluster.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', script], {
-      env: { ...process.env, MOTO_ENDPOINT: ec2.moto.endpoint, NB_EC2_OPTIONS: JSON.stringify(options), NB_RUN_ID: 'moto-sigterm' },
+      env: { ...process.env, MOTO_ENDPOINT: ec2.moto.endpoint, NB_EC2_OPTIONS: JSON.stringify(options), NB_RUN_ID: 'moto-sigterm', NB_WORKDIR: tempDir('nb-ec2-') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -148,7 +146,7 @@ describe('nightbench reap against a local EC2 endpoint', () => {
 
   it('says what is missing when neither flags, config nor environment give a region', async () => {
     const result = await runCli(['reap', '--repository', 'acme/reaped'], {
-      cwd: mkdtempSync(path.join(tmpdir(), 'nb-reap-')),
+      cwd: tempDir('nb-reap-'),
       env: { AWS_REGION: undefined, AWS_DEFAULT_REGION: undefined },
       timeoutMs: 60_000,
     });

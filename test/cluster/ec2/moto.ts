@@ -1,9 +1,7 @@
 import { DescribeImagesCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { ManagedProcess, freePort, waitForPort } from '../../../src/process/processes.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 /** Dummy credentials: moto accepts any, and no real ones are ever near a test. */
 export const motoCredentials = { accessKeyId: 'testing', secretAccessKey: 'testing' };
@@ -20,7 +18,7 @@ export interface Moto {
  */
 export async function startMoto(): Promise<Moto> {
   const port = await freePort();
-  const logDir = mkdtempSync(path.join(tmpdir(), 'nb-moto-'));
+  const logDir = tempDir('nb-moto-');
   const server = new ManagedProcess('moto', ['python3', '-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], { env: {}, logDir });
   await waitForPort('127.0.0.1', port, Date.now() + 30_000, () => (server.exit ? `moto exited: ${server.output}` : undefined));
   const endpoint = `http://127.0.0.1:${port}`;

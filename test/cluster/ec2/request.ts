@@ -1,10 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Ec2Options } from '../../../src/cluster/ec2/options.js';
 import type { ClusterRequest } from '../../../src/cluster/types.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
-/** A cluster request shaped like the Dask suite's, for providers that never start it here. */
+/** A cluster request shaped like the Dask suite's, for providers that never start it here; its work folder, unless `overrides` gives one, is a fresh temporary folder of the test. */
 export function ec2Request(options: Ec2Options, overrides: Partial<ClusterRequest> = {}): ClusterRequest {
   return {
     shape: { workers: 2, threadsPerWorker: 2, memoryPerWorker: 2 ** 30 },
@@ -14,10 +12,10 @@ export function ec2Request(options: Ec2Options, overrides: Partial<ClusterReques
     },
     placeholders: { python: '/usr/bin/python3', suite_dir: '/opt/nightbench/workloads/dask', commit: 'abc123' },
     env: { DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION: '1.1' },
-    workdir: mkdtempSync(path.join(tmpdir(), 'nb-ec2-')),
     startTimeoutSeconds: 30,
     options,
     runId: 'run-1',
     ...overrides,
+    workdir: overrides.workdir ?? tempDir('nb-ec2-'),
   };
 }

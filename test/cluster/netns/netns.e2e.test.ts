@@ -12,6 +12,7 @@ import { listWorkloads, loadSuite } from '../../../src/suite/suite.js';
 import { repoRoot } from '../../helpers/cli.js';
 import { silentLog } from '../../../src/log.js';
 import { leftoverClusterProcesses } from '../../helpers/processes.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 import { daskSuite as suite, netnsRequest } from './request.js';
 
 const transferScript = fileURLToPath(new URL('./transfer.py', import.meta.url));
@@ -121,9 +122,12 @@ describe('netns provider with a Dask cluster', () => {
   });
 });
 
-/** A child process holding a netns cluster until it gets a signal. */
+/** A child process holding a netns cluster, in a temporary folder of the test, until it gets a signal. */
 async function holdCluster(): Promise<{ child: ChildProcess; started: { workdir: string; schedulerAddress: string }; stderr: () => string; exited: Promise<NodeJS.Signals | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./hold-cluster.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./hold-cluster.ts', import.meta.url))], {
+    env: { ...process.env, NB_WORKDIR: tempDir('nb-netns-') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
