@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { abSectionSchema } from '../../src/config/ab-section.js';
@@ -7,9 +6,10 @@ import { daskVariables, environmentVariables, abEnvironmentSchema } from '../../
 import { environmentConfig, environmentRef, loadEnvironments } from '../../src/ab/environments.js';
 import { configSchema } from '../../src/config/schema.js';
 import type { LoadedConfig } from '../../src/config/load.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-ab-env-'));
+  const dir = tempDir('nb-ab-env-');
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
   return dir;
 }

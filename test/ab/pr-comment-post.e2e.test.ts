@@ -3,14 +3,14 @@
  * of the local GitHub-shaped server (a pull request is an issue to the comments API), edits the
  * same comment on a re-run, and leaves alone a comment whose marker someone else typed.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pullRequestCommentMarker } from '../../src/ab/pr-comment.js';
 import { runCli } from '../helpers/cli.js';
 import { FakeGitHub, fakeBotLogin } from '../helpers/fake-github.js';
 import { shuffleSlowerReport } from './report-builder.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const repository = 'acme/perf';
 let dir: string;
@@ -23,7 +23,7 @@ function comment(...extra: string[]) {
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'nightbench-ab-comment-'));
+  dir = tempDir('nightbench-ab-comment-');
   fake = await new FakeGitHub().start();
   fake.addRepository(repository);
   writeFileSync(path.join(dir, 'nightbench.config.json'), JSON.stringify({ github: { repository, apiUrl: fake.baseUrl, retries: 1, waitUnitMs: 1, writeSpacingMs: 0, notifySpacingMs: 0 } }));
@@ -36,7 +36,6 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await fake.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('ab comment', () => {

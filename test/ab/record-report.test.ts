@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { abSectionSchema } from '../../src/config/ab-section.js';
@@ -17,6 +15,7 @@ import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { abSitePageSchema } from '../../src/ab/site-page-schema.js';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const groups = abGroups(['small-chunks', 'big-chunks'], true);
 const record: NewAbTest<AbTestRecord> = {
@@ -68,7 +67,7 @@ describe('the A/B history and its report', () => {
   let history: HistoryStore;
 
   beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'nb-ab-store-'));
+    dir = tempDir('nb-ab-store-');
     history = openHistory(path.join(dir, 'history.sqlite'));
     history.ab.createAbTest(record);
     fill(history);

@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findArrowsAgainstFloors, findImportCycles } from '../helpers/import-graph.js';
 import { floors } from './floors.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -22,8 +22,7 @@ describe('import cycles', () => {
   });
 
   describe('the check itself, on a throw-away project', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'nb-cycles-'));
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = tempDir('nb-cycles-');
     const write = (file: string, text: string) => {
       mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       writeFileSync(path.join(dir, file), text);

@@ -1,6 +1,5 @@
 import { DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBisect } from '../../src/bisect/run.js';
@@ -13,6 +12,7 @@ import { fakeAgent } from '../cluster/ec2/fake-agent.js';
 import { allTerminated, launchesByRole } from '../cluster/ec2/leased-run.js';
 import { motoResources, startMoto, type Moto } from '../cluster/ec2/moto.js';
 import { cheapa, cheapb, cheapTargetConfig, createCheapTarget, type CheapTarget } from '../helpers/cheap-target.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let moto: Moto;
 let client: EC2Client;
@@ -23,14 +23,12 @@ beforeAll(async () => {
   moto = await startMoto();
   client = moto.client();
   target = createCheapTarget();
-  dir = mkdtempSync(path.join(tmpdir(), 'nb-bisect-ec2-'));
+  dir = tempDir('nb-bisect-ec2-');
 });
 
 afterAll(async () => {
   client?.destroy();
   await moto?.stop();
-  target?.remove();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('a bisect on EC2 (against a local EC2 endpoint)', () => {

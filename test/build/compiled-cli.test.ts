@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * What `npm pack` ships runs as compiled JavaScript: built in a throw-away copy of the package (so
@@ -11,8 +11,7 @@ import { repoRoot } from '../helpers/cli.js';
  * TypeScript source exists, and run.
  */
 describe('the compiled CLI', () => {
-  const work = mkdtempSync(path.join(tmpdir(), 'nb-build-'));
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  const work = tempDir('nb-build-');
   const copy = path.join(work, 'copy');
   for (const entry of ['package.json', 'README.md', '.github', 'bin', 'src', 'db', 'workloads']) cpSync(path.join(repoRoot, entry), path.join(copy, entry), { recursive: true });
   symlinkSync(path.join(repoRoot, 'node_modules'), path.join(copy, 'node_modules'));

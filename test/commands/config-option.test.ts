@@ -1,13 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** The reusable pipeline names its config once, as NIGHTBENCH_CONFIG, for every step. */
 describe('--config from NIGHTBENCH_CONFIG', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-config-env-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('nb-config-env-');
   writeFileSync(path.join(dir, 'from-env.json'), JSON.stringify({ history: { path: 'env.sqlite' } }));
   writeFileSync(path.join(dir, 'from-flag.json'), JSON.stringify({ history: { path: 'flag.sqlite' } }));
   const historyFile = async (args: string[], config: string | undefined) => {

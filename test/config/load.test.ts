@@ -1,19 +1,20 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { NightbenchError } from '../../src/errors.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 function withConfig(text: string) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-config-'));
+  const dir = tempDir('nb-config-');
   writeFileSync(path.join(dir, 'nightbench.config.json'), text);
   return dir;
 }
 
 describe('loadConfig', () => {
   it('runs on the built-in defaults when there is no file: installed Dask on a local cluster', () => {
-    const loaded = loadConfig({ cwd: mkdtempSync(path.join(tmpdir(), 'nb-empty-')) });
+    const loaded = loadConfig({ cwd: tempDir('nb-empty-') });
     expect(loaded.file).toBeUndefined();
     expect(loaded.config.target).toEqual({ kind: 'installed', name: 'dask', packages: ['dask', 'distributed'] });
     expect(loaded.config.cluster).toMatchObject({ provider: 'local', workers: 2, threadsPerWorker: 1, memoryPerWorker: 2 * 2 ** 30 });

@@ -1,13 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { openHistory } from '../../src/history/open.js';
 import { silentLog } from '../../src/log.js';
 import { replayPorts } from '../../src/replay/ports.js';
 import { runReplay, type ReplayOutcome } from '../../src/replay/run-replay.js';
 import { decodeFixture, loadHistoryFixture } from '../helpers/history-fixture.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * The nightly as it files issues, over a real Dask history at THREE repeats a night with the
@@ -22,8 +22,7 @@ import { decodeFixture, loadHistoryFixture } from '../helpers/history-fixture.js
  * night after the first loaded one, its repeats 0.96, 0.78, 0.61: the load's aftermath, not a
  * commit), and 1.9-2.7 s on every planted night.
  */
-const dir = mkdtempSync(path.join(tmpdir(), 'nb-dask-loaded-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('nb-dask-loaded-');
 
 const loadedNights = ['2023-01-06', '2023-01-09', '2023-01-12', '2023-01-15'];
 

@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy as policy } from '../../src/detect/policy.js';
 import { detectRegressions } from '../../src/detect/run.js';
 import type { NewEpisode } from '../../src/detect/episodes.js';
 import { openHistory } from '../../src/history/open.js';
 import { decodeFixture, loadHistoryFixture } from '../helpers/history-fixture.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Detection night by night over a real Dask history at ONE repeat a night (issues 31 item 4 and
@@ -22,8 +22,7 @@ import { decodeFixture, loadHistoryFixture } from '../helpers/history-fixture.js
  * baseline by itself: array_reduction's task time ran 0.52-0.66 s on 2023-01-01..04 and 0.82-1.35 s
  * on 2023-01-05..11 (the two stretches were recorded at different times), no commit involved.
  */
-const dir = mkdtempSync(path.join(tmpdir(), 'nb-dask-one-repeat-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('nb-dask-one-repeat-');
 
 const plantedCommit = '323853f';
 const loadedNights = ['2023-01-06', '2023-01-09'];

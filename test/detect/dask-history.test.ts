@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy as policy } from '../../src/detect/policy.js';
 import { detectRegressions } from '../../src/detect/run.js';
 import type { NewEpisode } from '../../src/detect/episodes.js';
 import { openHistory } from '../../src/history/open.js';
 import { decodeFixture, loadHistoryFixture } from '../helpers/history-fixture.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Detection night by night over the real Dask histories recorded by bench/record-dask-history.ts
@@ -27,8 +27,7 @@ import { decodeFixture, loadHistoryFixture } from '../helpers/history-fixture.js
  *   interleaved, gave x1.009 (95% interval 0.891..1.199, p = 0.94): not reproduced, the host and
  *   not the code. (The same rerun of the planted episode: x1.262 [1.097, 1.452], p = 0.0087.)
  */
-const dir = mkdtempSync(path.join(tmpdir(), 'nb-dask-history-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('nb-dask-history-');
 
 const plantedCommit = '323853f';
 /** The nights the host slowed (see above): a regression there is the host's, as the rerun showed. */

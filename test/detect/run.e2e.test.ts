@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy as policy } from '../../src/detect/policy.js';
@@ -9,6 +7,7 @@ import type { HistoryStore } from '../../src/history/store.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
 import { runCli } from '../helpers/cli.js';
 import { sqlAll } from '../helpers/sql.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let file: string;
@@ -16,7 +15,7 @@ let store: HistoryStore;
 let history: SyntheticHistory;
 
 beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'nb-detect-'));
+  dir = tempDir('nb-detect-');
   file = path.join(dir, 'history.sqlite');
   store = openHistory(file);
   history = writeSyntheticHistory(store, {
@@ -28,7 +27,6 @@ beforeEach(() => {
 
 afterEach(() => {
   store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const commitsOf = (h: SyntheticHistory, night: number) => Object.fromEntries(h.commits[night]!.map((c) => [c.repo, c.sha]));
@@ -36,7 +34,7 @@ const table = () => sqlAll(store.file, 'SELECT * FROM regressions ORDER BY id');
 
 describe('detectRegressions on a sparse SQLite history (issue 30: windows count results, not days)', () => {
   it('judges a history with one night in ten days, reading back as many nights as the lookback counts, and opens its planted step', () => {
-    const sparseDir = mkdtempSync(path.join(tmpdir(), 'nb-detect-sparse-'));
+    const sparseDir = tempDir('nb-detect-sparse-');
     const sparse = openHistory(path.join(sparseDir, 'history.sqlite'));
     try {
       const h = writeSyntheticHistory(sparse, {
@@ -53,7 +51,6 @@ describe('detectRegressions on a sparse SQLite history (issue 30: windows count 
       expect(report.counts['insufficient-baseline']).toBe(0);
     } finally {
       sparse.close();
-      rmSync(sparseDir, { recursive: true, force: true });
     }
   });
 });

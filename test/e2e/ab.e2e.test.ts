@@ -1,18 +1,18 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AbReport } from '../../src/ab/report.js';
 import { createScratchRepo } from '../git/scratch-repo.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { leftoverClusterProcesses } from '../helpers/processes.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const tinySuite = path.join(repoRoot, 'test/fixtures/suites/tiny');
 
 /** A folder with a config (tiny suite, 2 workers) and environment files; returns the config's path. */
 function abFolder(environments: Record<string, unknown>, config: Record<string, unknown> = {}, ab: Record<string, unknown> = {}): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-ab-'));
+  const dir = tempDir('nb-ab-');
   mkdirSync(path.join(dir, 'environments'));
   for (const [name, content] of Object.entries(environments)) {
     writeFileSync(path.join(dir, 'environments', `${name}.json`), typeof content === 'string' ? content : JSON.stringify(content));
@@ -151,6 +151,5 @@ describe('nightbench ab refuses bad input before any cluster starts', () => {
     expect(oneLineError(result.stderr)).toMatch(/environment missing \(.*missing\.json\): commit no-such-branch does not exist/);
     expect(result.stderr).not.toMatch(/starting a .* cluster/);
     expect(rowCounts(db)).toEqual({ ab_tests: 0, runs: 0 });
-    upstream.remove();
   });
 });

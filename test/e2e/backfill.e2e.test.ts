@@ -5,23 +5,19 @@
  * `nightbench detect` replayed night by night on the same history.
  */
 import Database from 'better-sqlite3';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, type CliOptions } from '../helpers/cli.js';
 import { cheapa, cheapb, cheapTargetConfig, createCheapTarget } from '../helpers/cheap-target.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 const range = ['--from', '2022-12-01', '--to', '2022-12-12'];
 
 describe('a backfill of twelve nights', () => {
   const target = createCheapTarget();
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-backfill-'));
-  afterAll(() => {
-    target.remove();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const dir = tempDir('nb-backfill-');
 
   async function nightbench(args: string[], expectedCode: number | null = 0, options: CliOptions = {}) {
     const result = await runCli(args, { cwd: dir, ...options });

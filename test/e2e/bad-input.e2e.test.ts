@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { leftoverClusterProcesses } from '../helpers/processes.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const tinySuite = path.join(repoRoot, 'test/fixtures/suites/tiny');
 let dir: string;
@@ -33,7 +33,7 @@ function oneLineError(stderr: string): string {
 
 describe('bad input on the CLI', () => {
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'nb-bad-'));
+    dir = tempDir('nb-bad-');
     db = path.join(dir, 'history.sqlite');
     // A good night first: everything below must leave it intact.
     const good = await runCli(['run', '--config', writeConfig('good.json', { workloads: ['quick_sum'] }), '--db', db], { cwd: dir });

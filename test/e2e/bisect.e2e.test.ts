@@ -6,8 +6,7 @@
  * The bad night tests each repository at its last commit before the night's cut-off (02:17 UTC),
  * so the 16 commits land between the cut-offs of two nights.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistory } from '../../src/history/open.js';
@@ -15,6 +14,7 @@ import { runCli } from '../helpers/cli.js';
 import { sqlAll } from '../helpers/sql.js';
 import { cheapa, cheapb, cheapIssuesConfig, createCheapTarget, type CheapTarget } from '../helpers/cheap-target.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 const linus = { name: 'Linus Slow', email: 'linus@example.org' };
@@ -39,7 +39,7 @@ describe('nightbench bisect', () => {
 
   beforeEach(async () => {
     target = createCheapTarget();
-    dir = mkdtempSync(path.join(tmpdir(), 'nb-bisect-'));
+    dir = tempDir('nb-bisect-');
     github = await new FakeGitHub().start();
     github.addRepository('acme/perf').addRepository('acme/cheapa').addRepository('acme/cheapb');
     writeFileSync(
@@ -49,8 +49,6 @@ describe('nightbench bisect', () => {
   });
   afterEach(async () => {
     await github.stop();
-    target.remove();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   async function nightbench(args: string[], expectedCode = 0) {

@@ -4,25 +4,23 @@
  * comment), a pass/fail bisect naming the breaking commit (by its range, and by the issue's
  * number), and a fixed night that closes the issue.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { cheapa, cheapb, cheapTargetConfig, createCheapTarget } from '../helpers/cheap-target.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 
 describe('a workload that starts failing', () => {
   const target = createCheapTarget();
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-broken-'));
+  const dir = tempDir('nb-broken-');
   const github = new FakeGitHub();
   const env = { GITHUB_TOKEN: 'e2e-token' };
   afterAll(async () => {
     await github.stop();
-    target.remove();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   async function nightbench(args: string[], expectedCode = 0) {

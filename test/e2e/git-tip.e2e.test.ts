@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createScratchRepo } from '../git/scratch-repo.js';
 import { runCli } from '../helpers/cli.js';
 import { tinyTargetConfig } from '../helpers/tiny-target.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 const grace = { name: 'Grace Hopper', email: 'grace@example.org' };
@@ -15,7 +15,7 @@ describe('nightly against the git tip of a target', () => {
   it('records each night\'s commit with its metadata, fetching only what is new', async () => {
     const upstream = createScratchRepo('nb-upstream-');
     const first = upstream.commit({ 'tinytarget/__init__.py': tinytarget('1') }, 'Add tinytarget', ada, '2026-11-29T12:00:00Z');
-    const dir = mkdtempSync(path.join(tmpdir(), 'nb-tip-'));
+    const dir = tempDir('nb-tip-');
     const config = path.join(dir, 'nightbench.config.json');
     writeFileSync(config, JSON.stringify(tinyTargetConfig(upstream.dir, { repeats: 1 })));
     const night1 = await runCli(['nightly', '--no-detect', '--night', '2026-11-30'], { cwd: dir });
@@ -56,6 +56,5 @@ describe('nightly against the git tip of a target', () => {
     const missing = await runCli(['nightly', '--no-detect', '--commit', 'f'.repeat(40)], { cwd: dir });
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/commit f{40} does not exist/);
-    upstream.remove();
   });
 });

@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { processIdentity } from '../../src/runner/proc.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { leftoverClusterProcesses, secondsUntil, supervisorsOf } from '../helpers/processes.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 interface RecordedProcess {
   runId: string;
@@ -19,7 +19,7 @@ interface RecordedProcess {
 
 /** A folder with a small nightly config: the Dask suite's array_reduction at scale 0.05, 3 repeats. */
 function nightlyFolder(): { dir: string; config: string; db: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-killed-'));
+  const dir = tempDir('nb-killed-');
   const config = path.join(dir, 'config.json');
   writeFileSync(config, JSON.stringify({ workloads: ['array_reduction'], scale: 0.05, repeats: 3, cluster: { workers: 2, memoryPerWorker: '1GiB' }, workdir: 'work' }));
   return { dir, config, db: path.join(dir, 'history.sqlite') };
@@ -122,7 +122,7 @@ describe('a runner killed with SIGKILL mid-workload', () => {
 
 describe('an A/B killed mid-way', () => {
   it('is marked incomplete at the next start; ab list shows it, and ab report analyses what it recorded and says it is partial', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'nb-ab-killed-'));
+    const dir = tempDir('nb-ab-killed-');
     mkdirSync(path.join(dir, 'environments'));
     writeFileSync(path.join(dir, 'environments', 'base.json'), JSON.stringify({ name: 'base' }));
     writeFileSync(path.join(dir, 'environments', 'cand.json'), JSON.stringify({ name: 'cand', variables: { NIGHTBENCH_TEST_CANDIDATE: '1' } }));

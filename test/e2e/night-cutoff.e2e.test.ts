@@ -7,26 +7,24 @@
  * commits that landed between the two nights' cut-offs.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { cheapa, cheapb, cheapIssuesConfig, createCheapTarget } from '../helpers/cheap-target.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 const linus = { name: 'Linus Slow', email: 'linus@example.org' };
 
 describe("a night's cut-off", () => {
   const target = createCheapTarget();
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-cutoff-'));
+  const dir = tempDir('nb-cutoff-');
   const github = new FakeGitHub();
   const env = { GITHUB_TOKEN: 'e2e-token', NIGHTBENCH_NOISE_CV: '0.1' };
   afterAll(async () => {
     await github.stop();
-    target.remove();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   async function nightbench(args: string[], expectedCode = 0) {

@@ -1,18 +1,17 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { machineClass } from '../../src/detect/machine-class.js';
 import { readMachineFacts } from '../../src/runner/machine.js';
 import { runCli } from '../helpers/cli.js';
 import { leftoverClusterProcesses } from '../helpers/processes.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const workloads = ['array_reduction', 'groupby_aggregation', 'shuffle'];
 
 describe('nightbench nightly on a real local Dask cluster', () => {
   it('records every workload x repeat x metric with plausible values, and leaves no Dask process behind', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'nb-nightly-'));
+    const dir = tempDir('nb-nightly-');
     const db = path.join(dir, 'history.sqlite');
     const result = await runCli(
       ['nightly', '--no-detect', '--db', db, '--workers', '2', '--memory', '1GiB', '--repeats', '2', '--scale', '0.05', '--workload', workloads.join(','), '--json'],

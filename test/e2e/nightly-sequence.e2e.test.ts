@@ -7,8 +7,7 @@
  */
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createScratchRepo } from '../git/scratch-repo.js';
@@ -17,19 +16,18 @@ import { FakeGitHub } from '../helpers/fake-github.js';
 import { silentLog } from '../../src/log.js';
 import { gitBranchBackend } from '../../src/history-sync/git-branch.js';
 import { createBareRepo, git, loseNextPushRace, writeNight } from '../history-sync/helpers.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 const grace = { name: 'Grace Hopper', email: 'grace@example.org' };
 const tinytarget = (delay: number) => `import time\n\nVERSION = "${delay}"\n\ndef work(i):\n    time.sleep(${delay})\n    return i + 1\n`;
 const branch = 'nightbench-history';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'nb-sequence-'));
+const dir = tempDir('nb-sequence-');
 const upstream = createScratchRepo('nb-sequence-upstream-');
 const github = new FakeGitHub();
 afterAll(async () => {
   await github.stop();
-  upstream.remove();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 let bare = '';

@@ -5,15 +5,15 @@
  * its one value lies from the baseline; a later whole night is judged as usual. The pages show
  * that night's repeat, marked as cut short.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sitePaths } from '../../src/report/paths.js';
 import type { WorkloadPage } from '../../src/report/types.js';
 import { runCli } from '../helpers/cli.js';
 import { cheapa, cheapb, cheapTargetConfig, createCheapTarget } from '../helpers/cheap-target.js';
 import { readDataScript } from '../helpers/site-data.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 
@@ -25,11 +25,7 @@ interface Verdict {
 
 describe('a night a killed shard cut short', () => {
   const target = createCheapTarget();
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-partial-'));
-  afterAll(() => {
-    target.remove();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const dir = tempDir('nb-partial-');
 
   it('is not a point of the series of the workload it cut short', async () => {
     writeFileSync(

@@ -6,12 +6,12 @@
  * array_reduction runs with spilled_bytes absent, said once for the run; no broken issue.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { leftoverClusterProcesses } from '../helpers/processes.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const pastVersion = `import distributed
 import distributed.spill
@@ -22,8 +22,7 @@ del distributed.spill.SpillBuffer.get_metrics
 `;
 
 describe('the Dask suite on a version of its target that lacks APIs it uses', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-past-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('nb-past-');
 
   it('records a workload it cannot import as unsupported and a metric it cannot read as absent, never as failures', async () => {
     const shadow = path.join(dir, 'past-version');

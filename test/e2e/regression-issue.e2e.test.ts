@@ -4,14 +4,14 @@
  * nightly` runs one night per commit (simulated dates); one commit doubles the package's work.
  * Issues go to the fake GitHub through Octokit's baseUrl, which answers 502 once on the way.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchRepo } from '../git/scratch-repo.js';
 import { runCli } from '../helpers/cli.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { tinyTargetConfig } from '../helpers/tiny-target.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 const grace = { name: 'Grace Hopper', email: 'grace@example.org' };
@@ -20,7 +20,7 @@ const tinytarget = (delay: number) => `import time\n\nDELAY = ${delay}\n\n\ndef 
 
 describe('a planted slowdown opens exactly one issue', () => {
   const upstream = createScratchRepo('nb-regression-upstream-');
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-regression-'));
+  const dir = tempDir('nb-regression-');
   const github = new FakeGitHub();
   const env = { GITHUB_TOKEN: 'e2e-token' };
 
@@ -53,8 +53,6 @@ describe('a planted slowdown opens exactly one issue', () => {
   });
   afterAll(async () => {
     await github.stop();
-    upstream.remove();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   async function nightbench(args: string[]) {

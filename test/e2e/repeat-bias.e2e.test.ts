@@ -1,10 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openHistory } from '../../src/history/open.js';
 import { runCli } from '../helpers/cli.js';
 import { leftoverClusterProcesses } from '../helpers/processes.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * The first repeat after a cluster starts must run on what later repeats run on. Measured on this
@@ -19,7 +18,7 @@ import { leftoverClusterProcesses } from '../helpers/processes.js';
  */
 describe('the first repeat on a real local Dask cluster', () => {
   it('runs on what the later repeats run on: no imports inside it', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'nb-bias-'));
+    const dir = tempDir('nb-bias-');
     const db = path.join(dir, 'history.sqlite');
     const result = await runCli(
       ['run', '--db', db, '--workers', '2', '--memory', '1GiB', '--repeats', '4', '--warmup-repeats', '0', '--scale', '0.05', '--workload', 'array_reduction', '--json'],

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { collectRangeContext } from '../../src/git/range.js';
 import { NightbenchError } from '../../src/errors.js';
 import { createScratchRepo, gitIn, numberedLines, type ScratchRepo } from './scratch-repo.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 const grace = { name: 'Grace Hopper', email: 'grace@example.org' };
@@ -27,7 +26,6 @@ describe('collectRangeContext', () => {
     repo.commit({ 'README.md': 'docs\n', 'logo.bin': Buffer.from([0, 1, 2, 0]).toString('latin1') }, 'Merge pull request #43 from linus/docs', linus, '2026-11-03T11:00:00Z');
     bad = repo.git('rev-parse', 'HEAD');
   });
-  afterAll(() => repo.remove());
 
   it('lists the commits with authors, dates and PR numbers, newest first', async () => {
     const context = await collectRangeContext(repo.dir, 'pkg', good, bad);
@@ -63,21 +61,17 @@ describe('collectRangeContext', () => {
 
   it('names each person once: through .mailmap first, then by the same name', async () => {
     const people = createScratchRepo();
-    try {
-      const jimOld = { name: 'jcrist', email: 'jim@old.example.org' };
-      const jimWork = { name: 'Jim Crist', email: 'jim@work.example.org' };
-      const jimHome = { name: 'Jim Crist', email: 'jim@home.example.org' };
-      // .mailmap maps the old identity to the work one; the home address is known only by its name.
-      people.commit({ '.mailmap': 'Jim Crist <jim@work.example.org> <jim@old.example.org>\n', 'core.py': numberedLines(3, 'old') }, 'Start', jimOld, '2026-11-01T10:00:00Z');
-      people.commit({ 'core.py': numberedLines(3, 'old') + numberedLines(3, 'work') }, 'More', jimWork, '2026-11-01T11:00:00Z');
-      const before = people.commit({ 'core.py': numberedLines(3, 'old') + numberedLines(3, 'work') + numberedLines(3, 'home') }, 'Even more', jimHome, '2026-11-01T12:00:00Z');
-      const after = people.commit({ 'core.py': numberedLines(3, 'old') + numberedLines(3, 'work') + numberedLines(3, 'home') + 'new\n' }, 'Append', jimOld, '2026-11-02T10:00:00Z');
-      const context = await collectRangeContext(people.dir, 'people', before, after, { contextLines: 20 });
-      expect(context.blame[0]?.authors.map((a) => [a.name, a.lines])).toEqual([['Jim Crist', 9]]);
-      expect(context.commits.map((c) => [c.authorName, c.authorEmail])).toEqual([['Jim Crist', 'jim@work.example.org']]);
-    } finally {
-      people.remove();
-    }
+    const jimOld = { name: 'jcrist', email: 'jim@old.example.org' };
+    const jimWork = { name: 'Jim Crist', email: 'jim@work.example.org' };
+    const jimHome = { name: 'Jim Crist', email: 'jim@home.example.org' };
+    // .mailmap maps the old identity to the work one; the home address is known only by its name.
+    people.commit({ '.mailmap': 'Jim Crist <jim@work.example.org> <jim@old.example.org>\n', 'core.py': numberedLines(3, 'old') }, 'Start', jimOld, '2026-11-01T10:00:00Z');
+    people.commit({ 'core.py': numberedLines(3, 'old') + numberedLines(3, 'work') }, 'More', jimWork, '2026-11-01T11:00:00Z');
+    const before = people.commit({ 'core.py': numberedLines(3, 'old') + numberedLines(3, 'work') + numberedLines(3, 'home') }, 'Even more', jimHome, '2026-11-01T12:00:00Z');
+    const after = people.commit({ 'core.py': numberedLines(3, 'old') + numberedLines(3, 'work') + numberedLines(3, 'home') + 'new\n' }, 'Append', jimOld, '2026-11-02T10:00:00Z');
+    const context = await collectRangeContext(people.dir, 'people', before, after, { contextLines: 20 });
+    expect(context.blame[0]?.authors.map((a) => [a.name, a.lines])).toEqual([['Jim Crist', 9]]);
+    expect(context.commits.map((c) => [c.authorName, c.authorEmail])).toEqual([['Jim Crist', 'jim@work.example.org']]);
   });
 
   it('stops listing at maxCommits but keeps the count', async () => {
@@ -88,14 +82,10 @@ describe('collectRangeContext', () => {
 
   function withClone(options: string[], body: (clone: string) => Promise<void>) {
     return async () => {
-      const cloneParent = mkdtempSync(path.join(tmpdir(), 'nightbench-clone-'));
-      try {
-        const clone = path.join(cloneParent, 'pkg');
-        gitIn(cloneParent, ['clone', '--quiet', ...options, `file://${repo.dir}`, clone]);
-        await body(clone);
-      } finally {
-        rmSync(cloneParent, { recursive: true, force: true });
-      }
+      const cloneParent = tempDir('nightbench-clone-');
+      const clone = path.join(cloneParent, 'pkg');
+      gitIn(cloneParent, ['clone', '--quiet', ...options, `file://${repo.dir}`, clone]);
+      await body(clone);
     };
   }
 

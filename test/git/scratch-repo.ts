@@ -1,11 +1,11 @@
 /**
  * Throw-away git repositories for tests: commits with set authors and dates, so ranges, blame
- * and issue text are the same on every run.
+ * and issue text are the same on every run. Each is a temporary folder (test/helpers/temp-dir.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { tempDir } from '../helpers/temp-dir.js';
 
 export interface Author {
   name: string;
@@ -17,7 +17,6 @@ export interface ScratchRepo {
   /** Writes the files (path -> content) and commits them; returns the new sha. */
   commit(files: Record<string, string>, message: string, author: Author, date: string): string;
   git(...args: string[]): string;
-  remove(): void;
 }
 
 export function gitIn(dir: string, args: string[], env: Record<string, string> = {}): string {
@@ -25,7 +24,7 @@ export function gitIn(dir: string, args: string[], env: Record<string, string> =
 }
 
 export function createScratchRepo(prefix = 'nightbench-git-'): ScratchRepo {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  const dir = tempDir(prefix);
   gitIn(dir, ['init', '--quiet', '--initial-branch=main']);
   return {
     dir,
@@ -46,7 +45,6 @@ export function createScratchRepo(prefix = 'nightbench-git-'): ScratchRepo {
       return gitIn(dir, ['rev-parse', 'HEAD']);
     },
     git: (...args) => gitIn(dir, args),
-    remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
 

@@ -2,11 +2,10 @@ import path from 'node:path';
 import { createScratchRepo, type ScratchRepo } from '../git/scratch-repo.js';
 import { repoRoot } from './cli.js';
 
-/** The two throw-away repositories of the cheap suite (like dask and distributed). */
+/** The two throw-away repositories of the cheap suite (like dask and distributed), removed as temporary folders are (test/helpers/temp-dir.ts). */
 export interface CheapTarget {
   a: ScratchRepo;
   b: ScratchRepo;
-  remove(): void;
 }
 
 export const cheapa = (cost: number, broken = false) => `COST = ${cost}\nBROKEN = ${broken ? 'True' : 'False'}\n`;
@@ -15,7 +14,7 @@ export const cheapb = (extra: number) => `EXTRA = ${extra}\n`;
 export function createCheapTarget(): CheapTarget {
   const a = createScratchRepo('nb-cheapa-');
   const b = createScratchRepo('nb-cheapb-');
-  return { a, b, remove: () => (a.remove(), b.remove()) };
+  return { a, b };
 }
 
 /** A config that tests both repositories with the cheap suite's `work` workload (no Dask, sub-second repeats). */

@@ -6,8 +6,7 @@
  * whose EC2 worker host is reclaimed runs its shard on moto, in this process (soak-ec2-shard.ts).
  * At the end it checks what must never be lost. Used by bench/soak.ts (30 nights) and a short e2e test.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sqlAll } from './sql.js';
 import { runCli, type CliOptions, type CliResult } from './cli.js';
@@ -16,6 +15,7 @@ import { FakeGitHub } from './fake-github.js';
 import { createBareRepo, writeNight } from '../history-sync/helpers.js';
 import { startMoto, type Moto } from '../cluster/ec2/moto.js';
 import { motoCluster, runReclaimedShard } from './soak-ec2-shard.js';
+import { tempDir } from './temp-dir.js';
 
 export type Fault = 'shard-killed' | 'github-502' | 'github-403' | 'triage-race' | 'two-writers' | 'corrupt-shard' | 'host-reclaimed';
 export const allFaults: readonly Fault[] = ['shard-killed', 'github-502', 'github-403', 'triage-race', 'two-writers', 'corrupt-shard', 'host-reclaimed'];
@@ -67,7 +67,7 @@ const dayMs = 86_400_000;
 
 export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const log = options.log ?? (() => undefined);
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-soak-'));
+  const dir = tempDir('nb-soak-');
   const target = createCheapTarget();
   const github = await new FakeGitHub().start();
   github.addRepository(repository);
@@ -216,8 +216,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   } finally {
     await moto?.stop();
     await github.stop();
-    target.remove();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

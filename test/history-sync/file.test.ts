@@ -1,20 +1,15 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { silentLog } from '../../src/log.js';
 import { FileBackend, fileBackend, fileOptionsSchema } from '../../src/history-sync/file.js';
 import { networkFilesystemOf } from '../../src/history-sync/network-filesystem.js';
 import { nightsIn, scratchDir, writeNight } from './helpers.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('file history store', () => {
   it('merges every save into the stored file and fetches a consistent copy', async () => {
     const dir = scratchDir();
-    dirs.push(dir);
     const backend = fileBackend({ path: path.join(dir, 'store', 'history.sqlite') }, { log: silentLog });
     expect(await backend.fetch(path.join(dir, 'fetched.sqlite'))).toEqual({ found: false });
     writeNight(path.join(dir, 'a.sqlite'), '2026-12-01');
@@ -28,7 +23,6 @@ describe('file history store', () => {
 
   it('tells a local disk from network filesystems by their statfs magic number', () => {
     const dir = scratchDir();
-    dirs.push(dir);
     expect(networkFilesystemOf(path.join(dir, 'not', 'yet', 'history.sqlite'))).toBeUndefined();
     expect(networkFilesystemOf('/mnt/share/history.sqlite', () => ({ type: 0x6969 }))).toBe('NFS');
     expect(networkFilesystemOf('/mnt/share/history.sqlite', () => ({ type: 0xff534d42 }))).toBe('CIFS');
@@ -36,7 +30,6 @@ describe('file history store', () => {
 
   it('refuses to save to a network filesystem, saying why and what to use; allowed, it saves with a warning', async () => {
     const dir = scratchDir();
-    dirs.push(dir);
     const nfs = () => ({ type: 0x6969 });
     const stored = path.join(dir, 'share', 'history.sqlite');
     writeNight(path.join(dir, 'a.sqlite'), '2026-12-01');

@@ -1,18 +1,13 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { silentLog } from '../../src/log.js';
 import { gitBranchBackend } from '../../src/history-sync/git-branch.js';
 import { createBareRepo, git, loseNextPushRace, nightsIn, scratchDir, writeNight } from './helpers.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 function setup(options: Record<string, unknown> = {}) {
   const dir = scratchDir();
-  dirs.push(dir);
   const repo = createBareRepo(dir);
   const backend = gitBranchBackend({ repo, retryDelayMs: 1, ...options }, { log: silentLog });
   return { dir, repo, backend, file: (name: string) => path.join(dir, name) };

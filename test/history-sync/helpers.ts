@@ -3,12 +3,12 @@
  * file holding one night, and a bare repository whose branch another writer moves mid-save.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openHistory } from '../../src/history/open.js';
 import { newRun, okRepeat } from '../history/fixtures.js';
 import { sqlAll } from '../helpers/sql.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** A history file with one complete run of `night` (workload "sum", three repeats); returns its run id. */
 export function writeNight(file: string, night: string, wall = 1.5): string {
@@ -30,7 +30,7 @@ export function nightsIn(file: string): string[] {
 }
 
 export function scratchDir(prefix = 'nightbench-store-'): string {
-  return mkdtempSync(path.join(tmpdir(), prefix));
+  return tempDir(prefix);
 }
 
 export function git(cwd: string, ...args: string[]): string {

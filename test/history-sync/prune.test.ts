@@ -1,12 +1,11 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pruneHistory } from '../../src/history-sync/prune.js';
 import { nightsIn, scratchDir, writeNight } from './helpers.js';
 
 describe('pruneHistory', () => {
   const dir = scratchDir('nb-prune-');
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('counts on a dry run and changes nothing, then prunes after archiving a full copy, saying the size before and after', () => {
     const file = path.join(dir, 'history.sqlite');

@@ -1,18 +1,12 @@
-import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { nightsIn, scratchDir, writeNight } from './helpers.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('history fetch/save --remote', () => {
   it('saves with --remote and fetches with its old name --store, to the same remote', async () => {
     const dir = scratchDir();
-    dirs.push(dir);
     const remote = path.join(dir, 'remote', 'history.sqlite');
     writeNight(path.join(dir, 'night.sqlite'), '2026-12-01');
     const save = await runCli(['history', 'save', '--remote', 'file', '--path', remote, '--from', path.join(dir, 'night.sqlite'), '--json'], { cwd: dir });
@@ -24,7 +18,6 @@ describe('history fetch/save --remote', () => {
 
   it('refuses --remote and --store naming different remotes, as a usage error', async () => {
     const dir = scratchDir();
-    dirs.push(dir);
     const result = await runCli(['history', 'fetch', '--remote', 'file', '--store', 's3', '--path', path.join(dir, 'h.sqlite'), '--to', path.join(dir, 'x.sqlite')], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--remote file and --store s3 disagree/);

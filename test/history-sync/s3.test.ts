@@ -1,16 +1,12 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { silentLog } from '../../src/log.js';
 import { S3Backend, s3OptionsSchema } from '../../src/history-sync/s3.js';
 import { mergeRunsInto } from '../../src/history/files.js';
 import { nightsIn, scratchDir, writeNight } from './helpers.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 function s3Error(status: number, name: string): Error {
   return Object.assign(new Error(name), { name, $metadata: { httpStatusCode: status } });
@@ -62,7 +58,6 @@ function fakeBucket(options: { honoursConditions?: boolean } = {}) {
 
 function setup() {
   const dir = scratchDir();
-  dirs.push(dir);
   const fake = fakeBucket();
   const backend = new S3Backend(s3OptionsSchema.parse({ bucket: 'perf', retryDelayMs: 1 }), { log: silentLog, send: fake.send });
   return { ...fake, backend, file: (name: string) => path.join(dir, name) };

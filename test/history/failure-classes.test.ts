@@ -1,14 +1,13 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listMigrations, openDatabase } from '../../src/history/database.js';
 import { openHistory } from '../../src/history/open.js';
 import type { RepeatFailure, RepeatRecord } from '../../src/history/types.js';
 import { commit, newRun, okRepeat } from './fixtures.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const tempFile = () => path.join(mkdtempSync(path.join(tmpdir(), 'nb-failures-')), 'history.sqlite');
+const tempFile = () => path.join(tempDir('nb-failures-'), 'history.sqlite');
 const code: RepeatFailure = { class: 'code', cause: 'the workload failed' };
 const machine: RepeatFailure = { class: 'infrastructure', cause: 'the cluster did not start or could not be reset' };
 

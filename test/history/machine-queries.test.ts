@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MachineNight } from '../../src/detect/machine-night.js';
 import { openHistory } from '../../src/history/open.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'nightbench-machine-nights-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('nightbench-machine-nights-');
 
 describe('machine nights in the history', () => {
   it('keeps one finding per night and suite, replaced when the night is judged again, and reads the machine ones back', () => {

@@ -1,19 +1,14 @@
-import { rmSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mergeDatabase } from '../../src/history/merge-queries.js';
 import { openDatabase } from '../../src/history/database.js';
 import { archiveCopy, compact, pruneSamples } from '../../src/history/maintenance-queries.js';
 import { scratchDir, writeNight } from '../history-sync/helpers.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 function history(): { dir: string; file: string } {
   const dir = scratchDir();
-  dirs.push(dir);
   const file = path.join(dir, 'history.sqlite');
   const db = openDatabase(file);
   try {

@@ -1,23 +1,18 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy } from '../../src/detect/index.js';
 import { openDatabase } from '../../src/history/database.js';
 import { mergeRunsInto } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
 import { sqlAll, sqlGet } from '../helpers/sql.js';
 import { detectEachNight, writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 /** A stored history detected up to night `detectedUpTo` (a step on night 8), and a local copy of it. */
 function histories(detectedUpTo: number): { stored: string; local: string; history: SyntheticHistory } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nightbench-merge-episodes-'));
-  dirs.push(dir);
+  const dir = tempDir('nightbench-merge-episodes-');
   const [stored, local] = [path.join(dir, 'stored.sqlite'), path.join(dir, 'local.sqlite')];
   const store = openHistory(stored);
   const history = writeSyntheticHistory(store, { seed: 5, workloads: ['sum'], metrics: [{ name: 'wall_time', unit: 's' }], nights: 10, repeats: 5, noise: 0.02, changes: [{ workload: 'sum', metric: 'wall_time', night: 8, factor: 2 }] });
@@ -89,8 +84,7 @@ describe('merging episodes into a stored history', () => {
 
 describe('merging a bisect of an episode', () => {
   it("points it at the target's own id of the episode it bisected, found by fingerprint", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'nightbench-merge-bisect-'));
-    dirs.push(dir);
+    const dir = tempDir('nightbench-merge-bisect-');
     const [stored, local] = [path.join(dir, 'stored.sqlite'), path.join(dir, 'local.sqlite')];
     openHistory(stored).close();
     openHistory(local).close();

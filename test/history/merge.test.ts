@@ -2,21 +2,20 @@
  * Merging databases keeps what the source knew: the suite's declared metric directions, and a
  * run whose writer ended mid-run ends as incomplete instead of running forever.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { mergeRunsInto, mergeShardFiles } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
 import { sqlAll } from '../helpers/sql.js';
 import { newRun, okRepeat } from './fixtures.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 const file = (name: string) => path.join(dir, name);
 beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'nightbench-merge-'));
+  dir = tempDir('nightbench-merge-');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const directionsOf = (db: string) => {
   const store = openHistory(db);

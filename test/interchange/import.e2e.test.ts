@@ -1,14 +1,13 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importHistory } from '../../src/interchange/import.js';
 import { openHistory } from '../../src/history/open.js';
 import { repoRoot, runCli } from '../helpers/cli.js';
 import { sqlAll, sqlGet } from '../helpers/sql.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const fixtures = path.join(repoRoot, 'test/fixtures/interchange');
-const tempDir = () => mkdtempSync(path.join(tmpdir(), 'nb-import-'));
 
 /** An asv results folder of one benchmark over `values.length` daily commits, in asv's version 2 format (asv/results.py). */
 function writeAsvHistory(dir: string, values: readonly number[]): void {
@@ -27,7 +26,7 @@ function writeAsvHistory(dir: string, values: readonly number[]): void {
 
 describe('importing an asv results folder into a history', () => {
   it('stores every value with its commit, night, unit, machine and direction, once however often it is imported', () => {
-    const file = path.join(tempDir(), 'history.sqlite');
+    const file = path.join(tempDir('nb-import-'), 'history.sqlite');
     const store = openHistory(file);
     const first = importHistory(store, path.join(fixtures, 'asv-project'), { suite: 'orm' });
     const again = importHistory(store, path.join(fixtures, 'asv-project'), { suite: 'orm' });
@@ -55,7 +54,7 @@ describe('importing an asv results folder into a history', () => {
   });
 
   it('adds only what a results file has gained since it was imported', () => {
-    const dir = tempDir();
+    const dir = tempDir('nb-import-');
     cpSync(path.join(fixtures, 'asv-project'), dir, { recursive: true });
     const file = path.join(dir, 'history.sqlite');
     const store = openHistory(file);
@@ -71,7 +70,7 @@ describe('importing an asv results folder into a history', () => {
   });
 
   it('nightbench detect finds a step in an imported series as in a recorded one', async () => {
-    const dir = tempDir();
+    const dir = tempDir('nb-import-');
     // 20 days near 10 ms, then 10 days near 15 ms: the step is on 2024-01-21.
     const values = Array.from({ length: 30 }, (_, day) => (day < 20 ? 0.010 : 0.015) * (1 + ((day * 7) % 5 - 2) / 200));
     writeAsvHistory(dir, values);
@@ -90,7 +89,7 @@ describe('importing an asv results folder into a history', () => {
   });
 
   it('nightbench report writes a page for each imported workload, parameter combinations included', async () => {
-    const dir = tempDir();
+    const dir = tempDir('nb-import-');
     const file = path.join(dir, 'history.sqlite');
     expect((await runCli(['history', 'import', path.join(fixtures, 'asv-project'), '--db', file, '--suite', 'orm', '-q'], { cwd: dir })).code).toBe(0);
     const report = await runCli(['report', '--db', file, '--json'], { cwd: dir });
@@ -103,7 +102,7 @@ describe('importing an asv results folder into a history', () => {
   });
 
   it('refuses a malformed results file in one line naming the file and the field, and stores nothing of that file', async () => {
-    const dir = tempDir();
+    const dir = tempDir('nb-import-');
     cpSync(path.join(fixtures, 'asv-project'), dir, { recursive: true });
     const bad = path.join(dir, 'results', 'linux-box', '3c4d5e6f-virtualenv-py3.11.json');
     writeFileSync(bad, JSON.stringify({ commit_hash: '3c4d5e6f', date: 'yesterday', version: 2, results: {} }));
@@ -115,7 +114,7 @@ describe('importing an asv results folder into a history', () => {
   });
 
   it('says which formats it reads when a source is none of them', async () => {
-    const dir = tempDir();
+    const dir = tempDir('nb-import-');
     writeFileSync(path.join(dir, 'notes.json'), '{"hello": "world"}');
     const result = await runCli(['history', 'import', 'notes.json', '--db', path.join(dir, 'h.sqlite')], { cwd: dir });
     expect(result.code).toBe(2);
@@ -125,7 +124,7 @@ describe('importing an asv results folder into a history', () => {
 
 describe('importing github-action-benchmark and BMF, and exporting back out', () => {
   it("detects data.js and keeps each of the action's suites as a suite", async () => {
-    const dir = tempDir();
+    const dir = tempDir('nb-import-');
     const file = path.join(dir, 'h.sqlite');
     const result = await runCli(['history', 'import', path.join(fixtures, 'gab-data.js'), '--db', file, '--machine', 'gha-ubuntu', '--json'], { cwd: dir });
     expect(result.code).toBe(0);
@@ -135,7 +134,7 @@ describe('importing github-action-benchmark and BMF, and exporting back out', ()
   });
 
   it('a BMF file needs its commit; imported with it, the night exports back as the same BMF values', async () => {
-    const dir = tempDir();
+    const dir = tempDir('nb-import-');
     const file = path.join(dir, 'h.sqlite');
     const source = path.join(fixtures, 'bmf.json');
     const without = await runCli(['history', 'import', source, '--db', file], { cwd: dir });

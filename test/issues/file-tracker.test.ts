@@ -1,17 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fileTracker } from '../../src/issues/file-tracker.js';
 import { markers } from '../../src/issues/markers.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 describe('fileTracker', () => {
   it('finds what it wrote as a fresh tracker reading the files finds it, after comments and a closing', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'nb-files-'));
-    dirs.push(dir);
+    const dir = tempDir('nb-files-');
     const tracker = fileTracker(dir);
     const opened = await tracker.open({ fingerprint: 'abc123', title: 'Regression', labels: ['performance'], body: `body ${markers.night('2026-01-01')}` });
     const [found] = await tracker.find(['abc123', 'missing']);

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
@@ -10,6 +9,7 @@ import type { HistoryStore } from '../../src/history/store.js';
 import { silentLog } from '../../src/log.js';
 import { newRun, okRepeat } from '../history/fixtures.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 describe('publishBroken', () => {
   let dir: string;
@@ -18,7 +18,7 @@ describe('publishBroken', () => {
   const env = { GITHUB_TOKEN: 't0ken' };
 
   beforeEach(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'nb-broken-'));
+    dir = tempDir('nb-broken-');
     store = openHistory(path.join(dir, 'history.sqlite'));
     fake = await new FakeGitHub().start();
     fake.addRepository('acme/perf');
@@ -26,7 +26,6 @@ describe('publishBroken', () => {
   afterEach(async () => {
     store.close();
     await fake.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const loaded = (): LoadedConfig => ({ config: configSchema.parse({ github: { repository: 'acme/perf', apiUrl: fake.baseUrl, waitUnitMs: 1, writeSpacingMs: 0, notifySpacingMs: 0 } }), baseDir: dir });

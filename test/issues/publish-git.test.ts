@@ -2,8 +2,7 @@
  * publishIssues with a git target: the issue carries the range's commits, files and blame from
  * the nightly's own clone, and a range that no longer exists (force-push) still opens the issue.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/load.js';
@@ -14,6 +13,7 @@ import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import type { Log } from '../../src/log.js';
 import { createScratchRepo, gitIn, numberedLines, type ScratchRepo } from '../git/scratch-repo.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const warnings: string[] = [];
 const log: Log = { info: () => {}, debug: () => {}, warn: (m) => warnings.push(m) };
@@ -26,7 +26,7 @@ describe('publishIssues with a git target', () => {
   let bad: string;
 
   beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'nightbench-publish-git-'));
+    dir = tempDir('nightbench-publish-git-');
     store = openHistory(path.join(dir, 'history.sqlite'));
     upstream = createScratchRepo();
     good = upstream.commit({ 'pkg/core.py': numberedLines(10) }, 'Initial', { name: 'Ada Lovelace', email: 'ada@example.org' }, '2026-12-01T10:00:00Z');
@@ -38,8 +38,6 @@ describe('publishIssues with a git target', () => {
   });
   afterEach(() => {
     store.close();
-    upstream.remove();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const loaded = (): LoadedConfig => ({

@@ -3,8 +3,7 @@
  * serialise them): both find no issue and both open one; the first opened stays, the twin is
  * closed as its duplicate, and both histories record the one issue.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/load.js';
@@ -16,6 +15,7 @@ import type { HistoryStore } from '../../src/history/store.js';
 import { silentLog } from '../../src/log.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { writeSyntheticHistory } from '../helpers/synthetic-history.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const repository = 'acme/perf';
 let dir: string;
@@ -25,7 +25,7 @@ let night: string;
 let loaded: LoadedConfig;
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'nightbench-race-'));
+  dir = tempDir('nightbench-race-');
   const first = openHistory(path.join(dir, 'a.sqlite'));
   const history = writeSyntheticHistory(first, {
     seed: 3, workloads: ['sum'], metrics: [{ name: 'wall_time', unit: 's' }], nights: 10, repeats: 5, noise: 0.02, firstNight: '2026-11-20',
@@ -43,7 +43,6 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const store of stores) store.close();
   await fake.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 it('two writers opening the same issue at once leave one open issue, the twin closed as its duplicate', async () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configSchema, type RawConfig } from '../../src/config/schema.js';
@@ -12,6 +11,7 @@ import type { HistoryStore } from '../../src/history/store.js';
 import type { Log } from '../../src/log.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const log: Log & { warnings: string[]; infos: string[] } = { warnings: [], infos: [], info: (m) => log.infos.push(m), debug: () => {}, warn: (m) => log.warnings.push(m) };
 
@@ -22,7 +22,7 @@ describe('publishIssues', () => {
   let fake: FakeGitHub;
 
   beforeEach(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'nightbench-publish-'));
+    dir = tempDir('nightbench-publish-');
     store = openHistory(path.join(dir, 'history.sqlite'));
     // Three workloads slow down 2x on night 8 (one range), and come back on night 10.
     history = writeSyntheticHistory(store, {
@@ -37,7 +37,6 @@ describe('publishIssues', () => {
   afterEach(async () => {
     store.close();
     await fake.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   function loaded(github: RawConfig['github'] = { repository: 'acme/perf' }): LoadedConfig {
@@ -241,7 +240,7 @@ describe('publishIssues', () => {
 
 describe('publishIssues for a workload removed from the suite', () => {
   it('closes its issue once the series has no result in the whole lookback, and files nothing for it after', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'nightbench-retired-'));
+    const dir = tempDir('nightbench-retired-');
     const store = openHistory(path.join(dir, 'history.sqlite'));
     const fake = await new FakeGitHub().start();
     try {
@@ -273,7 +272,6 @@ describe('publishIssues for a workload removed from the suite', () => {
     } finally {
       store.close();
       await fake.stop();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeJobSummary } from '../../src/job-summary/job-summary.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const summary = {
   markdown: '## nightbench: night 2026-12-01\n',
@@ -13,7 +13,7 @@ const summary = {
 let dir: string;
 const saved = { summary: process.env.GITHUB_STEP_SUMMARY, output: process.env.GITHUB_OUTPUT };
 beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'nightbench-summary-'));
+  dir = tempDir('nightbench-summary-');
 });
 afterEach(() => {
   process.env.GITHUB_STEP_SUMMARY = saved.summary;
@@ -21,7 +21,6 @@ afterEach(() => {
   if (saved.summary === undefined) delete process.env.GITHUB_STEP_SUMMARY;
   if (saved.output === undefined) delete process.env.GITHUB_OUTPUT;
   vi.restoreAllMocks();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('writeJobSummary', () => {

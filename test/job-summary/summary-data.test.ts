@@ -1,14 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collectNightSummary } from '../../src/job-summary/summary-data.js';
 import { openHistory } from '../../src/history/open.js';
 import { writeSyntheticHistory } from '../helpers/synthetic-history.js';
 import { sqlGet } from '../helpers/sql.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'nightbench-summary-data-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('nightbench-summary-data-');
 
 describe('collectNightSummary', () => {
   const store = openHistory(path.join(dir, 'history.sqlite'));

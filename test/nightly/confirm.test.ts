@@ -2,8 +2,6 @@
  * github.confirm through the nightly's issue step (detectAndPublish) on the fake GitHub, with a
  * real history: a slowdown planted on night 8, its rerun played by the simulated runner.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { confirmationOf } from '../../src/bisect/confirm.js';
@@ -18,6 +16,7 @@ import type { Log } from '../../src/log.js';
 import { detectAndPublish } from '../../src/nightly/issues.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const log: Log = { info: () => {}, debug: () => {}, warn: () => {} };
 
@@ -28,7 +27,7 @@ describe('github.confirm in the nightly issue step', () => {
   let fake: FakeGitHub;
 
   beforeEach(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'nightbench-confirm-'));
+    dir = tempDir('nightbench-confirm-');
     store = openHistory(path.join(dir, 'history.sqlite'));
     history = writeSyntheticHistory(store, {
       seed: 7, workloads: ['sum'], metrics: [{ name: 'wall_time', unit: 's' }], nights: 11, repeats: 5, noise: 0.02,
@@ -42,7 +41,6 @@ describe('github.confirm in the nightly issue step', () => {
     vi.unstubAllEnvs();
     store.close();
     await fake.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const loaded = (confirm: 'off' | 'rerun'): LoadedConfig => ({

@@ -3,8 +3,6 @@
  * with a real history: the machine loaded on two nights (every workload's wall time +60%, the
  * canary's too), a slowdown planted on a normal night and one planted on a loaded night.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LoadedConfig } from '../../src/config/load.js';
@@ -15,6 +13,7 @@ import type { Log } from '../../src/log.js';
 import { detectAndPublish } from '../../src/nightly/issues.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { writeSyntheticHistory, type PlantedChange, type SyntheticHistory } from '../helpers/synthetic-history.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const log: Log = { info: () => {}, debug: () => {}, warn: () => {} };
 const workloads = ['canary', 'groupby', 'join', 'shuffle', 'sum'];
@@ -29,7 +28,7 @@ describe('machine nights in the nightly issue step', () => {
   const filed = new Map<number, string[]>();
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'nightbench-machine-'));
+    dir = tempDir('nightbench-machine-');
     store = openHistory(path.join(dir, 'history.sqlite'));
     const load: PlantedChange[] = loadedNights.flatMap((night) => workloads.map((workload) => ({ workload, metric: 'wall_time', night, factor: 1.6, recoversAt: night + 1 })));
     history = writeSyntheticHistory(store, {
@@ -50,7 +49,6 @@ describe('machine nights in the nightly issue step', () => {
     vi.unstubAllEnvs();
     store.close();
     await fake.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('records the loaded nights as machine nights, by the canary', () => {

@@ -4,10 +4,9 @@
  * as a runner would have it: the cheap suite (no Dask, sub-second repeats) on two throw-away
  * target repositories, the history kept on a throw-away bare git repository, issues as files.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig, resolvePath } from '../../src/config/load.js';
 import { silentLog } from '../../src/log.js';
 import type { NightContext } from '../../src/nightly/context.js';
@@ -15,20 +14,17 @@ import { detectNight, fetchHistory, mergeShards, planNightShards, publishNightIs
 import { cheapa, cheapb, cheapIssuesConfig, createCheapTarget } from '../helpers/cheap-target.js';
 import { sqlAll } from '../helpers/sql.js';
 import { createBareRepo } from '../history-sync/helpers.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.org' };
 
 describe('the sharded nightly, step by step in one process', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-pipeline-'));
+  const dir = tempDir('nb-pipeline-');
   const target = createCheapTarget();
   const remote = { remote: 'git', repo: createBareRepo(dir), branch: 'nightbench-history' };
   // No token: the issues go to Markdown files, and GitHub is never asked.
   // Only the work's own time is judged (see cheapIssuesConfig).
   const config = JSON.stringify({ ...cheapIssuesConfig(target, 'http://127.0.0.1:9'), github: { repository: 'acme/perf' } });
-  afterAll(() => {
-    target.remove();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   /** A job of the night: its own folder with the config, and its local history file. */
   const job = (night: string, name: string, history: string): NightContext => {

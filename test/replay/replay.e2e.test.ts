@@ -4,20 +4,20 @@
  * one closed and counted transient; a dry run stores nothing; a second replay into the same
  * folder is refused, and one over episodes already stored says they are not replayed again.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openHistory } from '../../src/history/open.js';
 import { runCli } from '../helpers/cli.js';
 import { sqlAll } from '../helpers/sql.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const stepNight = 60;
 const blipNight = 30;
 
 describe('nightbench replay', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-replay-'));
+  const dir = tempDir('nb-replay-');
   const db = path.join(dir, 'history.sqlite');
   let history: SyntheticHistory;
   beforeAll(() => {
@@ -31,7 +31,6 @@ describe('nightbench replay', () => {
     });
     store.close();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const replay = (args: string[]) => runCli(['replay', '--db', db, '--from', history.nights[0]!, '--to', history.nights.at(-1)!, ...args], { cwd: dir });
   const episodes = () => sqlAll(db, 'SELECT workload, first_bad_night AS firstBad, state, found_in_replay AS replayed FROM regressions ORDER BY first_bad_night');
@@ -100,4 +99,5 @@ describe('nightbench replay', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`2 episodes of the history already reach ${history.nights[0]} or later`);
   });
+
 });

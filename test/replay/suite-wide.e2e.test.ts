@@ -3,8 +3,6 @@
  * night, so no night is the machine's): every workload slowed for two nights files nothing, every
  * workload slowed for good files one issue three nights later, listing them all.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
@@ -14,13 +12,14 @@ import { silentLog } from '../../src/log.js';
 import { replayPorts } from '../../src/replay/ports.js';
 import { runReplay, type ReplayOutcome } from '../../src/replay/run-replay.js';
 import { writeSyntheticHistory, type PlantedChange, type SyntheticHistory } from '../helpers/synthetic-history.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const workloads = Array.from({ length: 10 }, (_, i) => `w${i}`);
 const blipNight = 30;
 const stepNight = 60;
 
 describe('a replay of suite-wide moves', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nb-suite-wide-'));
+  const dir = tempDir('nb-suite-wide-');
   let store: HistoryStore;
   let history: SyntheticHistory;
   let outcome: ReplayOutcome;
@@ -36,7 +35,6 @@ describe('a replay of suite-wide moves', () => {
   });
   afterAll(() => {
     store.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('records both nights as suite-wide moves of the code, not the machine', () => {

@@ -2,10 +2,9 @@
  * `nightbench report` over a real SQLite history: what it writes, that it rebuilds
  * incrementally (drill-downs of finished runs are kept, stale files removed), and the CLI.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy } from '../../src/detect/index.js';
 import { openHistory } from '../../src/history/open.js';
 import { silentLog } from '../../src/log.js';
@@ -14,19 +13,19 @@ import { sitePaths } from '../../src/report/paths.js';
 import { runCli } from '../helpers/cli.js';
 import { writeSyntheticHistory } from '../helpers/synthetic-history.js';
 import { episodeIssueFingerprint } from '../../src/issues/group.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let dbFile: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'nightbench-report-'));
+  dir = tempDir('nightbench-report-');
   dbFile = path.join(dir, 'history.sqlite');
   const store = openHistory(dbFile);
   writeSyntheticHistory(store, { seed: 3, workloads: 4, nights: 12, repeats: 2 });
   store.close();
 });
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('buildSite', () => {
   it('keeps the drill-downs of finished runs, writes those of a new night and removes stale files', async () => {

@@ -3,8 +3,7 @@
  * planted slowdown and an A/B report through the real `buildSite`; the numbers on the page are
  * checked against `compareTable` run here on the same repeats.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -19,6 +18,7 @@ import { buildSite } from '../../src/report/build.js';
 import { sitePaths } from '../../src/report/paths.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
 import { launchChromium, screenshot } from './browser.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const plantedNight = 12;
 let dir: string;
@@ -41,7 +41,7 @@ const settled = () => page.waitForSelector('#compare-table[data-state="ready"]',
 const rowOf = (workload: string, metric: string) => page.locator(`#compare-table tbody tr[data-workload="${workload}"][data-metric="${metric}"]`);
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'nightbench-compare-'));
+  dir = tempDir('nightbench-compare-');
   site = path.join(dir, 'site');
   store = openHistory(path.join(dir, 'history.sqlite'));
   history = writeSyntheticHistory(store, {
@@ -70,7 +70,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   store?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the compare page', () => {

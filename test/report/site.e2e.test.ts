@@ -3,8 +3,7 @@
  * regression, failures and commit text that tries to inject markup) through the real detection
  * and `buildSite`, opened from file:// as a maintainer would open a downloaded artifact.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -21,6 +20,7 @@ import { sitePaths } from '../../src/report/paths.js';
 import { detectEachNight, hostileAuthor, hostileSubject, writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
 import { launchChromium, reportScreenshotsDir, screenshot } from './browser.js';
 import { brokenLinks, inlineScripts } from './links.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const plantedNight = 30;
 const hostileNight = 36;
@@ -47,7 +47,7 @@ async function open(relative: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'nightbench-site-'));
+  dir = tempDir('nightbench-site-');
   site = path.join(dir, 'site');
   store = openHistory(path.join(dir, 'history.sqlite'));
   history = writeSyntheticHistory(store, {
@@ -88,7 +88,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   store?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the published site', () => {

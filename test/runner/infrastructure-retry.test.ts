@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HostTroubleError, type Cluster, type ClusterProvider } from '../../src/cluster/types.js';
@@ -8,6 +7,7 @@ import { silentLog } from '../../src/log.js';
 import { runSuite, type RunPlan } from '../../src/runner/runner.js';
 import { loadSuite } from '../../src/suite/suite.js';
 import { repoRoot } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * A provider whose first `startFailures` clusters fail to start (with `startError`); the others
@@ -58,7 +58,7 @@ function plan(retry: boolean | undefined): RunPlan {
     timeLimitSeconds: 10,
     scale: 1,
     sampleIntervalSeconds: 1,
-    workdir: mkdtempSync(path.join(tmpdir(), 'nb-retry-')),
+    workdir: tempDir('nb-retry-'),
     cluster: { shape: { workers: 1, threadsPerWorker: 1, memoryPerWorker: 2 ** 30 }, scheduler: [], worker: [], placeholders: {}, env: {}, startTimeoutSeconds: 5, options: {}, runId: 'run-1' } as never,
     ...(retry === undefined ? {} : { retryInfrastructure: () => retry }),
   };

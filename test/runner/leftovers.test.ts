@@ -1,7 +1,5 @@
 import Database from 'better-sqlite3';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistory } from '../../src/history/open.js';
@@ -10,6 +8,7 @@ import type { Log } from '../../src/log.js';
 import { processRecorder, recoverAbandoned } from '../../src/runner/leftovers.js';
 import { newRun } from '../history/fixtures.js';
 import { processesInGroups, secondsUntil } from '../helpers/processes.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** A log that keeps its warnings. */
 function recordingLog(): Log & { warnings: string[] } {
@@ -41,7 +40,7 @@ describe('the next start cleans up after a runner that died', () => {
   const deadRunner = spawnSync('true').pid;
 
   beforeEach(() => {
-    file = path.join(mkdtempSync(path.join(tmpdir(), 'nb-leftovers-')), 'history.sqlite');
+    file = path.join(tempDir('nb-leftovers-'), 'history.sqlite');
     store = openHistory(file);
   });
   afterEach(() => {

@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readShardPlan, shardSelection, writeShardPlan } from '../../src/shard/plan-file.js';
 import { planShards } from '../../src/shard/plan.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'nightbench-plan-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('nightbench-plan-');
 
 const plan = planShards(
   [

@@ -3,21 +3,20 @@
  * through the store: a later step as large as the false one opens no new episode, where the
  * same history without the verdict opens one.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy, detectRegressions } from '../../src/detect/index.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let store: HistoryStore;
 let history: SyntheticHistory;
 
 beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'nightbench-false-alarm-'));
+  dir = tempDir('nightbench-false-alarm-');
   store = openHistory(path.join(dir, 'history.sqlite'));
   // The same +25% step twice, three nights each: on night 20 (triaged), then on night 45, when
   // the 20 nights since the first recovered are enough for a 3-night shift to rank apart.
@@ -29,7 +28,6 @@ beforeEach(() => {
 
 afterEach(() => {
   store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Detection on nights `from`..`to`; the episodes it opened. */

@@ -3,8 +3,7 @@
  * a planted regression, its issue opened by the real publish step, then the comment event, the
  * permission check through the API, and the effect on the episodes, the history and the issue.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/load.js';
@@ -25,6 +24,7 @@ import { runTriage, type TriageOutcome } from '../../src/triage/apply-command.js
 import { runCli } from '../helpers/cli.js';
 import { FakeGitHub, fakeBotLogin, type FakeRole } from '../helpers/fake-github.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const repository = 'acme/perf';
 let dir: string;
@@ -55,7 +55,7 @@ const states = () => store.episodes.episodes().map((e) => e.state);
 const quality = () => detectionQuality(store.episodes.episodes(), store.triage.triageEvents(), { now: new Date('2026-12-31T00:00:00Z'), threshold: () => 0.1 });
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'nightbench-triage-'));
+  dir = tempDir('nightbench-triage-');
   store = openHistory(path.join(dir, 'history.sqlite'));
   // Two workloads slow down 2x on night 8 (one issue), and come back on night 10.
   history = writeSyntheticHistory(store, {
@@ -75,7 +75,6 @@ beforeEach(async () => {
 afterEach(async () => {
   store.close();
   await fake.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('/nightbench commands on a regression issue', () => {

@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openHistory } from '../../src/history/open.js';
 import type { TunePlan } from '../../src/tune/plan.js';
 import { runCli } from '../helpers/cli.js';
 import { writeSyntheticHistory } from '../helpers/synthetic-history.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'nightbench-tune-'));
+const dir = tempDir('nightbench-tune-');
 const db = path.join(dir, 'history.sqlite');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('nightbench tune', () => {
   beforeAll(() => {

@@ -4,13 +4,13 @@
  * expression inside a script, every action pinned to a commit, no fork code near credentials.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { repoRoot, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 interface Step {
   uses?: string;
@@ -336,8 +336,7 @@ describe('the reusable pipeline and the action (what other repositories call)', 
   });
 
   describe('the action\'s command step, run by bash as the runner does', () => {
-    const work = mkdtempSync(path.join(tmpdir(), 'nb-action-'));
-    afterAll(() => rmSync(work, { recursive: true, force: true }));
+    const work = tempDir('nb-action-');
     const step = action.runs.steps.find((s) => s.id === 'run')!;
     const runStep = (command: string) => {
       const output = path.join(work, `output-${Math.random().toString(36).slice(2)}`);
