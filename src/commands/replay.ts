@@ -45,14 +45,18 @@ export const replayCommand: CliCommand = {
           throw new NightbenchError('usage', `${issuesDir} already holds files (an earlier replay?): remove it or give another --issues-dir`);
         }
         const scratch = flags.dryRun ? mkdtempSync(path.join(tmpdir(), 'nightbench-replay-')) : undefined;
-        if (scratch) copyHistoryFile(context.historyPath, path.join(scratch, 'history.sqlite'));
-        const store = scratch ? openHistory(path.join(scratch, 'history.sqlite')) : openContextHistory(context);
+        // Removed also when the history cannot be copied or opened.
         try {
-          const outcome = await runReplay(replayPorts(context.loaded, store, context.log, issuesDir), { from: flags.from, to: flags.to });
-          printResult(flags.json, { ...outcome, issuesDir, dryRun: flags.dryRun ?? false }, describeReplay(outcome, issuesDir));
-          setExitCode(0);
+          if (scratch) copyHistoryFile(context.historyPath, path.join(scratch, 'history.sqlite'));
+          const store = scratch ? openHistory(path.join(scratch, 'history.sqlite')) : openContextHistory(context);
+          try {
+            const outcome = await runReplay(replayPorts(context.loaded, store, context.log, issuesDir), { from: flags.from, to: flags.to });
+            printResult(flags.json, { ...outcome, issuesDir, dryRun: flags.dryRun ?? false }, describeReplay(outcome, issuesDir));
+            setExitCode(0);
+          } finally {
+            store.close();
+          }
         } finally {
-          store.close();
           if (scratch) rmSync(scratch, { recursive: true, force: true });
         }
       });

@@ -4,7 +4,7 @@
  * one closed and counted transient; a dry run stores nothing; a second replay into the same
  * folder is refused, and one over episodes already stored says they are not replayed again.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openHistory } from '../../src/history/open.js';
@@ -100,4 +100,13 @@ describe('nightbench replay', () => {
     expect(result.stderr).toContain(`2 episodes of the history already reach ${history.nights[0]} or later`);
   });
 
+  it('a dry run on a history it cannot read leaves no scratch copy behind', async () => {
+    const scratchParent = tempDir('nb-replay-tmp-');
+    writeFileSync(path.join(dir, 'not-a-history.sqlite'), 'not a database\n');
+    for (const file of ['missing.sqlite', 'not-a-history.sqlite']) {
+      const result = await runCli(['replay', '--db', path.join(dir, file), '--from', '2026-01-01', '--to', '2026-01-02', '--dry-run'], { cwd: dir, env: { TMPDIR: scratchParent } });
+      expect(result.code, result.stderr).toBe(4);
+    }
+    expect(readdirSync(scratchParent)).toEqual([]);
+  });
 });
