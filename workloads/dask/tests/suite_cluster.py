@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -121,7 +122,8 @@ class SuiteCluster:
 
     def stop(self) -> None:
         """Stop workers first (they would otherwise wait for a vanished scheduler),
-        then the scheduler, then SIGKILL whatever is left in their process groups."""
+        then the scheduler, then SIGKILL whatever is left in their process groups;
+        then remove the work folder, logs included."""
         scheduler, *workers = self.processes
         for group in (workers, [scheduler]):
             for process in group:
@@ -136,6 +138,7 @@ class SuiteCluster:
             _signal_group(process, signal.SIGKILL)
             process.wait()
         self.processes.clear()
+        shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 def _children_cpu_seconds() -> float:
