@@ -79,8 +79,10 @@ describe('a backfill of twelve nights', () => {
     expect(commitsOfNight('2022-12-09')).toEqual({ cheapa: a2, cheapb: b1 });
     const episodes = () => db.prepare("SELECT workload, metric, kind, first_bad_night, last_good_night, state, found_in_backfill FROM regressions WHERE metric = 'work_time'").all();
     // Should it fail, what the nights measured says whether the machine's load hid the step (the work is a 50 ms sleep).
-    const measured = db.prepare("SELECT r.night, r.status, group_concat(round(v.value, 3), ' ') AS seconds FROM runs r JOIN results v ON v.run_id = r.id WHERE v.metric = 'work_time' GROUP BY r.id ORDER BY r.night, r.started_at").all();
-    expect(episodes(), JSON.stringify(measured)).toEqual([{ workload: 'work', metric: 'work_time', kind: 'regression', first_bad_night: '2022-12-09', last_good_night: '2022-12-08', state: 'still-regressed', found_in_backfill: 1 }]);
+    // With each repeat's status (a repeat the cluster disturbed is no point) and the verdicts' reasons of a dry run.
+    const measured = db.prepare("SELECT r.night, r.status, group_concat(round(v.value, 3) || ' ' || p.status, ', ') AS seconds FROM runs r JOIN results v ON v.run_id = r.id JOIN repeats p ON p.run_id = v.run_id AND p.workload = v.workload AND p.repeat = v.repeat WHERE v.metric = 'work_time' GROUP BY r.id ORDER BY r.night, r.started_at").all();
+    const verdicts = episodes().length > 0 ? '' : (await runCli(['detect', '--db', dbFile, '--night', '2022-12-10', '--dry-run', '--all'], { cwd: dir })).stdout;
+    expect(episodes(), `${JSON.stringify(measured)}\n${verdicts}`).toEqual([{ workload: 'work', metric: 'work_time', kind: 'regression', first_bad_night: '2022-12-09', last_good_night: '2022-12-08', state: 'still-regressed', found_in_backfill: 1 }]);
     expect(resumed.episodesFound.length).toBeGreaterThan(0);
 
     // The same history judged by `detect`, night by night as the nightly would have: the same episodes.
