@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { nightsBefore } from '../night.js';
-import { assessNight } from '../detect/index.js';
+import { judgedNight } from '../detect/index.js';
 import { NightbenchError } from '../errors.js';
 import { medianWallTimes } from '../shard/durations.js';
 import { planRepeats } from '../tune/plan.js';
@@ -45,7 +45,7 @@ export const tuneCommand: CliCommand = {
       const { config } = context.loaded;
       const store = openContextHistory(context);
       try {
-        const report = assessNight(store, config.detection, { now: flags.night, suite: flags.suite });
+        const report = judgedNight(store, config.detection, { now: flags.night, suite: flags.suite });
         if (report.night === undefined) {
           printResult(flags.json, { night: null, workloads: [] }, 'no nightly runs in the history: nothing to tune');
           setExitCode(0);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { assessNight, detectRegressions, judgeNight, judgeRows, planNight, unjudgedCounts, type ActiveEpisode, type DetectOptions, type DetectionReport, type UnjudgedCounts } from './run.js';
+export { assessNight, detectRegressions, judgedNight, judgeNight, judgeRows, planNight, unjudgedCounts, type ActiveEpisode, type DetectOptions, type DetectionReport, type JudgedNight, type UnjudgedCounts } from './run.js';
 export { detectionSchema, defaultDetectionPolicy, resolveSeriesPolicy, type DetectionPolicy, type Direction, type SeriesPolicy } from './policy.js';
 export { groupSeries, seriesKey, type NightPoint, type PointStatus, type Series, type SeriesIdentity } from './series.js';
 export { compareNight, type Comparison, type ComparisonStats } from './compare.js';

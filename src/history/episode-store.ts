@@ -1,12 +1,13 @@
 /**
- * Detection's episodes and machine nights (regression-queries.ts, backfill-queries.ts,
- * machine-queries.ts): planned changes applied, issue numbers and verdicts recorded by the issue
- * and triage side.
+ * Detection's episodes, machine nights and last judged night (regression-queries.ts,
+ * backfill-queries.ts, machine-queries.ts, judged-night-queries.ts): planned changes applied,
+ * issue numbers and verdicts recorded by the issue and triage side.
  *
  * @module
  */
 import { markEpisodesFound, type OfflineJudge } from './backfill-queries.js';
 import type { Episode, EpisodeChange, MachineNight } from './episode-rows.js';
+import { forgetJudgedNight, historyVersion, judgedNight, recordJudgedNight, type JudgedNightRow } from './judged-night-queries.js';
 import { machineNights, recordMachineNight } from './machine-queries.js';
 import { applyEpisodeChanges, assignEpisodeIssues, loadEpisodes, markEpisodesAccepted, markEpisodesUnconfirmed, setEpisodeIssue, type EpisodeFilter } from './regression-queries.js';
 import type { StoreHandle } from './store-handle.js';
@@ -17,11 +18,6 @@ export class EpisodeStore {
   /** Detection's episodes matching the filter, oldest first (see `regression-queries.ts`). */
   episodes(filter: EpisodeFilter = {}): Episode[] {
     return loadEpisodes(this.handle.db, filter);
-  }
-
-  /** Carries out a plan of episode changes in one transaction; returns the ids of the episodes it opened. */
-  applyEpisodeChanges(changes: readonly EpisodeChange[]): number[] {
-    return applyEpisodeChanges(this.handle.db, changes);
   }
 
   /** Remembers the issue each episode joined (episode id -> issue fingerprint); an episode already in one keeps it. */
@@ -49,11 +45,34 @@ export class EpisodeStore {
     return markEpisodesFound(this.handle.db, episodeIds, by);
   }
 
-  /** Nights the machine, not the code, moved (machine-queries.ts). */
-  recordMachineNight(finding: MachineNight): void {
-    this.handle.write(() => recordMachineNight(this.handle.db, finding));
+  /**
+   * What detection found on a night, in one transaction: the episode changes, the machine finding
+   * and (`judged`) the night's verdicts. Those are kept only if nothing was written to the history
+   * since `judged.readVersion`, the version detection read before judging: else the suite's stored
+   * night is dropped, and its readers judge again. Returns the ids of the episodes it opened.
+   */
+  recordNight(changes: readonly EpisodeChange[], machine: MachineNight | undefined, judged?: { readVersion: number; night: Omit<JudgedNightRow, 'current'>; at: string }): number[] {
+    return this.handle.write(() => {
+      const untouched = judged !== undefined && historyVersion(this.handle.db) === judged.readVersion;
+      const opened = applyEpisodeChanges(this.handle.db, changes);
+      if (machine) recordMachineNight(this.handle.db, machine);
+      if (judged && untouched) recordJudgedNight(this.handle.db, judged.night, judged.at);
+      else if (judged) forgetJudgedNight(this.handle.db, judged.night.suite);
+      return opened;
+    });
   }
 
+  /** The version of what detection reads: it advances on every write to it (judged-night-queries.ts). */
+  historyVersion(): number {
+    return historyVersion(this.handle.db);
+  }
+
+  /** The last judged night of `suite` ('' for every suite judged together), if stored. */
+  judgedNight(suite: string): JudgedNightRow | undefined {
+    return judgedNight(this.handle.db, suite);
+  }
+
+  /** Nights the machine, not the code, moved (machine-queries.ts). */
   machineNights(filter: { sinceNight?: string; machineOnly?: boolean } = {}): MachineNight[] {
     return machineNights(this.handle.db, filter);
   }

@@ -1,6 +1,6 @@
 import { formatVariant } from '../format/index.js';
 import { validate } from '../validation.js';
-import { assessNight, detectionSchema, minNoiseNights, resolveSeriesPolicy, summarizeSensitivity, unjudgedCounts } from '../detect/index.js';
+import { detectionSchema, judgedNight, minNoiseNights, resolveSeriesPolicy, summarizeSensitivity, unjudgedCounts } from '../detect/index.js';
 import type { MachineNight } from '../detect/machine-night.js';
 import type { HistoryStore } from '../history/store.js';
 import { detectionQuality } from '../detect/quality.js';
@@ -17,7 +17,7 @@ export interface CollectOptions {
   reportUrl?: string;
 }
 
-/** Reads what the summary of a night shows from the history (read-only: detection is a dry run). */
+/** Reads what the summary of a night shows from the history (read-only: the verdicts detection stored, or a dry run). */
 export function collectNightSummary(store: Pick<HistoryStore, 'runs' | 'episodes' | 'triage' | 'nights'>, options: CollectOptions = {}): NightSummaryInput {
   const night = options.night ?? store.runs.latestNightlyNight() ?? '(none)';
   const runs = store.nights.nightSummaryRuns(night);
@@ -36,7 +36,7 @@ export function collectNightSummary(store: Pick<HistoryStore, 'runs' | 'episodes
     threshold: (suite, workload, metric) => resolveSeriesPolicy(policy, { suite, workload, metric }).threshold,
   });
   if (options.detect !== false && runs.length > 0) {
-    const report = assessNight(store, policy, { now: night });
+    const report = judgedNight(store, policy, { now: night });
     stable = report.counts.stable;
     const { youngHistory, disturbed, notPositive } = unjudgedCounts(report);
     unjudged = { youngHistory, minBaselineNights: policy.minBaselineNights, disturbed, notPositive };

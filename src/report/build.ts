@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { validate } from '../validation.js';
-import { assessNight, levelSegmentation, resolveSeriesPolicy, type DetectionPolicy, type Episode } from '../detect/index.js';
+import { judgedNight, levelSegmentation, resolveSeriesPolicy, type DetectionPolicy, type Episode } from '../detect/index.js';
 import { NightbenchError } from '../errors.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
@@ -233,10 +233,10 @@ class SiteWriter {
 }
 
 /**
- * Detection's view of the history without changing it: a dry run judges the latest night, and
- * the stored episodes give every regression and recovery so far.
+ * Detection's view of the history without changing it: the latest night's verdicts (as detection
+ * stored them, or judged again), and the stored episodes give every regression and recovery so far.
  */
 function readDetection(store: Pick<HistoryStore, 'runs' | 'episodes' | 'bisects' | 'triage' | 'nights'>, policy: DetectionPolicy): DetectionFacts {
-  const tonight = assessNight(store, policy);
+  const tonight = judgedNight(store, policy);
   return { night: tonight.night, verdicts: tonight.verdicts, episodes: store.episodes.episodes(), machineNights: [...store.episodes.machineNights({ machineOnly: true }), ...(tonight.machine ? [tonight.machine] : [])] };
 }

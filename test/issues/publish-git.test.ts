@@ -46,7 +46,7 @@ describe('publishIssues with a git target', () => {
   });
 
   function plantEpisode(from: string, to: string): DetectionReport {
-    store.episodes.applyEpisodeChanges([
+    store.episodes.recordNight([
       {
         action: 'open',
         episode: {
@@ -56,7 +56,7 @@ describe('publishIssues with a git target', () => {
           baselineMedian: 2, baselineNoise: 0.02, newMedian: 4, ratio: 2, pValue: 0.001, state: 'open', lastNight: '2026-12-02', latestMedian: 4, nightsBack: 0,
         },
       },
-    ]);
+    ], undefined);
     return { night: '2026-12-02', dryRun: false, verdicts: [], counts: {} as DetectionReport['counts'], changes: [], openedIds: [1], activeEpisodes: store.episodes.episodes(), unconfirmedEpisodes: [] };
   }
 
