@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { dayNumber } from '../night.js';
 import { median } from 'simple-statistics';
 import { judgeLevelChanges, nightlyLevels, summarizeSensitivity } from '../detect/index.js';
 import { formatChange } from '../format/index.js';
@@ -190,10 +189,11 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], nigh
     const present = values.filter((v) => v !== undefined);
     return present.length ? median(present) : null;
   });
-  const days = nightRuns.map((run) => dayNumber(run.night));
+  // Detection's window counts results, not days (issue 30): a history with a result every ten
+  // days has a baseline band too, and it is the one detection compared each night with.
   const baseline = medians.map((_, i) => {
     const window: number[] = [];
-    for (let j = i - 1; j >= 0 && days[i]! - days[j]! <= options.windowDays; j--) {
+    for (let j = i - 1; j >= 0 && window.length < options.windowDays; j--) {
       if (medians[j] !== null) window.push(medians[j]!);
     }
     return window.length >= options.minBaselineNights ? median(window) : null;

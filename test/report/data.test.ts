@@ -87,6 +87,15 @@ describe('buildSiteData', () => {
     expect(series.threshold).toBe(0.1);
   });
 
+  it('counts the baseline window in results, as detection does: a history with a result every ten days has its band', () => {
+    const runs = [0, 10, 20, 30, 40, 50, 60, 70, 80, 90].map((day) => run(`s${day}`, day));
+    const values = runs.map((r, i) => ({ runId: r.id, workload: 'shuffle', repeat: 1, metric: 'wall_time', value: 10 + i, unit: 's' }));
+    const series = buildSiteData({ runs, measured: measuredOf(values), failures: [], commits: [] }, options()).workloads[0]!.variants[0]!.metrics[0]!;
+    const baseline = series.baseline.map((v) => (v === null ? null : fromUnits(v, series.exponent)));
+    // Night 9's window is the 7 results before it (values 12..18), 70 days back.
+    expect(baseline).toEqual([null, null, null, 11, 11.5, 12, 12.5, 13, 14, 15]);
+  });
+
   it('never mixes cluster shapes', () => {
     const shuffle = buildSiteData(history(), options()).workloads.find((w) => w.workload === 'shuffle')!;
     expect(shuffle.variants.map((v) => [v.variant.clusterShape, v.nights.length, v.metrics[0]!.median.map((m) => fromUnits(m!, v.metrics[0]!.exponent))])).toEqual([
