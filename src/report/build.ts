@@ -73,7 +73,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   const generatedAt = options.now.toISOString();
   const history = options.store.nights.reportHistory();
   const withSamples = options.store.nights.runsWithSamples();
-  const detection = readDetection(options.store, options.policy);
+  const detection = readDetection(options.store, options.policy, options.log);
   const events = options.store.triage.triageEvents();
   const read = performance.now();
   options.log.debug(`read ${history.runs.length} runs, ${history.measured.reduce((n, m) => n + m.metrics.reduce((k, [, , values]) => k + values.length, 0), 0)} values in ${((read - started) / 1000).toFixed(1)} s`);
@@ -249,7 +249,8 @@ class SiteWriter {
  * Detection's view of the history without changing it: the latest night's verdicts (as detection
  * stored them, or judged again), and the stored episodes give every regression and recovery so far.
  */
-function readDetection(store: Pick<HistoryStore, 'runs' | 'episodes' | 'bisects' | 'triage' | 'nights'>, policy: DetectionPolicy): DetectionFacts {
+function readDetection(store: Pick<HistoryStore, 'runs' | 'episodes' | 'bisects' | 'triage' | 'nights'>, policy: DetectionPolicy, log: Log): DetectionFacts {
   const tonight = judgedNight(store, policy);
+  if (tonight.night !== undefined) log.debug(tonight.stored ? `the verdicts of ${tonight.night} as detect stored them` : `${tonight.night} judged again: no stored verdicts of it hold (another night, policy or version, or the history changed since)`);
   return { night: tonight.night, verdicts: tonight.verdicts, episodes: store.episodes.episodes(), machineNights: [...store.episodes.machineNights({ machineOnly: true }), ...(tonight.machine ? [tonight.machine] : [])] };
 }
