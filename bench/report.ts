@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDetectionPolicy as policy, detectRegressions } from '../src/detect/index.js';
+import { assessNight, defaultDetectionPolicy as policy, detectRegressions, judgedNight } from '../src/detect/index.js';
 import { openHistory } from '../src/history/open.js';
 import { silentLog } from '../src/log.js';
 import { buildSite, type BuildSummary } from '../src/report/build.js';
@@ -57,6 +57,16 @@ try {
       `detection night by night over the ${detectNights} nights before the latest: ${seconds(detectStarted)} s; the latest night alone (reading SQLite, issue 25: <= 5 s at 20,000 series): ` +
         `${seconds(lastStarted)} s (${cpuSeconds(lastCpu)} s CPU), ${last.verdicts.length} series, heap ${mb(process.memoryUsage().heapUsed)} MB after`,
     );
+    // What the summary and the site then read: the verdicts detect stored, against judging the night again.
+    const readStarted = performance.now();
+    const readCpu = process.cpuUsage();
+    const stored = judgedNight(store, policy);
+    const readSeconds = seconds(readStarted);
+    const readCpuSeconds = cpuSeconds(readCpu);
+    const againStarted = performance.now();
+    const againCpu = process.cpuUsage();
+    assessNight(store, policy);
+    console.log(`the latest night's verdicts read back as detect stored them (stored: ${stored.stored}): ${readSeconds} s (${readCpuSeconds} s CPU); judged again instead: ${seconds(againStarted)} s (${cpuSeconds(againCpu)} s CPU)`);
   } else {
     console.log(`reusing the history in ${dbFile}`);
   }
