@@ -3,7 +3,8 @@
  * imports `--source` (default: the django-asv results, extracted from the mirror into a temp
  * folder) into a new temp database with `importHistory`, as `nightbench history import` does,
  * then imports it again (nothing new to write). Prints values, seconds, values/s of each pass,
- * and the time spent only reading and parsing the files, as JSON on stdout: wall and CPU seconds.
+ * and the time spent only reading and parsing the files, wall and CPU seconds: a line a pass on
+ * stderr, and JSON on stdout.
  *   npx tsx bench/import.ts [--source DIR]
  */
 import { execFileSync } from 'node:child_process';
@@ -48,5 +49,10 @@ const store = openHistory(file);
 const first = pass('import into an empty history', () => importHistory(store, source, { suite: 'django' }));
 const again = pass('import again (nothing new)', () => importHistory(store, source, { suite: 'django' }));
 store.close();
-process.stdout.write(`${JSON.stringify({ source, passes: [parseOnly, first, again] }, null, 2)}\n`);
+const passes = [parseOnly, first, again];
+// The figures as one line a pass on stderr, for reading; the JSON on stdout, for scripts.
+for (const p of passes) {
+  process.stderr.write(`${p.pass.padEnd(30)} ${p.values.toLocaleString('en')} values: ${p.seconds.toFixed(2)} s, ${p.valuesPerSecond.toLocaleString('en')} values/s wall; ${p.cpuSeconds.toFixed(2)} CPU s, ${p.valuesPerCpuSecond.toLocaleString('en')} values per CPU second\n`);
+}
+process.stdout.write(`${JSON.stringify({ source, passes }, null, 2)}\n`);
 rmSync(work, { recursive: true, force: true });

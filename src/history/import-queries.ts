@@ -8,6 +8,7 @@
  * @module
  */
 import type { Db } from './database.js';
+import { rowsInsert } from './prepared.js';
 import type { CommitInfo, Comparability, MetricValue } from './types.js';
 
 export interface ImportedWorkloadValues {
@@ -43,6 +44,20 @@ export interface ImportWriteCounts {
   newValues: number;
 }
 
+// A run's repeats and values are written by multi-row statements: one statement call per row,
+// the calls (binding, a step, a statement savepoint, a reset each) cost more than the rows.
+const insertRepeats = rowsInsert(
+  'INSERT INTO repeats (run_id, workload, repeat, workload_version, status, started_at, finished_at) VALUES',
+  "(?, ?, 1, ?, 'ok', ?, ?)",
+  'ON CONFLICT DO NOTHING',
+);
+const upsertValues = rowsInsert(
+  'INSERT INTO results (run_id, workload, repeat, metric, value, unit) VALUES',
+  '(?, ?, 1, ?, ?, ?)',
+  `ON CONFLICT (run_id, workload, repeat, metric) DO UPDATE SET value = excluded.value, unit = excluded.unit
+   WHERE value IS NOT excluded.value OR unit IS NOT excluded.unit`,
+);
+
 /** Prepared statements for a bulk import: prepare once, write many runs in one transaction. */
 export function importWriter(db: Db): (row: ImportRunRow) => ImportWriteCounts {
   // A batch of a large import touches most of the results' index pages: with SQLite's default
@@ -60,15 +75,24 @@ export function importWriter(db: Db): (row: ImportRunRow) => ImportWriteCounts {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (repo, sha) DO NOTHING`,
   );
   const insertRunCommit = db.prepare('INSERT INTO run_commits (run_id, repo, sha) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
-  const insertRepeat = db.prepare(
-    `INSERT INTO repeats (run_id, workload, repeat, workload_version, status, started_at, finished_at)
-     VALUES (?, ?, 1, ?, 'ok', ?, ?) ON CONFLICT DO NOTHING`,
-  );
-  const upsertValue = db.prepare(
-    `INSERT INTO results (run_id, workload, repeat, metric, value, unit) VALUES (?, ?, 1, ?, ?, ?)
-     ON CONFLICT (run_id, workload, repeat, metric) DO UPDATE SET value = excluded.value, unit = excluded.unit
-     WHERE value IS NOT excluded.value OR unit IS NOT excluded.unit`,
-  );
+  const storedValues = db.prepare('SELECT workload, metric, value, unit FROM results WHERE run_id = ? AND repeat = 1').raw();
+  /**
+   * Whether every value of the run is stored as it is: importing the same files again then
+   * reads each run once instead of trying every value's upsert. Any difference writes the whole
+   * run as before, so duplicates in a source resolve as the upserts always did.
+   */
+  const storesEvery = (row: ImportRunRow): boolean => {
+    const stored = new Map<string, [string, number, string][]>();
+    for (const [workload, ...value] of storedValues.iterate(row.id) as Iterable<[string, string, number, string]>) {
+      const values = stored.get(workload);
+      if (values) values.push(value);
+      else stored.set(workload, [value]);
+    }
+    return row.workloads.every((w) => {
+      const values = stored.get(w.workload);
+      return values !== undefined && w.metrics.every((m) => values.some(([metric, value, unit]) => metric === m.metric && value === m.value && unit === m.unit));
+    });
+  };
   return (row) => {
     const newRuns = insertRun.run({
       ...row,
@@ -80,11 +104,14 @@ export function importWriter(db: Db): (row: ImportRunRow) => ImportWriteCounts {
     const c = row.commit;
     insertCommit.run(c.repo, c.sha, c.parents.join(' '), c.authorName, c.authorEmail, c.authoredAt, c.committedAt, c.subject);
     insertRunCommit.run(row.id, c.repo, c.sha);
-    let newValues = 0;
+    if (newRuns === 0 && storesEvery(row)) return { newRuns, newValues: 0 };
+    const repeats: unknown[] = [];
+    const values: unknown[] = [];
     for (const w of row.workloads) {
-      insertRepeat.run(row.id, w.workload, w.workloadVersion, row.startedAt, row.startedAt);
-      for (const m of w.metrics) newValues += upsertValue.run(row.id, w.workload, m.metric, m.value, m.unit).changes;
+      repeats.push(row.id, w.workload, w.workloadVersion, row.startedAt, row.startedAt);
+      for (const m of w.metrics) values.push(row.id, w.workload, m.metric, m.value, m.unit);
     }
-    return { newRuns, newValues };
+    insertRepeats(db, repeats);
+    return { newRuns, newValues: upsertValues(db, values) };
   };
 }

@@ -9,7 +9,7 @@
 import { insertAbsentMetrics } from './backfill-queries.js';
 import type Database from 'better-sqlite3';
 import type { Db } from './database.js';
-import { preparedOnce } from './prepared.js';
+import { preparedOnce, rowsInsert } from './prepared.js';
 import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome } from './types.js';
 import type { RunFacts } from './workload-nights.js';
 import { cutShortCondition } from './whole-points-queries.js';
@@ -69,16 +69,22 @@ export function insertRepeat(db: Db, record: RepeatRecord): void {
     `INSERT INTO repeats (run_id, workload, repeat, workload_version, status, started_at, finished_at, error, disturbance, failure_class, failure_cause)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(record.runId, record.workload, record.repeat, record.workloadVersion, record.status, record.startedAt, record.finishedAt, record.error ?? null, record.disturbance ?? null, record.failure?.class ?? null, record.failure?.cause ?? null);
+  const { runId, workload, repeat } = record;
   if (record.status === 'ok' || record.status === 'disturbed') {
-    const insert = preparedOnce(db, 'INSERT INTO results (run_id, workload, repeat, metric, value, unit) VALUES (?, ?, ?, ?, ?, ?)');
-    for (const m of record.metrics) insert.run(record.runId, record.workload, record.repeat, m.metric, m.value, m.unit);
+    const values: unknown[] = [];
+    for (const m of record.metrics) values.push(runId, workload, repeat, m.metric, m.value, m.unit);
+    insertResults(db, values);
   }
-  if (record.absent?.length) insertAbsentMetrics(db, record.absent.map((a) => ({ runId: record.runId, workload: record.workload, ...a })));
-  const sample = preparedOnce(db, 'INSERT INTO samples (run_id, workload, repeat, process, host, t, rss, cpu) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  for (const s of record.samples) {
-    sample.run(record.runId, record.workload, record.repeat, s.process, s.host, JSON.stringify(s.t), JSON.stringify(s.rss), JSON.stringify(s.cpu));
-  }
+  if (record.absent?.length) insertAbsentMetrics(db, record.absent.map((a) => ({ runId, workload, ...a })));
+  const samples: unknown[] = [];
+  for (const s of record.samples) samples.push(runId, workload, repeat, s.process, s.host, JSON.stringify(s.t), JSON.stringify(s.rss), JSON.stringify(s.cpu));
+  insertSamples(db, samples);
 }
+
+// A repeat's values and samples are written by multi-row statements, a statement call each
+// rather than one per row.
+const insertResults = rowsInsert('INSERT INTO results (run_id, workload, repeat, metric, value, unit) VALUES', '(?, ?, ?, ?, ?, ?)');
+const insertSamples = rowsInsert('INSERT INTO samples (run_id, workload, repeat, process, host, t, rss, cpu) VALUES', '(?, ?, ?, ?, ?, ?, ?, ?)');
 
 /**
  * Kept apart from `repeats`, so that nothing that reads measurements ever sees a warm-up.

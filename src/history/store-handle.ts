@@ -12,16 +12,25 @@ import { describeSqliteError, type Db } from './database.js';
 import type { ProcessOwner } from './types.js';
 
 export class StoreHandle {
+  /**
+   * `body` in an IMMEDIATE transaction. Made once: better-sqlite3 builds four wrappers and
+   * defines their properties on each `db.transaction`, about 3% of the CPU of the runner's
+   * one-transaction-per-repeat writes (bench/history.ts, profiled).
+   */
+  private readonly immediate: <T>(body: () => T) => T;
+
   constructor(
     readonly db: Db,
     readonly file: string,
     private readonly busyRetry: BusyRetryPolicy = defaultBusyRetry,
-  ) {}
+  ) {
+    this.immediate = db.transaction((body: () => unknown) => body()).immediate as <T>(body: () => T) => T;
+  }
 
   /** One transaction; another writer's lock is waited out (busy-retry.ts), so a repeat is never lost to it. */
   write<T>(body: () => T): T {
     try {
-      return retryWhileBusy(() => this.db.transaction(body).immediate(), this.busyRetry);
+      return retryWhileBusy(() => this.immediate(body), this.busyRetry);
     } catch (error) {
       throw describeSqliteError(error, this.file);
     }

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { DeclaredDirection } from '../history/regression-queries.js';
 import type { ImportRunRow, ImportedWorkloadValues } from '../history/import-queries.js';
+import type { TupleMap } from './tuple-map.js';
 import type { ImportedRun, InterchangeFormat } from './types.js';
 
 export interface ImportPlacement {
@@ -73,7 +74,7 @@ export function historyRowOf(run: ImportedRun, placement: ImportPlacement): Impo
 }
 
 /** The directions a run's tool states, keyed by suite, workload and metric (a later run's replace an earlier's). */
-export function addDirections(into: Map<string, DeclaredDirection>, run: ImportedRun, defaultSuite: string): void {
+export function addDirections(into: TupleMap<DeclaredDirection>, run: ImportedRun, defaultSuite: string): void {
   const suite = run.suite ?? defaultSuite;
-  for (const v of run.values) into.set(`${suite}\0${v.workload}\0${v.metric}`, { suite, workload: v.workload, metric: v.metric, direction: v.direction });
+  for (const v of run.values) into.set([suite, v.workload, v.metric], { suite, workload: v.workload, metric: v.metric, direction: v.direction });
 }

@@ -12,6 +12,7 @@ import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
 import { addDirections, historyRowOf } from './history-rows.js';
 import { readSource, type ReadOptions } from './read-source.js';
+import { TupleMap } from './tuple-map.js';
 import type { InterchangeFormat } from './types.js';
 
 export interface ImportOptions extends Partial<ReadOptions> {
@@ -58,8 +59,8 @@ export function importHistory(store: Pick<HistoryStore, 'runs'>, source: string,
   };
   const suites = new Set<string>();
   const machines = new Set<string>();
-  const series = new Set<string>();
-  const directions = new Map<string, DeclaredDirection>();
+  const series = new TupleMap<true>();
+  const directions = new TupleMap<DeclaredDirection>();
   let batch: ImportRunRow[] = [];
   let valuesInBatch = 0;
   let filesRead = 0;
@@ -78,7 +79,7 @@ export function importHistory(store: Pick<HistoryStore, 'runs'>, source: string,
       addDirections(directions, run, suite);
       suites.add(row.suite);
       machines.add(run.machine);
-      for (const v of run.values) series.add(`${row.suite}\0${row.clusterShape}\0${row.environmentName}\0${v.workload}\0${v.workloadVersion}\0${v.metric}`);
+      for (const v of run.values) series.set([row.suite, row.clusterShape, row.environmentName, v.workload, v.workloadVersion, v.metric], true);
       summary.runs++;
       summary.values += run.values.length;
       valuesInBatch += run.values.length;
@@ -94,6 +95,6 @@ export function importHistory(store: Pick<HistoryStore, 'runs'>, source: string,
     }
   }
   flush();
-  store.runs.recordMetricDirections([...directions.values()]);
+  store.runs.recordMetricDirections(directions.values());
   return { ...summary, suites: [...suites].sort(), machines: [...machines].sort(), series: series.size };
 }
