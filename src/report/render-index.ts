@@ -1,5 +1,5 @@
 /**
- * The index page: every series' latest value, change vs the trailing week, status, noise and a
+ * The index page: every series' latest value, change vs the trailing window, status, noise and a
  * sparkline. The page is the frame (summary, filters, the table's head); its script renders the
  * rows from the index data files (`index-data.ts`), only those in view, so 20,000 series open as
  * fast as 200. Pure.
@@ -46,7 +46,7 @@ ${machineNightsNote(page)}
   <th><button type="button" data-sort="metric">Metric</button></th>
   <th><button type="button" data-sort="shape">Cluster · environment</button></th>
   <th class="num"><button type="button" data-sort="latest" data-numeric>Latest</button></th>
-  <th class="num" title="latest nightly median against the trailing week's; for an open regression, against the level before it"><button type="button" data-sort="change" data-numeric>Change</button></th>
+  <th class="num" title="latest nightly median against the trailing window's (detection's last results before it); for an open regression, against the level before it"><button type="button" data-sort="change" data-numeric>Change</button></th>
   <th class="num"><button type="button" data-sort="noise" data-numeric>Noise</button></th>
   <th>Trend</th>
   <th>Issue</th>

@@ -69,7 +69,7 @@ function start(page: WorkloadPage, commits: CommitTable): void {
       el('h3', {}, `${night} · ${s.metric}`),
       el('ul', { class: 'values' }, ...values,
         median === null || median === undefined ? el('li', { class: 'muted' }, 'no value this night') : el('li', { class: 'median' }, `median: ${formatValue(median, s.unit)}`),
-        baseline === null || baseline === undefined ? null : el('li', { class: 'muted', title: 'the shaded band: the trailing week\'s median ± detection\'s threshold, the smallest change that counts; detection also asks the change to stand out of the series\' noise (see the status)' }, `trailing-week median: ${formatValue(baseline, s.unit)}, band ± ${Math.round(s.threshold * 100)}% (detection's threshold)`)),
+        baseline === null || baseline === undefined ? null : el('li', { class: 'muted', title: 'the shaded band: the median of detection\'s trailing window (its last results before the night, counted in results, not days) ± its threshold, the smallest change that counts; detection also asks the change to stand out of the series\' noise (see the status)' }, `trailing-window median: ${formatValue(baseline, s.unit)}, band ± ${Math.round(s.threshold * 100)}% (detection's threshold)`)),
       ...(run?.commits ?? []).map((c) => {
         const commit = commits.commits[c]!;
         return el('div', { class: 'commit' },
