@@ -1,5 +1,6 @@
 import type { AbSitePage } from './site-page-schema.js';
 import { formatBand, formatP } from '../format/index.js';
+import { failureLine } from './render.js';
 import { verdictLabel } from './verdict.js';
 import type { AbReport } from './report.js';
 import type { AbEnvironment } from './environment-file.js';
@@ -27,6 +28,8 @@ export function sitePages(report: AbReport, environments: readonly AbEnvironment
         createdAt: header.createdAt,
         baseline: describe(baseline.environment),
         candidate: describe(group.environment),
+        // The baseline's failures concern every candidate's page; another candidate's, only its own.
+        failures: analysis.failures.filter((f) => f.group === group.label || header.groups.some((g) => g.label === f.group && g.role !== 'candidate')).map((f) => failureLine(f, header.groups)),
         summary: `${changed} of ${tests.length} tests changed; ${header.repeats} repeats a side, ${header.order} order (seed ${header.seed}) on ${header.clusterShapes.join(' / ')}; status ${header.status}.${unlisted}${aa} A verdict needs an adjusted p <= ${header.fdr} and a ratio beyond the A/A band. ${analysis.notes.join(' ')}`.trim(),
         // A test without a ratio (a baseline value <= 0) has no place on a page of ratios.
         comparisons: tests.flatMap((t) => (t.ratio ? [{ ...t, ratio: t.ratio }] : [])).map((t) => ({

@@ -1,5 +1,5 @@
 import { formatBand, formatP, formatRatioRange, formatValue } from '../format/index.js';
-import { byEffect, type AbAnalysis, type AbTest } from './analysis.js';
+import { byEffect, type AbAnalysis, type AbFailure, type AbTest } from './analysis.js';
 import type { AbGroup } from './schedule.js';
 import { verdictLabel } from './verdict.js';
 
@@ -46,12 +46,27 @@ function groupLines(header: AbReportHeader): string[] {
   return header.groups.map((g) => `${g.label} = ${g.environment}${g.role === 'null' ? ' (second, independent set of the baseline)' : g.role === 'baseline' ? ' (baseline)' : ''}`);
 }
 
-/** "2 of 12 tests changed; A/A: 0 of 12 differ". */
+/** "2 of 12 tests changed; 1 workload failed; A/A: 0 of 12 differ". */
 export function summaryLine(analysis: AbAnalysis): string {
   const changed = analysis.tests.filter((t) => t.verdict !== 'no clear change').length;
   const nullChanged = analysis.nullTests.filter((t) => t.verdict !== 'no clear change').length;
+  const failed = new Set(analysis.failures.map((f) => `${f.suite}/${f.workload}`)).size;
+  const failures = failed > 0 ? `; ${failed} workload${failed === 1 ? '' : 's'} failed` : '';
   const aa = analysis.nullTests.length > 0 ? `; A/A: ${nullChanged} of ${analysis.nullTests.length} differ` : '';
-  return `${changed} of ${analysis.tests.length} tests changed${aa}`;
+  return `${changed} of ${analysis.tests.length} tests changed${failures}${aa}`;
+}
+
+const statusWords: Record<keyof AbFailure['repeats'], string> = { failed: 'failed', timeout: 'timed out', disturbed: 'disturbed' };
+
+/**
+ * "matmul in B (eager-spill): no repeat ran cleanly (8 failed; last error: SystemExit: 1); not compared".
+ * `quote` marks the error up (Markdown puts it in a code span: it is the tested code's output).
+ */
+export function failureLine(failure: AbFailure, groups: readonly AbGroup[], quote = (error: string) => error): string {
+  const environment = groups.find((g) => g.label === failure.group)?.environment;
+  const counts = Object.entries(failure.repeats).map(([status, n]) => `${n} ${statusWords[status as keyof AbFailure['repeats']]}`);
+  const error = failure.error ? `; last error: ${quote(failure.error)}` : '';
+  return `${failure.workload} in ${failure.group}${environment ? ` (${environment})` : ''}: no repeat ran cleanly (${counts.join(', ')}${error}); not compared`;
 }
 
 /** The terminal table: significant changes first, then by effect size. Plain text, aligned. */
@@ -68,9 +83,18 @@ export function renderTerminal(header: AbReportHeader, analysis: AbAnalysis): st
     ...body.map(line),
     '',
     summaryLine(analysis),
+    ...analysis.failures.map((f) => `FAILED: ${failureLine(f, header.groups)}`),
     ...analysis.notes.map((n) => `note: ${n}`),
     '',
   ].join('\n');
+}
+
+/** The failed workloads as a Markdown list under a heading of their own, or nothing. */
+export function failureList(analysis: AbAnalysis, groups: readonly AbGroup[]): string[] {
+  if (analysis.failures.length === 0) return [];
+  // A code span keeps the error's text from being read as Markdown (mentions, links, HTML).
+  const code = (error: string) => `\`${error.replace(/`/g, "'")}\``;
+  return ['**Failed** (a failure, not a slowdown)', '', ...analysis.failures.map((f) => `- ❌ ${failureLine(f, groups, code)}`), ''];
 }
 
 /** The verdict with its traffic-light icon, for Markdown. */
@@ -96,6 +120,7 @@ export function renderMarkdown(header: AbReportHeader, analysis: AbAnalysis): st
     `- ${header.repeats} repeats a side, ${header.order} order, seed ${header.seed}, on ${header.clusterShapes.join(' / ')}; status ${header.status}`,
     `- ${summaryLine(analysis)} (Benjamini-Hochberg at ${header.fdr}; a change must also lie beyond its A/A band)`,
     '',
+    ...failureList(analysis, header.groups),
     `| ${mdColumns.join(' | ')} |`,
     `| ${mdColumns.map(() => '---').join(' | ')} |`,
     ...table,

@@ -40,6 +40,9 @@ export function renderAbReport(report: AbSitePage, generatedAt: string): string 
   <dt>Compare</dt><dd><a class="compare-link" href="${relativeHref(path, sitePaths.compare)}#ab=${encodeURIComponent(report.id)}">these groups on the Compare page</a> <span class="muted">(filter, sort, repeats)</span></dd>
 </dl>
 ${report.summary ? html`<p class="ab-summary">${report.summary}</p>` : ''}
+${report.failures?.length ? html`<h2>Failed</h2>
+<p class="muted">A failure, not a slowdown: these workloads have nothing to compare on this side.</p>
+<ul class="ab-failures">${report.failures.map((line) => html`<li>${line}</li>`)}</ul>` : ''}
 <h2>Overview</h2>
 ${renderAbHeatmap(report, verdictClass)}
 <h2>Tests</h2>

@@ -114,10 +114,18 @@ describe('analyzeAb', () => {
   it('says when the repeats are too few for any significance, and when a side has no values', () => {
     const five = [1, 2, 3, 4, 5];
     const obs = Array.from({ length: 20 }, (_, w) => [...observations('A', 'wall_time', five, `w${w}`), ...observations('B', 'wall_time', five.map((v) => v + 10), `w${w}`)]).flat();
-    obs.push(...observations('A', 'peak_memory', five));
+    obs.push(...observations('A', 'peak_memory', five, 'w0'));
+    // A workload without any value in B gets one note, not one per metric.
+    obs.push(...observations('A', 'peak_memory', five, 'gone'), ...observations('A', 'wall_time', five, 'gone'));
     const result = analyzeAb({ groups: abGroups(['a', 'b'], false), observations: obs, directions, options });
     expect(result.notes.some((n) => /smallest possible p is 0.0079: among 20 tests a lone difference cannot pass/.test(n))).toBe(true);
-    expect(result.notes).toContain('w peak_memory: no values for B; not compared');
+    expect(result.notes).toContain('w0 peak_memory: no values for B; not compared');
+    expect(result.notes.filter((n) => n.startsWith('gone'))).toEqual(['gone: no values for B; not compared']);
+    // A workload that failed in B is told as a failure, not as missing values.
+    const failures = [{ group: 'B', suite: 's', workload: 'gone', repeats: { failed: 5 } }];
+    const withFailure = analyzeAb({ groups: abGroups(['a', 'b'], false), observations: obs, failures, directions, options });
+    expect(withFailure.failures).toEqual(failures);
+    expect(withFailure.notes.filter((n) => n.startsWith('gone'))).toEqual([]);
   });
 
   it('leaves the ratio out when a baseline value is not positive, and calls no change', () => {

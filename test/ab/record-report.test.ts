@@ -132,6 +132,37 @@ describe('the A/B history and its report', () => {
     expect(withZero.comparisons.map((c) => c.metric)).not.toContain('spilled_bytes');
   });
 
+  it('tells a workload that failed in every repeat of B apart from the tests: one line with its error, first in every output', () => {
+    const runOf = (label: string) => `${record.id.slice(0, 8)}-run-${label === "A'" ? 'A2' : label}`;
+    for (const group of groups) {
+      for (let repeat = 1; repeat <= 6; repeat++) {
+        const failed = group.label === 'B';
+        history.runs.recordRepeat({
+          runId: runOf(group.label), workload: 'broken_sum', repeat, workloadVersion: '1', status: failed ? 'failed' : 'ok', startedAt: record.createdAt, finishedAt: record.createdAt, samples: [],
+          ...(failed ? { error: 'exit 1\nTraceback (most recent call last):\nRuntimeError: this build breaks broken_sum', metrics: [] } : { metrics: [{ metric: 'wall_time', unit: 's', value: 2 + repeat / 10 }, { metric: 'peak_memory', unit: 'bytes', value: 300 * 2 ** 20 }] }),
+        });
+      }
+    }
+    const stored = history.ab.abTest<AbTestRecord>(record.id);
+    const report = reportAb(stored, history.ab.abTestRows(record.id));
+    expect(report.analysis.failures).toEqual([{ group: 'B', suite: 'tiny', workload: 'broken_sum', repeats: { failed: 6 }, error: 'RuntimeError: this build breaks broken_sum' }]);
+    // Not one note per metric that has no values, nor its repeats among those left out.
+    expect(report.analysis.notes.join('\n')).not.toMatch(/broken_sum/);
+    const line = 'broken_sum in B (big-chunks): no repeat ran cleanly (6 failed; last error: RuntimeError: this build breaks broken_sum); not compared';
+    const terminal = renderTerminal(report.header, report.analysis);
+    expect(terminal).toContain('1 of 2 tests changed; 1 workload failed; A/A: 0 of 4 differ');
+    expect(terminal).toContain(`FAILED: ${line}`);
+    const markdown = renderMarkdown(report.header, report.analysis);
+    expect(markdown).toContain('- ❌ broken_sum in B (big-chunks): no repeat ran cleanly (6 failed; last error: `RuntimeError: this build breaks broken_sum`); not compared');
+    const comment = renderPullRequestComment(report);
+    expect(comment).toMatch(/^### nightbench A\/B 0f1e2d3c: 1 of 2 tests changed; 1 workload failed;/m);
+    expect(comment.indexOf('**Failed** (a failure, not a slowdown)')).toBeGreaterThan(0);
+    expect(comment.indexOf('**Failed**')).toBeLessThan(comment.indexOf('**Significant changes**'));
+    const page = abSitePageSchema.parse(sitePages(report, stored.config.environments)[0]);
+    expect(page.failures).toEqual([line]);
+    expect(page.summary).not.toMatch(/broken_sum/);
+  });
+
   it('marks an A/B whose runner died incomplete, and reports what it recorded as partial', () => {
     const id = 'dead0000-0000-4000-8000-000000000001';
     // 8 repeats a side were scheduled; the runner died after 6.

@@ -49,5 +49,14 @@ describe('A/B pages', () => {
     expect(plain).not.toContain('ab-bars');
     expect(plain).not.toContain('Individual runs');
   });
+
+  it('list the workloads that failed on a side under a heading of their own, before the overview, escaped', () => {
+    const failed = { ...report, failures: ['matmul in B (eager-spill): no repeat ran cleanly (8 failed; last error: <b>boom</b>); not compared'] };
+    expect(abSitePageSchema.parse(failed)).toEqual(failed);
+    const page = renderAbReport(failed, '2026-02-10T09:00:00Z');
+    expect(page).toContain('<li>matmul in B (eager-spill): no repeat ran cleanly (8 failed; last error: &lt;b&gt;boom&lt;/b&gt;); not compared</li>');
+    expect(page.indexOf('<h2>Failed</h2>')).toBeLessThan(page.indexOf('<h2>Overview</h2>'));
+    expect(renderAbReport(report, '2026-02-10T09:00:00Z')).not.toContain('<h2>Failed</h2>');
+  });
 });
 
