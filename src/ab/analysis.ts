@@ -179,7 +179,7 @@ function adjust(tests: RawTest[]): (RawTest & { pAdjusted: number })[] {
 }
 
 function withVerdict(test: RawTest & { pAdjusted: number }, fdr: number, band: NoiseBand | undefined): AbTest {
-  return { ...test, band, ...judge({ ratio: test.ratio?.ratio, pAdjusted: test.pAdjusted, fdr, band, direction: test.direction }) };
+  return { ...test, band, ...judge({ ratio: test.ratio?.ratio, difference: test.candidate.median - test.baseline.median, pAdjusted: test.pAdjusted, fdr, band, direction: test.direction }) };
 }
 
 function unreachableSignificance(tests: AbTest[], fdr: number): string[] {

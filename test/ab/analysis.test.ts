@@ -128,14 +128,22 @@ describe('analyzeAb', () => {
     expect(withFailure.notes.filter((n) => n.startsWith('gone'))).toEqual([]);
   });
 
-  it('leaves the ratio out when a baseline value is not positive, and calls no change', () => {
+  it('leaves the ratio out when a baseline value is not positive, and judges such a test by significance and its medians', () => {
+    // A real A/B: nothing spilled in A, 1.19 GiB in every repeat of B (adjusted p 0.00089) read
+    // "no clear change" when a missing ratio decided the verdict.
     const result = analyzeAb({
-      groups: abGroups(['a', 'b'], false),
-      observations: [...observations('A', 'wall_time', [0, 0, 0, 0, 0, 0]), ...observations('B', 'wall_time', [5, 6, 7, 8, 9, 10])],
+      groups: abGroups(['a', 'b'], true),
+      observations: [
+        ...['A', "A'"].flatMap((g) => [...observations(g, 'wall_time', [0, 0, 0, 0, 0, 0]), ...observations(g, 'peak_memory', [0, 0, 0, 0, 0, 0])]),
+        ...observations('B', 'wall_time', [5, 6, 7, 8, 9, 10]),
+        ...observations('B', 'peak_memory', [0, 0, 0, 0, 0, 0]),
+      ],
       directions,
       options,
     });
-    expect(result.tests[0]).toMatchObject({ ratio: undefined, verdict: 'no clear change' });
+    const test = (metric: string) => result.tests.find((t) => t.metric === metric)!;
+    expect(test('wall_time')).toMatchObject({ ratio: undefined, band: undefined, verdict: 'worse', reason: 'significant; no ratio (a baseline value is not positive), so no A/A band applies' });
+    expect(test('peak_memory')).toMatchObject({ ratio: undefined, verdict: 'no clear change', reason: expect.stringMatching(/^not significant/) });
   });
 
   it('sorts significant changes first, then by size of the effect', () => {
