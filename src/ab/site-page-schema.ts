@@ -13,8 +13,8 @@ export const abComparisonSchema = z.strictObject({
   unit: z.string(),
   baselineMedian: z.number(),
   candidateMedian: z.number(),
-  /** candidate / baseline median, with its confidence interval when there is one. */
-  ratio: z.number(),
+  /** candidate / baseline median, with its confidence interval when there is one; absent when a baseline value is not positive (nothing spilled). */
+  ratio: z.number().optional(),
   low: z.number().optional(),
   high: z.number().optional(),
   p: z.number().min(0).max(1).optional(),

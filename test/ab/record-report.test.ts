@@ -125,11 +125,15 @@ describe('the A/B history and its report', () => {
     const peak = page.comparisons.find((c) => c.metric === 'peak_memory')!;
     expect(peak.verdict).toBe('worse');
     expect(peak.verdictFigures!.join(', ')).toMatch(/^A\/A band 0\.9\d\d-1\.0\d\d, raw p /);
-    // A test without a ratio (nothing spilled on either side) is counted, named and left off the page.
-    const spilled = { ...report.analysis.tests[0]!, metric: 'spilled_bytes', ratio: undefined, verdict: 'no clear change' as const };
-    const withZero = sitePages({ ...report, analysis: { ...report.analysis, tests: [...report.analysis.tests, spilled] } }, history.ab.abTest<AbTestRecord>(record.id).config.environments)[0]!;
-    expect(withZero.summary).toMatch(/^1 of 3 tests changed; .* Not listed: 1 test without a ratio \(a baseline value of zero or less: spilled_bytes\)\./);
-    expect(withZero.comparisons.map((c) => c.metric)).not.toContain('spilled_bytes');
+    // A test without a ratio (nothing spilled in A, 1 GiB in B) is listed with its medians and verdict, not left off.
+    const zero = { n: 6, mean: 0, median: 0, std: 0, cv: 0, min: 0, max: 0, mad: 0 };
+    const spilled = { ...report.analysis.tests[0]!, metric: 'spilled_bytes', unit: 'bytes', baseline: zero, candidate: { ...zero, median: 2 ** 30, mean: 2 ** 30 }, ratio: undefined, band: undefined, p: 0.002, verdict: 'worse' as const };
+    const withZero = abSitePageSchema.parse(sitePages({ ...report, analysis: { ...report.analysis, tests: [...report.analysis.tests, spilled] } }, history.ab.abTest<AbTestRecord>(record.id).config.environments)[0]!);
+    expect(withZero.summary).toMatch(/^2 of 3 tests changed; /);
+    expect(withZero.summary).not.toMatch(/Not listed/);
+    const listed = withZero.comparisons.find((c) => c.metric === 'spilled_bytes')!;
+    expect(listed).toMatchObject({ baselineMedian: 0, candidateMedian: 2 ** 30, verdict: 'worse', verdictFigures: ['no ratio, no A/A band', 'raw p 0.002'] });
+    expect(listed.ratio).toBeUndefined();
   });
 
   it('tells a workload that failed in every repeat of B apart from the tests: one line with its error, first in every output', () => {

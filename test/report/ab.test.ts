@@ -50,6 +50,16 @@ describe('A/B pages', () => {
     expect(plain).not.toContain('Individual runs');
   });
 
+  it('show a test without a ratio (a baseline of zeros) by its medians, with its verdict and no ratio chart', () => {
+    const spilled: AbSitePage = { ...report, comparisons: [{ workload: 'spill', metric: 'spilled_bytes', unit: 'bytes', baselineMedian: 0, candidateMedian: 1.19 * 2 ** 30, p: 0.00089, verdict: 'worse', verdictFigures: ['no ratio, no A/A band', 'raw p 0.00041'] }] };
+    expect(abSitePageSchema.parse(spilled)).toEqual(spilled);
+    const page = renderAbReport(spilled, '2026-02-10T09:00:00Z');
+    expect(page).toContain('<td class="num change worse">0 B → 1.19 GiB</td>');
+    expect(page).toMatch(/data-verdict="worse"><a href="#test-spill.spilled_bytes" title="spill · spilled_bytes: 0 B → 1.19 GiB, no A\/A band \(worse\)">0 B → 1.19 GiB<\/a>/);
+    expect(page).not.toContain('class="ab-ratio"');
+    expect(page).not.toMatch(/NaN|undefined|Infinity/);
+  });
+
   it('list the workloads that failed on a side under a heading of their own, before the overview, escaped', () => {
     const failed = { ...report, failures: ['matmul in B (eager-spill): no repeat ran cleanly (8 failed; last error: <b>boom</b>); not compared'] };
     expect(abSitePageSchema.parse(failed)).toEqual(failed);
