@@ -22,6 +22,9 @@ describe('A/B pages', () => {
     expect(page).not.toContain('<b>');
     expect(page).toContain('-20.0%');
     expect(page).toContain('-25.0% … -15.0%');
+    // The adjusted p reads as in the terminal, the Markdown and the PR comment: 0.002, 1, 3.3e-5.
+    const p = (value: number) => /<td class="num">([^<]*)<\/td><td class="verdict">/.exec(renderAbReport({ ...report, comparisons: [{ ...report.comparisons[0]!, p: value }] }, '2026-02-10T09:00:00Z'))![1];
+    expect([p(0.002), p(1), p(0.0000327)]).toEqual(['0.002', '1', '3.3e-5']);
     expect(renderAbIndex([], '2026-02-10T09:00:00Z')).toContain('No A/B report yet');
   });
 
