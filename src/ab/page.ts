@@ -1,6 +1,6 @@
 import type { AbSitePage } from './site-page-schema.js';
 import { formatBand, formatP } from '../format/index.js';
-import { failureLine } from './render.js';
+import { costLine, failureLine } from './render.js';
 import { verdictLabel } from './verdict.js';
 import type { AbReport } from './report.js';
 import type { AbEnvironment } from './environment-file.js';
@@ -28,7 +28,7 @@ export function sitePages(report: AbReport, environments: readonly AbEnvironment
         candidate: describe(group.environment),
         // The baseline's failures concern every candidate's page; another candidate's, only its own.
         failures: analysis.failures.filter((f) => f.group === group.label || header.groups.some((g) => g.label === f.group && g.role !== 'candidate')).map((f) => failureLine(f, header.groups)),
-        summary: `${changed} of ${tests.length} tests changed; ${header.repeats} repeats a side, ${header.order} order (seed ${header.seed}) on ${header.clusterShapes.join(' / ')}; status ${header.status}.${aa} A verdict needs an adjusted p <= ${header.fdr} and a ratio beyond the A/A band. ${analysis.notes.join(' ')}`.trim(),
+        summary: `${changed} of ${tests.length} tests changed; ${header.repeats} repeats a side, ${header.order} order (seed ${header.seed}) on ${header.clusterShapes.join(' / ')}; status ${header.status}.${header.cost ? ` Cost: ${costLine(header)}.` : ''}${aa} A verdict needs an adjusted p <= ${header.fdr} and a ratio beyond the A/A band. ${analysis.notes.join(' ')}`.trim(),
         comparisons: tests.map((t) => ({
           workload: t.workload,
           metric: t.metric,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { escapeCell, failureList, rows, summaryLine, verdictWithIcon, type Row } from './render.js';
+import { costLine, escapeCell, failureList, rows, summaryLine, verdictWithIcon, type Row } from './render.js';
 import type { AbReport } from './report.js';
 
 /**
@@ -35,7 +35,7 @@ export function renderPullRequestComment(report: AbReport, reportUrl?: string): 
     pullRequestCommentMarker,
     `### nightbench A/B ${header.id.slice(0, 8)}: ${summaryLine(analysis)}`,
     '',
-    `${groups}; ${header.repeats} repeats a side, status ${header.status}. A change counts only when significant (Benjamini-Hochberg at ${header.fdr}) and beyond its A/A band.`,
+    `${groups}; ${header.repeats} repeats a side, status ${header.status}${header.cost ? `; cost: ${costLine(header)}` : ''}. A change counts only when significant (Benjamini-Hochberg at ${header.fdr}) and beyond its A/A band.`,
     '',
     ...failureList(analysis, header.groups),
     ...(changed.length > 0 ? ['**Significant changes**', '', ...table(changed)] : ['No significant change.']),

@@ -1,4 +1,4 @@
-import { formatBand, formatP, formatRatioRange, formatValue } from '../format/index.js';
+import { formatBand, formatP, formatRatioRange, formatSeconds, formatValue } from '../format/index.js';
 import { byEffect, type AbAnalysis, type AbFailure, type AbTest } from './analysis.js';
 import type { AbGroup } from './schedule.js';
 import { verdictLabel } from './verdict.js';
@@ -14,6 +14,17 @@ export interface AbReportHeader {
   seed: number;
   clusterShapes: readonly string[];
   fdr: number;
+  /** What the A/B cost; absent while it runs. */
+  cost?: AbCost;
+}
+
+/** An A/B's cost: the time from its first slot to its last, and the clusters and repeats its schedule asked for. */
+export interface AbCost {
+  seconds: number;
+  clusters: number;
+  repeats: number;
+  /** Clusters at most at a time (ab.maxParallel): the cluster time is up to this many times `seconds`. */
+  parallel: number;
 }
 
 /** One test as table cells (in the order of the terminal columns), with the test itself. */
@@ -44,6 +55,14 @@ export function rows(analysis: AbAnalysis): Row[] {
 
 function groupLines(header: AbReportHeader): string[] {
   return header.groups.map((g) => `${g.label} = ${g.environment}${g.role === 'null' ? ' (second, independent set of the baseline)' : g.role === 'baseline' ? ' (baseline)' : ''}`);
+}
+
+/** "7.4 min of cluster time, 24 clusters one at a time, 48 repeats", or nothing while the A/B runs. */
+export function costLine(header: AbReportHeader): string | undefined {
+  const { cost } = header;
+  if (!cost) return undefined;
+  const time = cost.parallel === 1 ? `${formatSeconds(cost.seconds)} of cluster time, ${cost.clusters} clusters one at a time` : `${formatSeconds(cost.seconds)} with up to ${cost.parallel} clusters at a time (at most ${formatSeconds(cost.seconds * cost.parallel)} of cluster time), ${cost.clusters} clusters`;
+  return `${time}, ${cost.repeats} repeats`;
 }
 
 /** "2 of 12 tests changed; 1 workload failed; A/A: 0 of 12 differ". */
@@ -77,6 +96,7 @@ export function renderTerminal(header: AbReportHeader, analysis: AbAnalysis): st
   return [
     `A/B ${header.id} (${header.status}), ${header.repeats} repeats a side, ${header.order} order, seed ${header.seed}, on ${header.clusterShapes.join(' / ')}`,
     ...groupLines(header).map((l) => `  ${l}`),
+    ...optional(costLine(header)).map((l) => `  cost: ${l}`),
     '',
     line(columns),
     line(widths.map((w) => '-'.repeat(w))),
@@ -118,6 +138,7 @@ export function renderMarkdown(header: AbReportHeader, analysis: AbAnalysis): st
     '',
     ...groupLines(header).map((l) => `- ${escapeCell(l)}`),
     `- ${header.repeats} repeats a side, ${header.order} order, seed ${header.seed}, on ${header.clusterShapes.join(' / ')}; status ${header.status}`,
+    ...optional(costLine(header)).map((l) => `- cost: ${l}`),
     `- ${summaryLine(analysis)} (Benjamini-Hochberg at ${header.fdr}; a change must also lie beyond its A/A band)`,
     '',
     ...failureList(analysis, header.groups),
@@ -129,6 +150,9 @@ export function renderMarkdown(header: AbReportHeader, analysis: AbAnalysis): st
     '',
   ].join('\n');
 }
+
+/** A line that may be absent, as a list of zero or one. */
+export const optional = (line: string | undefined): string[] => (line === undefined ? [] : [line]);
 
 /** Text safe inside a Markdown table cell. */
 export function escapeCell(text: string): string {

@@ -1,7 +1,7 @@
 import { lastLines } from '../errors.js';
 import type { ResultRow } from '../history/types.js';
 import { analyzeAb, type AbAnalysis, type AbFailure, type AbObservation } from './analysis.js';
-import type { AbReportHeader } from './render.js';
+import type { AbCost, AbReportHeader } from './render.js';
 import type { AbTestRecord } from './test-record.js';
 
 /** An A/B's rows: the history's result rows, each with the group of its run. */
@@ -32,9 +32,15 @@ export function reportAb(record: AbTestRecord, rows: readonly AbRow[]): AbReport
   if (leftOut.length > 0) analysis.notes.push(`left out: ${leftOut.join(', ')}`);
   if (record.status === 'incomplete' || record.status === 'running') analysis.notes.unshift(partialNote(record, rows));
   return {
-    header: { id: record.id, createdAt: record.createdAt, status: record.status, groups, repeats: ab.repeats, order: record.order, seed: record.seed, clusterShapes, fdr: ab.fdr },
+    header: { id: record.id, createdAt: record.createdAt, status: record.status, groups, repeats: ab.repeats, order: record.order, seed: record.seed, clusterShapes, fdr: ab.fdr, ...(record.finishedAt ? { cost: cost(record, record.finishedAt) } : {}) },
     analysis,
   };
+}
+
+/** From the first slot to the last (createdAt is taken once every environment is prepared), and what the schedule ran. */
+function cost(record: AbTestRecord, finishedAt: string): AbCost {
+  const seconds = (Date.parse(finishedAt) - Date.parse(record.createdAt)) / 1000;
+  return { seconds, clusters: record.schedule.length, repeats: record.schedule.reduce((sum, slot) => sum + slot.count, 0), parallel: record.config.ab.maxParallel };
 }
 
 /** An A/B that stopped (or has not yet finished): how much of its schedule the analysis rests on. */

@@ -44,6 +44,7 @@ const resultSchema = z.looseObject({
     groups: z.array(z.looseObject({ label: z.string(), environment: z.string(), role: z.enum(['baseline', 'candidate', 'null']) })),
     repeats: z.number(),
     fdr: z.number(),
+    cost: z.looseObject({ seconds: z.number(), clusters: z.number(), repeats: z.number(), parallel: z.number() }).optional(),
   }),
   // Result files written before failures were told apart have none.
   analysis: z.looseObject({ tests: z.array(test), nullTests: z.array(test), failures: z.array(failure).default([]), notes: z.array(z.string()) }),

@@ -167,6 +167,25 @@ describe('the A/B history and its report', () => {
     expect(page.summary).not.toMatch(/broken_sum/);
   });
 
+  it('says what the A/B cost once it finished: its time, clusters and repeats, in every output', () => {
+    const id = 'c0570000-0000-4000-8000-000000000001';
+    const schedule = groups.map((g) => ({ group: g.label, suite: 'tiny', workload: 'chunked_sum', firstRepeat: 1, count: 6 }));
+    history.ab.createAbTest({ ...record, id, schedule });
+    fill(history, id);
+    expect(reportAb(history.ab.abTest<AbTestRecord>(id), history.ab.abTestRows(id)).header.cost).toBeUndefined();
+    history.ab.finishAbTest(id, 'complete', '2026-12-02T10:07:24.000Z');
+    const stored = history.ab.abTest<AbTestRecord>(id);
+    const report = reportAb(stored, history.ab.abTestRows(id));
+    const cost = '7.4 min of cluster time, 3 clusters one at a time, 18 repeats';
+    expect(renderTerminal(report.header, report.analysis).split('\n')).toContain(`  cost: ${cost}`);
+    expect(renderMarkdown(report.header, report.analysis).split('\n')).toContain(`- cost: ${cost}`);
+    expect(renderPullRequestComment(report)).toContain(`status complete; cost: ${cost}.`);
+    expect(sitePages(report, stored.config.environments)[0]!.summary).toContain(`Cost: ${cost}.`);
+    // Slots in parallel: the time is the A/B's, the cluster time up to that many times it.
+    const parallel = reportAb({ ...stored, config: { ...stored.config, ab: { ...stored.config.ab, maxParallel: 3 } } }, history.ab.abTestRows(id));
+    expect(renderTerminal(parallel.header, parallel.analysis)).toContain('cost: 7.4 min with up to 3 clusters at a time (at most 22.2 min of cluster time), 3 clusters, 18 repeats');
+  });
+
   it('marks an A/B whose runner died incomplete, and reports what it recorded as partial', () => {
     const id = 'dead0000-0000-4000-8000-000000000001';
     // 8 repeats a side were scheduled; the runner died after 6.
