@@ -1,5 +1,5 @@
 import type { AbSitePage } from './site-page-schema.js';
-import { formatBand, formatP } from '../format/index.js';
+import { formatChangeRange, formatP } from '../format/index.js';
 import { costLine, failureLine } from './render.js';
 import { verdictLabel } from './verdict.js';
 import type { AbReport } from './report.js';
@@ -7,7 +7,8 @@ import type { AbEnvironment } from './environment-file.js';
 
 /**
  * The site's A/B pages (src/report/ab.ts reads them from `<reports.dir>/ab/`): one per candidate
- * against the baseline, each test's A/A band and adjusted p beside its verdict. Pure.
+ * against the baseline, each test's A/A band (as changes, like the page's intervals) and adjusted p
+ * beside its verdict. Pure.
  */
 export function sitePages(report: AbReport, environments: readonly AbEnvironment[]): AbSitePage[] {
   const { header, analysis } = report;
@@ -47,7 +48,7 @@ export function sitePages(report: AbReport, environments: readonly AbEnvironment
           baselineValues: t.values.baseline,
           candidateValues: t.values.candidate,
           verdict: verdictLabel(t.verdict, t.unit),
-          ...(t.band ? { verdictFigures: [`A/A band ${formatBand(t.band)}`, `raw p ${formatP(t.p)}`] } : t.ratio ? {} : { verdictFigures: ['no ratio, no A/A band', `raw p ${formatP(t.p)}`] }),
+          ...(t.band ? { verdictFigures: [`A/A band ${formatChangeRange(t.band.low, t.band.high)}`, `raw p ${formatP(t.p)}`] } : t.ratio ? {} : { verdictFigures: ['no ratio, no A/A band', `raw p ${formatP(t.p)}`] }),
         })),
       };
     });

@@ -20,7 +20,7 @@ export const abComparisonSchema = z.strictObject({
   p: z.number().min(0).max(1).optional(),
   /** e.g. "faster", "slower", "no change"; shown as given. */
   verdict: z.string().min(1),
-  /** The figures the verdict rests on, e.g. ["A/A band 0.954-1.048", "raw p 0.00016"], shown under it a line each (files written before carried them inside `verdict`). */
+  /** The figures the verdict rests on, e.g. ["A/A band -4.6% … +4.8%", "raw p 0.00016"], shown under it a line each (files written before carried them inside `verdict`). */
   verdictFigures: z.array(z.string().min(1)).optional(),
   /** Means and standard deviations of each side, for the bars (median bar, mean mark, sd whisker). */
   baselineMean: z.number().optional(),

@@ -47,6 +47,9 @@ export function formatChange(change: number): string {
   return `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%`;
 }
 
+/** An interval (or band) of ratios as the changes it spans: "-4.7% … +4.9%". */
+export const formatChangeRange = (low: number, high: number) => `${formatChange(low - 1)} … ${formatChange(high - 1)}`;
+
 /** A p-value with two significant digits, in scientific notation below 0.0001: "0.031", "2.4e-6". */
 export function formatP(p: number): string {
   return p < 0.0001 ? p.toExponential(1) : Number(p.toPrecision(2)).toString();

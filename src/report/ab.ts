@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { formatChange, formatP, formatRatio, formatValue } from '../format/index.js';
+import { formatChangeRange, formatP, formatRatio, formatValue } from '../format/index.js';
 import { abTestAnchor, changeLabel, renderAbHeatmap } from './ab-heatmap.js';
 import type { AbSitePage } from '../ab/site-page-schema.js';
 import { relativeHref, sitePaths } from './paths.js';
@@ -29,7 +29,7 @@ ${sorted.map((r) => html`<tr><td>${r.createdAt.slice(0, 16).replace('T', ' ')}</
 /** One A/B report: what was compared and, per series, the medians, the ratio and the verdict. */
 export function renderAbReport(report: AbSitePage, generatedAt: string): string {
   const path = sitePaths.abReport(report.id);
-  const interval = (c: AbSitePage['comparisons'][number]) => (c.low !== undefined && c.high !== undefined ? `${formatChange(c.low - 1)} … ${formatChange(c.high - 1)}` : '—');
+  const interval = (c: AbSitePage['comparisons'][number]) => (c.low !== undefined && c.high !== undefined ? formatChangeRange(c.low, c.high) : '—');
   const body = html`
 <p class="crumbs"><a href="${relativeHref(path, sitePaths.abIndex)}">A/B</a></p>
 <h1>${report.title}</h1>
@@ -85,7 +85,7 @@ function ratioChart(c: Comparison): Html | undefined {
   const span = Math.max(...points.map((v) => Math.abs(Math.log(v))), Math.log(1.05));
   const x = (value: number) => (80 + (Math.log(Math.max(value, 1e-9)) / span) * 72).toFixed(1);
   const band = c.bandLow !== undefined && c.bandHigh !== undefined
-    ? html`<rect class="ab-band" x="${x(c.bandLow)}" y="2" width="${(Number(x(c.bandHigh)) - Number(x(c.bandLow))).toFixed(1)}" height="18" fill="#e3e8ee"><title>A/A band ${formatChange(c.bandLow - 1)} … ${formatChange(c.bandHigh - 1)}</title></rect>`
+    ? html`<rect class="ab-band" x="${x(c.bandLow)}" y="2" width="${(Number(x(c.bandHigh)) - Number(x(c.bandLow))).toFixed(1)}" height="18" fill="#e3e8ee"><title>A/A band ${formatChangeRange(c.bandLow, c.bandHigh)}</title></rect>`
     : undefined;
   const interval = c.low !== undefined && c.high !== undefined ? html`<line x1="${x(c.low)}" x2="${x(c.high)}" y1="11" y2="11" stroke="#111" stroke-width="1.5"/>` : undefined;
   return html`<svg class="ab-ratio" width="160" height="22" role="img" aria-label="ratio, interval and A/A band">${band}<line x1="80" x2="80" y1="0" y2="22" stroke="#888" stroke-dasharray="2 2"/>${interval}<circle cx="${x(c.ratio)}" cy="11" r="3.5" fill="#111"><title>ratio ${formatRatio(c.ratio)}</title></circle></svg>`;

@@ -40,8 +40,8 @@ describe('A/B pages', () => {
     expect(page).toMatch(/<rect x="0" y="16" width="112\.1"/);
     expect(page).toContain('class="ab-band"');
     // The figures behind the verdict sit under it, one unbroken line each.
-    const withDetail = renderAbReport({ ...detailed, comparisons: [{ ...detailed.comparisons[0]!, verdictFigures: ['A/A band 0.950-1.050', 'raw p 0.0002'] }] }, '2026-02-10T09:00:00Z');
-    expect(withDetail).toContain('<td class="verdict">faster<small><span>A/A band 0.950-1.050</span><span>raw p 0.0002</span></small></td>');
+    const withDetail = renderAbReport({ ...detailed, comparisons: [{ ...detailed.comparisons[0]!, verdictFigures: ['A/A band -5.0% … +5.0%', 'raw p 0.0002'] }] }, '2026-02-10T09:00:00Z');
+    expect(withDetail).toContain('<td class="verdict">faster<small><span>A/A band -5.0% … +5.0%</span><span>raw p 0.0002</span></small></td>');
     // Long names may break after their underscores, in the heatmap and the table, so the tables fit the page.
     expect(withDetail).toContain('<th>wall_<wbr>time</th>');
     expect(withDetail).toContain('<td>wall_<wbr>time</td>');
