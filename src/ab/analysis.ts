@@ -100,6 +100,8 @@ export function analyzeAb(input: AbAnalysisInput): AbAnalysis {
   const tests = compare('candidate').map((t) => withVerdict(t, input.options.fdr, bands.get(t.key)));
   for (const t of nullTests) if (t.verdict !== 'no clear change') notes.push(`A/A differs on ${t.workload} ${t.metric} (adjusted p ${formatP(t.pAdjusted)}): the machine drifted or this test is noisier than its repeats show`);
   if (nullTests.length === 0 && tests.length > 0) notes.push('no null hypothesis (A/A) ran: verdicts rest on significance alone, without a noise band');
+  const unbanded = tests.filter((t) => !t.ratio && t.verdict !== 'no clear change');
+  if (unbanded.length > 0 && nullTests.length > 0) notes.push(`without a ratio (a baseline value of zero), so without an A/A band, significance alone decided: ${unbanded.map((t) => `${t.workload} ${t.metric}`).join(', ')}`);
   notes.push(...unreachableSignificance(tests, input.options.fdr));
   return { tests, nullTests, failures, notes };
 }

@@ -144,6 +144,8 @@ describe('analyzeAb', () => {
     const test = (metric: string) => result.tests.find((t) => t.metric === metric)!;
     expect(test('wall_time')).toMatchObject({ ratio: undefined, band: undefined, verdict: 'worse', reason: 'significant; no ratio (a baseline value is not positive), so no A/A band applies' });
     expect(test('peak_memory')).toMatchObject({ ratio: undefined, verdict: 'no clear change', reason: expect.stringMatching(/^not significant/) });
+    // The tables show such a test's band as "-": a note says what decided it.
+    expect(result.notes).toContain('without a ratio (a baseline value of zero), so without an A/A band, significance alone decided: w wall_time');
   });
 
   it('sorts significant changes first, then by size of the effect', () => {
