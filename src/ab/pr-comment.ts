@@ -1,7 +1,7 @@
 /**
- * The A/B result as one pull-request comment: workloads that failed first, then significant changes, each with its A/A band,
- * the rest folded away, and a link to the full report. It carries the marker by which a re-run
- * finds the comment and edits it instead of adding another. Pure.
+ * The A/B result as one pull-request comment: workloads that failed first, then significant
+ * changes, each with its A/A band, the rest folded away, and a link to the full report. It carries
+ * the marker by which a re-run finds the comment and edits it instead of adding another. Pure.
  *
  * @module
  */

@@ -40,12 +40,14 @@ export function reportAb(record: AbTestRecord, rows: readonly AbRow[]): AbReport
 /** From the first slot to the last (createdAt is taken once every environment is prepared), and what the schedule ran. */
 function cost(record: AbTestRecord, finishedAt: string): AbCost {
   const seconds = (Date.parse(finishedAt) - Date.parse(record.createdAt)) / 1000;
-  return { seconds, clusters: record.schedule.length, repeats: record.schedule.reduce((sum, slot) => sum + slot.count, 0), parallel: record.config.ab.maxParallel };
+  return { seconds, clusters: record.schedule.length, repeats: scheduledRepeats(record), parallel: record.config.ab.maxParallel };
 }
+
+const scheduledRepeats = (record: AbTestRecord) => record.schedule.reduce((sum, slot) => sum + slot.count, 0);
 
 /** An A/B that stopped (or has not yet finished): how much of its schedule the analysis rests on. */
 function partialNote(record: AbTestRecord, rows: readonly AbRow[]): string {
-  const scheduled = record.schedule.reduce((sum, slot) => sum + slot.count, 0);
+  const scheduled = scheduledRepeats(record);
   const recorded = new Set(rows.map((row) => `${row.group}\u0000${row.suite}\u0000${row.workload}\u0000${row.repeat}`)).size;
   const why = record.status === 'running' ? 'is still running (or its runner died and no start since has marked it)' : 'stopped before it finished';
   return `partial: this A/B ${why}; ${recorded} of ${scheduled} scheduled repeats were recorded, and the analysis covers only those`;
@@ -56,7 +58,9 @@ function failedWorkloads(rows: readonly AbRow[]): AbFailure[] {
   const byWorkload = new Map<string, AbRow[]>();
   for (const row of rows) {
     const key = `${row.group}\u0000${row.suite}\u0000${row.workload}`;
-    byWorkload.set(key, [...(byWorkload.get(key) ?? []), row]);
+    const list = byWorkload.get(key) ?? [];
+    list.push(row);
+    byWorkload.set(key, list);
   }
   return [...byWorkload.values()].flatMap((workloadRows) => {
     if (workloadRows.some((row) => row.status === 'ok')) return [];
