@@ -4,6 +4,7 @@ import type { AnalysisOptions } from '../config/ab-section.js';
 import type { AbGroup } from './schedule.js';
 import { abDirection, judge, noiseBand, type AbDirection, type NoiseBand, type Verdict } from './verdict.js';
 import { formatP } from '../format/index.js';
+import type { RepeatStatus } from '../history/types.js';
 
 /** One measured value of one repeat, labelled with its group. */
 export interface AbObservation {
@@ -15,9 +16,22 @@ export interface AbObservation {
   value: number;
 }
 
+/** A workload none of whose repeats ran cleanly in one group: a failure, not a slowdown, and nothing to compare. */
+export interface AbFailure {
+  group: string;
+  suite: string;
+  workload: string;
+  /** The group's repeats of the workload by status; none is ok. */
+  repeats: Partial<Record<Exclude<RepeatStatus, 'ok'>, number>>;
+  /** The last line of the last recorded error, if any. */
+  error?: string;
+}
+
 export interface AbAnalysisInput {
   groups: readonly AbGroup[];
   observations: readonly AbObservation[];
+  /** Workloads that failed in a group; their missing values need no note of their own. */
+  failures?: readonly AbFailure[];
   /** Direction of each metric, keyed by {@link testKey}; a metric not listed has none. */
   directions: Readonly<Record<string, MetricDirection>>;
   options: AnalysisOptions;
@@ -54,6 +68,8 @@ export interface AbAnalysis {
   tests: AbTest[];
   /** A' against A: the noise of each test. A verdict other than "no clear change" here is a warning. */
   nullTests: AbTest[];
+  /** Workloads that never ran cleanly in a group, told apart from the tests: they were not compared. */
+  failures: AbFailure[];
   /** Caveats a reader must see: unreachable significance, noisy A/A pairs, missing values. */
   notes: string[];
 }
@@ -71,7 +87,8 @@ export function testKey(suite: string, workload: string, metric: string): string
  */
 export function analyzeAb(input: AbAnalysisInput): AbAnalysis {
   const baseline = input.groups.find((g) => g.role === 'baseline');
-  if (!baseline) return { tests: [], nullTests: [], notes: ['no baseline group'] };
+  const failures = [...(input.failures ?? [])];
+  if (!baseline) return { tests: [], nullTests: [], failures, notes: ['no baseline group'] };
   const values = groupValues(input.observations);
   const notes: string[] = [];
   const compare = (role: AbGroup['role']) =>
@@ -83,8 +100,10 @@ export function analyzeAb(input: AbAnalysisInput): AbAnalysis {
   const tests = compare('candidate').map((t) => withVerdict(t, input.options.fdr, bands.get(t.key)));
   for (const t of nullTests) if (t.verdict !== 'no clear change') notes.push(`A/A differs on ${t.workload} ${t.metric} (adjusted p ${formatP(t.pAdjusted)}): the machine drifted or this test is noisier than its repeats show`);
   if (nullTests.length === 0 && tests.length > 0) notes.push('no null hypothesis (A/A) ran: verdicts rest on significance alone, without a noise band');
+  const unbanded = tests.filter((t) => !t.ratio && t.verdict !== 'no clear change');
+  if (unbanded.length > 0 && nullTests.length > 0) notes.push(`without a ratio (a baseline value of zero), so without an A/A band, significance alone decided: ${unbanded.map((t) => `${t.workload} ${t.metric}`).join(', ')}`);
   notes.push(...unreachableSignificance(tests, input.options.fdr));
-  return { tests, nullTests, notes };
+  return { tests, nullTests, failures, notes };
 }
 
 /** Significant changes first, then by size of the effect (|log ratio|), largest first. */
@@ -113,11 +132,16 @@ type RawTest = Omit<AbTest, 'pAdjusted' | 'band' | 'verdict' | 'reason'>;
 
 function compareGroups(values: Values, baselineLabel: string, label: string, input: AbAnalysisInput, notes: string[]): RawTest[] {
   const tests: RawTest[] = [];
+  // Metrics without values on a side, by workload and side: one note per workload when it has none at all.
+  const missing = new Map<string, { suite: string; workload: string; side: string; metrics: string[] }>();
   for (const [key, entry] of [...values].sort(([a], [b]) => a.localeCompare(b))) {
     const a = entry.byGroup.get(baselineLabel) ?? [];
     const b = entry.byGroup.get(label) ?? [];
     if (a.length === 0 || b.length === 0) {
-      notes.push(`${entry.workload} ${entry.metric}: no values for ${a.length === 0 ? baselineLabel : label}; not compared`);
+      const side = a.length === 0 ? baselineLabel : label;
+      const where = `${entry.suite}\u0000${entry.workload}\u0000${side}`;
+      const gap = missing.get(where) ?? { suite: entry.suite, workload: entry.workload, side, metrics: [] };
+      missing.set(where, { ...gap, metrics: [...gap.metrics, entry.metric] });
       continue;
     }
     // Both sides need spread to rank; one value a side says nothing about noise.
@@ -140,6 +164,13 @@ function compareGroups(values: Values, baselineLabel: string, label: string, inp
       exact: rank.exact,
     });
   }
+  for (const { suite, workload, side, metrics } of missing.values()) {
+    // A failed workload is told as a failure; its missing values are no news.
+    if (input.failures?.some((f) => f.suite === suite && f.workload === workload && f.group === side)) continue;
+    const measured = [...values.values()].filter((e) => e.suite === suite && e.workload === workload).length;
+    if (metrics.length === measured) notes.push(`${workload}: no values for ${side}; not compared`);
+    else for (const metric of metrics) notes.push(`${workload} ${metric}: no values for ${side}; not compared`);
+  }
   return tests;
 }
 
@@ -150,7 +181,7 @@ function adjust(tests: RawTest[]): (RawTest & { pAdjusted: number })[] {
 }
 
 function withVerdict(test: RawTest & { pAdjusted: number }, fdr: number, band: NoiseBand | undefined): AbTest {
-  return { ...test, band, ...judge({ ratio: test.ratio?.ratio, pAdjusted: test.pAdjusted, fdr, band, direction: test.direction }) };
+  return { ...test, band, ...judge({ ratio: test.ratio?.ratio, difference: test.candidate.median - test.baseline.median, pAdjusted: test.pAdjusted, fdr, band, direction: test.direction }) };
 }
 
 function unreachableSignificance(tests: AbTest[], fdr: number): string[] {

@@ -1,12 +1,14 @@
 import type { AbSitePage } from './site-page-schema.js';
-import { formatBand, formatP } from '../format/index.js';
+import { formatChangeRange, formatP } from '../format/index.js';
+import { costLine, failureLine } from './render.js';
 import { verdictLabel } from './verdict.js';
 import type { AbReport } from './report.js';
 import type { AbEnvironment } from './environment-file.js';
 
 /**
  * The site's A/B pages (src/report/ab.ts reads them from `<reports.dir>/ab/`): one per candidate
- * against the baseline, each test's A/A band and adjusted p beside its verdict. Pure.
+ * against the baseline, each test's A/A band (as changes, like the page's intervals) and adjusted p
+ * beside its verdict. Pure.
  */
 export function sitePages(report: AbReport, environments: readonly AbEnvironment[]): AbSitePage[] {
   const { header, analysis } = report;
@@ -18,8 +20,6 @@ export function sitePages(report: AbReport, environments: readonly AbEnvironment
     .map((group) => {
       const tests = analysis.tests.filter((t) => t.group === group.label);
       const changed = tests.filter((t) => t.verdict !== 'no clear change').length;
-      const unrated = tests.filter((t) => !t.ratio);
-      const unlisted = unrated.length > 0 ? ` Not listed: ${unrated.length} test${unrated.length === 1 ? '' : 's'} without a ratio (a baseline value of zero or less: ${[...new Set(unrated.map((t) => t.metric))].sort().join(', ')}).` : '';
       const aa = analysis.nullTests.length > 0 ? ` The baseline ran twice (A and A'); ${analysis.nullTests.filter((t) => t.verdict !== 'no clear change').length} of ${analysis.nullTests.length} A/A tests differ.` : '';
       return {
         id: `${header.id}-${group.label}`,
@@ -27,17 +27,17 @@ export function sitePages(report: AbReport, environments: readonly AbEnvironment
         createdAt: header.createdAt,
         baseline: describe(baseline.environment),
         candidate: describe(group.environment),
-        summary: `${changed} of ${tests.length} tests changed; ${header.repeats} repeats a side, ${header.order} order (seed ${header.seed}) on ${header.clusterShapes.join(' / ')}; status ${header.status}.${unlisted}${aa} A verdict needs an adjusted p <= ${header.fdr} and a ratio beyond the A/A band. ${analysis.notes.join(' ')}`.trim(),
-        // A test without a ratio (a baseline value <= 0) has no place on a page of ratios.
-        comparisons: tests.flatMap((t) => (t.ratio ? [{ ...t, ratio: t.ratio }] : [])).map((t) => ({
+        // The baseline's failures concern every candidate's page; another candidate's, only its own.
+        failures: analysis.failures.filter((f) => f.group === group.label || header.groups.some((g) => g.label === f.group && g.role !== 'candidate')).map((f) => failureLine(f, header.groups)),
+        summary: `${changed} of ${tests.length} tests changed; ${header.repeats} repeats a side, ${header.order} order (seed ${header.seed}) on ${header.clusterShapes.join(' / ')}; status ${header.status}.${header.cost ? ` Cost: ${costLine(header)}.` : ''}${aa} A verdict needs an adjusted p <= ${header.fdr} and a ratio beyond the A/A band. ${analysis.notes.join(' ')}`.trim(),
+        comparisons: tests.map((t) => ({
           workload: t.workload,
           metric: t.metric,
           unit: t.unit,
           baselineMedian: t.baseline.median,
           candidateMedian: t.candidate.median,
-          ratio: t.ratio.ratio,
-          low: t.ratio.low,
-          high: t.ratio.high,
+          // A test without a ratio (a baseline value <= 0: nothing spilled) is listed with its medians and verdict.
+          ...(t.ratio ? { ratio: t.ratio.ratio, low: t.ratio.low, high: t.ratio.high } : {}),
           p: t.pAdjusted,
           baselineMean: t.baseline.mean,
           baselineStd: t.baseline.std,
@@ -48,7 +48,7 @@ export function sitePages(report: AbReport, environments: readonly AbEnvironment
           baselineValues: t.values.baseline,
           candidateValues: t.values.candidate,
           verdict: verdictLabel(t.verdict, t.unit),
-          ...(t.band ? { verdictFigures: [`A/A band ${formatBand(t.band)}`, `raw p ${formatP(t.p)}`] } : {}),
+          ...(t.band ? { verdictFigures: [`A/A band ${formatChangeRange(t.band.low, t.band.high)}`, `raw p ${formatP(t.p)}`] } : t.ratio ? {} : { verdictFigures: ['no ratio, no A/A band', `raw p ${formatP(t.p)}`] }),
         })),
       };
     });

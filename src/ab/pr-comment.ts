@@ -1,11 +1,11 @@
 /**
- * The A/B result as one pull-request comment: significant changes first, each with its A/A band,
- * the rest folded away, and a link to the full report. It carries the marker by which a re-run
- * finds the comment and edits it instead of adding another. Pure.
+ * The A/B result as one pull-request comment: workloads that failed first, then significant
+ * changes, each with its A/A band, the rest folded away, and a link to the full report. It carries
+ * the marker by which a re-run finds the comment and edits it instead of adding another. Pure.
  *
  * @module
  */
-import { escapeCell, rows, summaryLine, verdictWithIcon, type Row } from './render.js';
+import { costLine, escapeCell, failureList, rows, summaryLine, verdictWithIcon, type Row } from './render.js';
 import type { AbReport } from './report.js';
 
 /**
@@ -35,8 +35,9 @@ export function renderPullRequestComment(report: AbReport, reportUrl?: string): 
     pullRequestCommentMarker,
     `### nightbench A/B ${header.id.slice(0, 8)}: ${summaryLine(analysis)}`,
     '',
-    `${groups}; ${header.repeats} repeats a side, status ${header.status}. A change counts only when significant (Benjamini-Hochberg at ${header.fdr}) and beyond its A/A band.`,
+    `${groups}; ${header.repeats} repeats a side, status ${header.status}${header.cost ? `; cost: ${costLine(header)}` : ''}. A change counts only when significant (Benjamini-Hochberg at ${header.fdr}) and beyond its A/A band.`,
     '',
+    ...failureList(analysis, header.groups),
     ...(changed.length > 0 ? ['**Significant changes**', '', ...table(changed)] : ['No significant change.']),
     '',
     ...(unchanged.length > 0 ? [`<details><summary>${unchanged.length} ${unchanged.length === 1 ? 'test' : 'tests'} without a clear change</summary>`, '', ...table(unchanged), '', '</details>', ''] : []),

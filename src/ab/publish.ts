@@ -50,7 +50,12 @@ export async function runAndPublishAb(loaded: LoadedConfig, store: Pick<HistoryS
  * (GitHub's upsert, which finds an earlier comment by the marker and edits it).
  */
 export async function postAbResult<Posted>(resultFile: string, reportUrl: string | undefined, post: (marker: string, body: string) => Promise<Posted>): Promise<Posted> {
-  return post(pullRequestCommentMarker, renderPullRequestComment(readAbResult(resultFile), reportUrl));
+  return post(pullRequestCommentMarker, abResultComment(resultFile, reportUrl));
+}
+
+/** The comment the result file makes, checked as for posting: what `ab comment --dry-run` prints. */
+export function abResultComment(resultFile: string, reportUrl: string | undefined): string {
+  return renderPullRequestComment(readAbResult(resultFile), reportUrl);
 }
 
 /** The recorded tests, newest first: as data (without their schedules) and as one line each. */

@@ -29,6 +29,14 @@ const test = z.looseObject({
   verdict: z.enum(['better', 'worse', 'changed', 'no clear change']),
 });
 
+const failure = z.looseObject({
+  group: z.string(),
+  suite: z.string(),
+  workload: z.string(),
+  repeats: z.partialRecord(z.enum(['failed', 'timeout', 'disturbed']), z.number()),
+  error: z.string().optional(),
+});
+
 const resultSchema = z.looseObject({
   header: z.looseObject({
     id: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an A/B id'),
@@ -36,8 +44,10 @@ const resultSchema = z.looseObject({
     groups: z.array(z.looseObject({ label: z.string(), environment: z.string(), role: z.enum(['baseline', 'candidate', 'null']) })),
     repeats: z.number(),
     fdr: z.number(),
+    cost: z.looseObject({ seconds: z.number(), clusters: z.number(), repeats: z.number(), parallel: z.number() }).optional(),
   }),
-  analysis: z.looseObject({ tests: z.array(test), nullTests: z.array(test), notes: z.array(z.string()) }),
+  // Result files written before failures were told apart have none.
+  analysis: z.looseObject({ tests: z.array(test), nullTests: z.array(test), failures: z.array(failure).default([]), notes: z.array(z.string()) }),
 });
 
 /** Reads and checks a result file; a missing file or one of another shape is a one-line error (exit 2). */

@@ -13,14 +13,14 @@ export const abComparisonSchema = z.strictObject({
   unit: z.string(),
   baselineMedian: z.number(),
   candidateMedian: z.number(),
-  /** candidate / baseline median, with its confidence interval when there is one. */
-  ratio: z.number(),
+  /** candidate / baseline median, with its confidence interval when there is one; absent when a baseline value is not positive (nothing spilled). */
+  ratio: z.number().optional(),
   low: z.number().optional(),
   high: z.number().optional(),
   p: z.number().min(0).max(1).optional(),
   /** e.g. "faster", "slower", "no change"; shown as given. */
   verdict: z.string().min(1),
-  /** The figures the verdict rests on, e.g. ["A/A band 0.954-1.048", "raw p 0.00016"], shown under it a line each (files written before carried them inside `verdict`). */
+  /** The figures the verdict rests on, e.g. ["A/A band -4.6% … +4.8%", "raw p 0.00016"], shown under it a line each (files written before carried them inside `verdict`). */
   verdictFigures: z.array(z.string().min(1)).optional(),
   /** Means and standard deviations of each side, for the bars (median bar, mean mark, sd whisker). */
   baselineMean: z.number().optional(),
@@ -44,6 +44,8 @@ export const abSitePageSchema = z.strictObject({
   candidate: z.strictObject({ name: z.string().min(1), description: z.string().optional() }),
   /** Free text shown above the table (plain text, escaped). */
   summary: z.string().optional(),
+  /** Workloads that never ran cleanly on a side, one line each, shown apart from the tests (absent in files written before). */
+  failures: z.array(z.string().min(1)).optional(),
   comparisons: z.array(abComparisonSchema),
 });
 

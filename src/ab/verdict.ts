@@ -37,6 +37,8 @@ export function noiseBand(nullRatio: RatioInterval): NoiseBand {
 export interface VerdictInput {
   /** B/A ratio of medians; undefined when it cannot be computed (a baseline value <= 0). */
   ratio?: number;
+  /** median(B) - median(A): which way a test without a ratio moved (0 bytes spilled, then 1 GiB). */
+  difference: number;
   /** Benjamini-Hochberg adjusted p-value of the rank test. */
   pAdjusted: number;
   fdr: number;
@@ -51,18 +53,25 @@ export interface Judgement {
   reason: string;
 }
 
-/** "faster" and "slower" need significance after correction and a change beyond the A/A band. */
+/**
+ * "faster" and "slower" need significance after correction and a change beyond the A/A band. A test
+ * without a ratio (a baseline of zeros: nothing spilled) has no band to be beyond: significance
+ * alone decides it, as without an A/A, and the medians say which way it went.
+ */
 export function judge(input: VerdictInput): Judgement {
-  if (input.ratio === undefined || !Number.isFinite(input.ratio)) return { verdict: 'no clear change', reason: 'no ratio: a baseline value is not positive' };
   if (!(input.pAdjusted <= input.fdr)) return { verdict: 'no clear change', reason: `not significant (adjusted p ${formatP(input.pAdjusted)} > ${input.fdr})` };
+  if (input.ratio === undefined || !Number.isFinite(input.ratio)) return directed(input.direction, input.difference, 'significant; no ratio (a baseline value is not positive), so no A/A band applies');
   if (input.band && input.ratio >= input.band.low && input.ratio <= input.band.high) {
     return { verdict: 'no clear change', reason: `significant but within the A/A band ${formatBand(input.band)}` };
   }
-  const beyond = input.band ? 'beyond the A/A band' : 'no A/A band';
-  if (input.direction === 'either' || input.ratio === 1) return { verdict: 'changed', reason: `significant, ${beyond}` };
-  const increased = input.ratio > 1;
-  const better = input.direction === 'higher' ? increased : !increased;
-  return { verdict: better ? 'better' : 'worse', reason: `significant, ${beyond}` };
+  return directed(input.direction, input.ratio - 1, `significant, ${input.band ? 'beyond the A/A band' : 'no A/A band'}`);
+}
+
+/** The verdict of a significant change that went up (change > 0) or down. */
+function directed(direction: AbDirection, change: number, reason: string): Judgement {
+  if (direction === 'either' || change === 0) return { verdict: 'changed', reason };
+  const better = direction === 'higher' ? change > 0 : change < 0;
+  return { verdict: better ? 'better' : 'worse', reason };
 }
 
 /** A verdict as people say it of this metric: faster/slower for times. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { listAbTests, postAbResult, publishAbReport, runAndPublishAb, type AbPublishOptions } from '../ab/publish.js';
+import { abResultComment, listAbTests, postAbResult, publishAbReport, runAndPublishAb, type AbPublishOptions } from '../ab/publish.js';
 import type { AbTestRecord } from '../ab/test-record.js';
 import { NightbenchError } from '../errors.js';
 import { createGitHubClient } from '../issues/github/client.js';
@@ -20,6 +20,7 @@ interface CommentFlags extends CommonOptions {
   pr: number;
   repository?: string;
   reportUrl?: string;
+  dryRun?: boolean;
 }
 
 interface AbRunFlags extends RunFlags, ReportFlags {
@@ -81,13 +82,20 @@ export const abCommand: CliCommand = {
       .option('--repository <owner/name>', 'the repository (default: github.repository, else $GITHUB_REPOSITORY)')
       .option('--report-url <url>', 'where the full report is (e.g. the A/B workflow run); linked from the comment')
       .option('--json', 'print what was done (created or updated, the comment\'s id and address) as JSON')
+      .option('--dry-run', 'print the comment\'s Markdown on stdout instead of posting it (no token, no repository, no GitHub)')
       .addHelpText('after', `\nThe token is read from the variable github.tokenEnv names (default GITHUB_TOKEN); it needs only pull-requests: write.\nThe comment is found again by a hidden marker, only among comments by the token's own login.\nExit codes: 0 when posted, 2 on bad input (a result file of another shape included), 6 when GitHub kept failing.`)
       .action(async (flags: CommentFlags) => {
         const context = commandContext(flags);
+        if (flags.pr < 1) throw new NightbenchError('usage', `--pr must be a pull request number (got ${flags.pr})`);
+        // What a maintainer (or a workflow's debug step) reads before anything reaches the pull request.
+        if (flags.dryRun) {
+          process.stdout.write(abResultComment(flags.result, flags.reportUrl));
+          setExitCode(0);
+          return;
+        }
         const github = context.loaded.config.github;
         const repository = flags.repository ?? github.repository ?? process.env['GITHUB_REPOSITORY'];
         if (!repository || !/^[\w.-]+\/[\w.-]+$/.test(repository)) throw new NightbenchError('usage', `ab comment needs the repository as owner/name: --repository, github.repository or $GITHUB_REPOSITORY (got ${repository ?? 'none'})`);
-        if (flags.pr < 1) throw new NightbenchError('usage', `--pr must be a pull request number (got ${flags.pr})`);
         const token = process.env[github.tokenEnv];
         if (!token) throw new NightbenchError('usage', `ab comment talks to GitHub: set a token in ${github.tokenEnv}`);
         const client = createGitHubClient(github, token, context.log);

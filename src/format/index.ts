@@ -20,7 +20,7 @@ const subsecondUnits = [
  * A value in its unit with three significant digits (enough to see a 10% change), whole numbers
  * from 1000 up; bytes scale to KiB, MiB, GiB, times under a second to ms, µs and ns (an asv
  * benchmark's 0.0000327 seconds reads "32.7 µs"), and a count (the `tasks` metric's unit) is a
- * bare number: "12.3 s", "1.52 GiB", "4210". Times scale by `scaleOf` when given (a chart's axis
+ * bare number: "12.3 s", "1.52 GiB", "4210"; "seconds" reads "s". Times scale by `scaleOf` when given (a chart's axis
  * passes its largest tick, so all its ticks read in one unit: "200 ms", "400 ms", not "1 s").
  */
 export function formatValue(value: number, unit: string | null | undefined, scaleOf = value): string {
@@ -39,13 +39,19 @@ export function formatValue(value: number, unit: string | null | undefined, scal
     return formatValue(value * scale.factor, scale.name);
   }
   const digits = Math.abs(value) >= 1000 ? value.toFixed(0) : Number(value.toPrecision(3)).toString();
-  return unit && unit !== 'count' ? `${digits} ${unit}` : digits;
+  // "seconds" (the Dask suite's unit of its timings) reads "s", as wall_time's does: one column of
+  // an A/B table read "117 ms", "1.95 s" and "3.01 seconds".
+  const shown = unit === 'seconds' ? 's' : unit;
+  return shown && shown !== 'count' ? `${digits} ${shown}` : digits;
 }
 
 /** A relative change as a signed percentage with one decimal: "+14.8%", "-4.0%". */
 export function formatChange(change: number): string {
   return `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%`;
 }
+
+/** An interval (or band) of ratios as the changes it spans: "-4.7% … +4.9%". */
+export const formatChangeRange = (low: number, high: number) => `${formatChange(low - 1)} … ${formatChange(high - 1)}`;
 
 /** A p-value with two significant digits, in scientific notation below 0.0001: "0.031", "2.4e-6". */
 export function formatP(p: number): string {

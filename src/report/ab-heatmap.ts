@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { formatChange, formatMultiple } from '../format/index.js';
+import { formatChange, formatMultiple, formatValue } from '../format/index.js';
 import { breakableName, html, type Html } from './render.js';
 import type { AbSitePage } from '../ab/site-page-schema.js';
 
@@ -22,10 +22,15 @@ export const abTestAnchor = (workload: string, metric: string) => `test-${encode
  * 1 means as large as the noise; undefined without a band (or a ratio that is not positive).
  */
 export function changeInBands(c: Pick<Comparison, 'ratio' | 'bandLow' | 'bandHigh'>): number | undefined {
-  if (c.bandLow === undefined || c.bandHigh === undefined || !(c.ratio > 0)) return undefined;
+  if (c.bandLow === undefined || c.bandHigh === undefined || c.ratio === undefined || !(c.ratio > 0)) return undefined;
   const edge = c.ratio >= 1 ? c.bandHigh : c.bandLow;
   const width = Math.abs(Math.log(edge));
   return width > 0 ? Math.log(c.ratio) / width : undefined;
+}
+
+/** The change of a test as a cell reads it: "+14.3%", or both medians when there is no ratio ("0 B → 1.19 GiB"). */
+export function changeLabel(c: Pick<Comparison, 'ratio' | 'baselineMedian' | 'candidateMedian' | 'unit'>): string {
+  return c.ratio === undefined ? `${formatValue(c.baselineMedian, c.unit)} → ${formatValue(c.candidateMedian, c.unit)}` : formatChange(c.ratio - 1);
 }
 
 /** Cell colour: red where the verdict is worse, green where better, grey otherwise, deeper with more bands. */
@@ -44,8 +49,8 @@ export function renderAbHeatmap(report: AbSitePage, toneOf: (verdict: string) =>
     if (!c) return html`<td class="heat-empty"></td>`;
     const bands = changeInBands(c);
     const tone = toneOf(c.verdict);
-    const title = `${workload} · ${metric}: ${formatChange(c.ratio - 1)}${bands === undefined ? ', no A/A band' : `, ${formatMultiple(Math.abs(bands))} A/A bands`} (${c.verdict})`;
-    return html`<td class="heat heat-${tone}" style="background:${cellColour(c, bands, tone)}" data-bands="${bands === undefined ? '' : bands.toFixed(2)}" data-verdict="${c.verdict}"><a href="#${abTestAnchor(workload, metric)}" title="${title}">${formatChange(c.ratio - 1)}</a></td>`;
+    const title = `${workload} · ${metric}: ${changeLabel(c)}${bands === undefined ? ', no A/A band' : `, ${formatMultiple(Math.abs(bands))} A/A bands`} (${c.verdict})`;
+    return html`<td class="heat heat-${tone}" style="background:${cellColour(c, bands, tone)}" data-bands="${bands === undefined ? '' : bands.toFixed(2)}" data-verdict="${c.verdict}"><a href="#${abTestAnchor(workload, metric)}" title="${title}">${changeLabel(c)}</a></td>`;
   };
   return html`<table class="heatmap" id="heatmap"><thead><tr><th>Workload</th>${metrics.map((m) => html`<th>${breakableName(m)}</th>`)}</tr></thead><tbody>
 ${workloads.map((w) => html`<tr data-workload="${w}"><th>${breakableName(w)}</th>${metrics.map((m) => cell(w, m))}</tr>

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { formatChange, formatRatio, formatValue } from '../format/index.js';
-import { abTestAnchor, renderAbHeatmap } from './ab-heatmap.js';
+import { formatChangeRange, formatP, formatRatio, formatValue } from '../format/index.js';
+import { abTestAnchor, changeLabel, renderAbHeatmap } from './ab-heatmap.js';
 import type { AbSitePage } from '../ab/site-page-schema.js';
 import { relativeHref, sitePaths } from './paths.js';
 import { breakableName, html, layout, type Html } from './render.js';
@@ -29,7 +29,7 @@ ${sorted.map((r) => html`<tr><td>${r.createdAt.slice(0, 16).replace('T', ' ')}</
 /** One A/B report: what was compared and, per series, the medians, the ratio and the verdict. */
 export function renderAbReport(report: AbSitePage, generatedAt: string): string {
   const path = sitePaths.abReport(report.id);
-  const interval = (c: AbSitePage['comparisons'][number]) => (c.low !== undefined && c.high !== undefined ? `${formatChange(c.low - 1)} … ${formatChange(c.high - 1)}` : '—');
+  const interval = (c: AbSitePage['comparisons'][number]) => (c.low !== undefined && c.high !== undefined ? formatChangeRange(c.low, c.high) : '—');
   const body = html`
 <p class="crumbs"><a href="${relativeHref(path, sitePaths.abIndex)}">A/B</a></p>
 <h1>${report.title}</h1>
@@ -40,11 +40,14 @@ export function renderAbReport(report: AbSitePage, generatedAt: string): string 
   <dt>Compare</dt><dd><a class="compare-link" href="${relativeHref(path, sitePaths.compare)}#ab=${encodeURIComponent(report.id)}">these groups on the Compare page</a> <span class="muted">(filter, sort, repeats)</span></dd>
 </dl>
 ${report.summary ? html`<p class="ab-summary">${report.summary}</p>` : ''}
+${report.failures?.length ? html`<h2>Failed</h2>
+<p class="muted">A failure, not a slowdown: these workloads have nothing to compare on this side.</p>
+<ul class="ab-failures">${report.failures.map((line) => html`<li>${line}</li>`)}</ul>` : ''}
 <h2>Overview</h2>
 ${renderAbHeatmap(report, verdictClass)}
 <h2>Tests</h2>
 <table class="ab"><thead><tr><th>Workload</th><th>Metric</th><th class="num">Baseline</th><th class="num">Candidate</th><th>Median, mean ± sd</th><th class="num">Change</th><th class="num">95% interval</th><th>Ratio against the A/A band</th><th class="num">p (adjusted)</th><th>Verdict</th></tr></thead><tbody>
-${report.comparisons.map((c) => html`<tr id="${abTestAnchor(c.workload, c.metric)}"><td>${breakableName(c.workload)}</td><td>${breakableName(c.metric)}</td><td class="num">${formatValue(c.baselineMedian, c.unit)}</td><td class="num">${formatValue(c.candidateMedian, c.unit)}</td><td>${sidesChart(c)}</td><td class="num change ${verdictClass(c.verdict)}">${formatChange(c.ratio - 1)}</td><td class="num">${interval(c)}</td><td>${ratioChart(c)}</td><td class="num">${c.p === undefined ? '—' : c.p.toPrecision(2)}</td><td class="verdict">${c.verdict}${c.verdictFigures === undefined ? '' : html`<small>${c.verdictFigures.map((figure) => html`<span>${figure}</span>`)}</small>`}</td></tr>
+${report.comparisons.map((c) => html`<tr id="${abTestAnchor(c.workload, c.metric)}"><td>${breakableName(c.workload)}</td><td>${breakableName(c.metric)}</td><td class="num">${formatValue(c.baselineMedian, c.unit)}</td><td class="num">${formatValue(c.candidateMedian, c.unit)}</td><td>${sidesChart(c)}</td><td class="num change ${verdictClass(c.verdict)}">${changeLabel(c)}</td><td class="num">${interval(c)}</td><td>${ratioChart(c)}</td><td class="num">${c.p === undefined ? '—' : formatP(c.p)}</td><td class="verdict">${c.verdict}${c.verdictFigures === undefined ? '' : html`<small>${c.verdictFigures.map((figure) => html`<span>${figure}</span>`)}</small>`}</td></tr>
 `)}</tbody></table>
 ${report.comparisons.some((c) => c.baselineValues && c.candidateValues) && html`<h2>Individual runs</h2>
 ${report.comparisons.flatMap((c) => (c.baselineValues && c.candidateValues ? [html`<details class="ab-runs"><summary>${c.workload} · ${c.metric}</summary><table class="ab"><thead><tr><th>Side</th><th>Values of each repeat, in the order they ran</th></tr></thead><tbody>
@@ -75,13 +78,14 @@ function sidesChart(c: Comparison): Html | undefined {
   )}</svg>`;
 }
 
-/** The ratio and its interval on a log axis over the shaded A/A band: a change inside it is noise. */
-function ratioChart(c: Comparison): Html {
+/** The ratio and its interval on a log axis over the shaded A/A band: a change inside it is noise. Nothing without a ratio. */
+function ratioChart(c: Comparison): Html | undefined {
+  if (c.ratio === undefined) return undefined;
   const points = [c.ratio, c.low, c.high, c.bandLow, c.bandHigh].filter((v): v is number => v !== undefined && v > 0);
   const span = Math.max(...points.map((v) => Math.abs(Math.log(v))), Math.log(1.05));
   const x = (value: number) => (80 + (Math.log(Math.max(value, 1e-9)) / span) * 72).toFixed(1);
   const band = c.bandLow !== undefined && c.bandHigh !== undefined
-    ? html`<rect class="ab-band" x="${x(c.bandLow)}" y="2" width="${(Number(x(c.bandHigh)) - Number(x(c.bandLow))).toFixed(1)}" height="18" fill="#e3e8ee"><title>A/A band ${formatChange(c.bandLow - 1)} … ${formatChange(c.bandHigh - 1)}</title></rect>`
+    ? html`<rect class="ab-band" x="${x(c.bandLow)}" y="2" width="${(Number(x(c.bandHigh)) - Number(x(c.bandLow))).toFixed(1)}" height="18" fill="#e3e8ee"><title>A/A band ${formatChangeRange(c.bandLow, c.bandHigh)}</title></rect>`
     : undefined;
   const interval = c.low !== undefined && c.high !== undefined ? html`<line x1="${x(c.low)}" x2="${x(c.high)}" y1="11" y2="11" stroke="#111" stroke-width="1.5"/>` : undefined;
   return html`<svg class="ab-ratio" width="160" height="22" role="img" aria-label="ratio, interval and A/A band">${band}<line x1="80" x2="80" y1="0" y2="22" stroke="#888" stroke-dasharray="2 2"/>${interval}<circle cx="${x(c.ratio)}" cy="11" r="3.5" fill="#111"><title>ratio ${formatRatio(c.ratio)}</title></circle></svg>`;

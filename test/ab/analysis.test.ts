@@ -114,20 +114,38 @@ describe('analyzeAb', () => {
   it('says when the repeats are too few for any significance, and when a side has no values', () => {
     const five = [1, 2, 3, 4, 5];
     const obs = Array.from({ length: 20 }, (_, w) => [...observations('A', 'wall_time', five, `w${w}`), ...observations('B', 'wall_time', five.map((v) => v + 10), `w${w}`)]).flat();
-    obs.push(...observations('A', 'peak_memory', five));
+    obs.push(...observations('A', 'peak_memory', five, 'w0'));
+    // A workload without any value in B gets one note, not one per metric.
+    obs.push(...observations('A', 'peak_memory', five, 'gone'), ...observations('A', 'wall_time', five, 'gone'));
     const result = analyzeAb({ groups: abGroups(['a', 'b'], false), observations: obs, directions, options });
     expect(result.notes.some((n) => /smallest possible p is 0.0079: among 20 tests a lone difference cannot pass/.test(n))).toBe(true);
-    expect(result.notes).toContain('w peak_memory: no values for B; not compared');
+    expect(result.notes).toContain('w0 peak_memory: no values for B; not compared');
+    expect(result.notes.filter((n) => n.startsWith('gone'))).toEqual(['gone: no values for B; not compared']);
+    // A workload that failed in B is told as a failure, not as missing values.
+    const failures = [{ group: 'B', suite: 's', workload: 'gone', repeats: { failed: 5 } }];
+    const withFailure = analyzeAb({ groups: abGroups(['a', 'b'], false), observations: obs, failures, directions, options });
+    expect(withFailure.failures).toEqual(failures);
+    expect(withFailure.notes.filter((n) => n.startsWith('gone'))).toEqual([]);
   });
 
-  it('leaves the ratio out when a baseline value is not positive, and calls no change', () => {
+  it('leaves the ratio out when a baseline value is not positive, and judges such a test by significance and its medians', () => {
+    // A real A/B: nothing spilled in A, 1.19 GiB in every repeat of B (adjusted p 0.00089) read
+    // "no clear change" when a missing ratio decided the verdict.
     const result = analyzeAb({
-      groups: abGroups(['a', 'b'], false),
-      observations: [...observations('A', 'wall_time', [0, 0, 0, 0, 0, 0]), ...observations('B', 'wall_time', [5, 6, 7, 8, 9, 10])],
+      groups: abGroups(['a', 'b'], true),
+      observations: [
+        ...['A', "A'"].flatMap((g) => [...observations(g, 'wall_time', [0, 0, 0, 0, 0, 0]), ...observations(g, 'peak_memory', [0, 0, 0, 0, 0, 0])]),
+        ...observations('B', 'wall_time', [5, 6, 7, 8, 9, 10]),
+        ...observations('B', 'peak_memory', [0, 0, 0, 0, 0, 0]),
+      ],
       directions,
       options,
     });
-    expect(result.tests[0]).toMatchObject({ ratio: undefined, verdict: 'no clear change' });
+    const test = (metric: string) => result.tests.find((t) => t.metric === metric)!;
+    expect(test('wall_time')).toMatchObject({ ratio: undefined, band: undefined, verdict: 'worse', reason: 'significant; no ratio (a baseline value is not positive), so no A/A band applies' });
+    expect(test('peak_memory')).toMatchObject({ ratio: undefined, verdict: 'no clear change', reason: expect.stringMatching(/^not significant/) });
+    // The tables show such a test's band as "-": a note says what decided it.
+    expect(result.notes).toContain('without a ratio (a baseline value of zero), so without an A/A band, significance alone decided: w wall_time');
   });
 
   it('sorts significant changes first, then by size of the effect', () => {

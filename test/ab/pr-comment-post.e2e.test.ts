@@ -74,6 +74,14 @@ describe('ab comment', () => {
     expect(fake.issue(repository, 1).comments).toHaveLength(0);
   });
 
+  it('prints the comment with --dry-run, without a token or a repository, and asks GitHub nothing', async () => {
+    const run = await runCli(['ab', 'comment', '--result', resultFile, '--pr', '1', '--dry-run'], { cwd: dir, env: { GITHUB_REPOSITORY: undefined } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.startsWith(`${pullRequestCommentMarker}\n### nightbench A/B 01234567: 1 of 2 tests changed`)).toBe(true);
+    expect(run.stdout).toContain('Full report: `nightbench ab report 01234567`');
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('exits 2 on a result file of another shape or none, or a pull request that is not a number, before asking GitHub', async () => {
     writeFileSync(resultFile, JSON.stringify({ header: { id: 'x' } }));
     const shape = await comment();

@@ -124,12 +124,67 @@ describe('the A/B history and its report', () => {
     expect(page).toMatchObject({ id: `${record.id}-B`, baseline: { name: 'small-chunks', description: 'array.chunk-size 1MiB' }, candidate: { name: 'big-chunks' } });
     const peak = page.comparisons.find((c) => c.metric === 'peak_memory')!;
     expect(peak.verdict).toBe('worse');
-    expect(peak.verdictFigures!.join(', ')).toMatch(/^A\/A band 0\.9\d\d-1\.0\d\d, raw p /);
-    // A test without a ratio (nothing spilled on either side) is counted, named and left off the page.
-    const spilled = { ...report.analysis.tests[0]!, metric: 'spilled_bytes', ratio: undefined, verdict: 'no clear change' as const };
-    const withZero = sitePages({ ...report, analysis: { ...report.analysis, tests: [...report.analysis.tests, spilled] } }, history.ab.abTest<AbTestRecord>(record.id).config.environments)[0]!;
-    expect(withZero.summary).toMatch(/^1 of 3 tests changed; .* Not listed: 1 test without a ratio \(a baseline value of zero or less: spilled_bytes\)\./);
-    expect(withZero.comparisons.map((c) => c.metric)).not.toContain('spilled_bytes');
+    // The band reads as changes, like the page's change and interval columns beside it.
+    expect(peak.verdictFigures!.join(', ')).toMatch(/^A\/A band -\d\.\d% … \+\d\.\d%, raw p /);
+    // A test without a ratio (nothing spilled in A, 1 GiB in B) is listed with its medians and verdict, not left off.
+    const zero = { n: 6, mean: 0, median: 0, std: 0, cv: 0, min: 0, max: 0, mad: 0 };
+    const spilled = { ...report.analysis.tests[0]!, metric: 'spilled_bytes', unit: 'bytes', baseline: zero, candidate: { ...zero, median: 2 ** 30, mean: 2 ** 30 }, ratio: undefined, band: undefined, p: 0.002, verdict: 'worse' as const };
+    const withZero = abSitePageSchema.parse(sitePages({ ...report, analysis: { ...report.analysis, tests: [...report.analysis.tests, spilled] } }, history.ab.abTest<AbTestRecord>(record.id).config.environments)[0]!);
+    expect(withZero.summary).toMatch(/^2 of 3 tests changed; /);
+    expect(withZero.summary).not.toMatch(/Not listed/);
+    const listed = withZero.comparisons.find((c) => c.metric === 'spilled_bytes')!;
+    expect(listed).toMatchObject({ baselineMedian: 0, candidateMedian: 2 ** 30, verdict: 'worse', verdictFigures: ['no ratio, no A/A band', 'raw p 0.002'] });
+    expect(listed.ratio).toBeUndefined();
+  });
+
+  it('tells a workload that failed in every repeat of B apart from the tests: one line with its error, first in every output', () => {
+    const runOf = (label: string) => `${record.id.slice(0, 8)}-run-${label === "A'" ? 'A2' : label}`;
+    for (const group of groups) {
+      for (let repeat = 1; repeat <= 6; repeat++) {
+        const failed = group.label === 'B';
+        history.runs.recordRepeat({
+          runId: runOf(group.label), workload: 'broken_sum', repeat, workloadVersion: '1', status: failed ? 'failed' : 'ok', startedAt: record.createdAt, finishedAt: record.createdAt, samples: [],
+          ...(failed ? { error: 'exit 1\nTraceback (most recent call last):\nRuntimeError: this build breaks broken_sum', metrics: [] } : { metrics: [{ metric: 'wall_time', unit: 's', value: 2 + repeat / 10 }, { metric: 'peak_memory', unit: 'bytes', value: 300 * 2 ** 20 }] }),
+        });
+      }
+    }
+    const stored = history.ab.abTest<AbTestRecord>(record.id);
+    const report = reportAb(stored, history.ab.abTestRows(record.id));
+    expect(report.analysis.failures).toEqual([{ group: 'B', suite: 'tiny', workload: 'broken_sum', repeats: { failed: 6 }, error: 'RuntimeError: this build breaks broken_sum' }]);
+    // Not one note per metric that has no values, nor its repeats among those left out.
+    expect(report.analysis.notes.join('\n')).not.toMatch(/broken_sum/);
+    const line = 'broken_sum in B (big-chunks): no repeat ran cleanly (6 failed; last error: RuntimeError: this build breaks broken_sum); not compared';
+    const terminal = renderTerminal(report.header, report.analysis);
+    expect(terminal).toContain('1 of 2 tests changed; 1 workload failed; A/A: 0 of 4 differ');
+    expect(terminal).toContain(`FAILED: ${line}`);
+    const markdown = renderMarkdown(report.header, report.analysis);
+    expect(markdown).toContain('- ❌ broken_sum in B (big-chunks): no repeat ran cleanly (6 failed; last error: `RuntimeError: this build breaks broken_sum`); not compared');
+    const comment = renderPullRequestComment(report);
+    expect(comment).toMatch(/^### nightbench A\/B 0f1e2d3c: 1 of 2 tests changed; 1 workload failed;/m);
+    expect(comment.indexOf('**Failed** (a failure, not a slowdown)')).toBeGreaterThan(0);
+    expect(comment.indexOf('**Failed**')).toBeLessThan(comment.indexOf('**Significant changes**'));
+    const page = abSitePageSchema.parse(sitePages(report, stored.config.environments)[0]);
+    expect(page.failures).toEqual([line]);
+    expect(page.summary).not.toMatch(/broken_sum/);
+  });
+
+  it('says what the A/B cost once it finished: its time, clusters and repeats, in every output', () => {
+    const id = 'c0570000-0000-4000-8000-000000000001';
+    const schedule = groups.map((g) => ({ group: g.label, suite: 'tiny', workload: 'chunked_sum', firstRepeat: 1, count: 6 }));
+    history.ab.createAbTest({ ...record, id, schedule });
+    fill(history, id);
+    expect(reportAb(history.ab.abTest<AbTestRecord>(id), history.ab.abTestRows(id)).header.cost).toBeUndefined();
+    history.ab.finishAbTest(id, 'complete', '2026-12-02T10:07:24.000Z');
+    const stored = history.ab.abTest<AbTestRecord>(id);
+    const report = reportAb(stored, history.ab.abTestRows(id));
+    const cost = '7.4 min of cluster time, 3 clusters one at a time, 18 repeats';
+    expect(renderTerminal(report.header, report.analysis).split('\n')).toContain(`  cost: ${cost}`);
+    expect(renderMarkdown(report.header, report.analysis).split('\n')).toContain(`- cost: ${cost}`);
+    expect(renderPullRequestComment(report)).toContain(`status complete; cost: ${cost}.`);
+    expect(sitePages(report, stored.config.environments)[0]!.summary).toContain(`Cost: ${cost}.`);
+    // Slots in parallel: the time is the A/B's, the cluster time up to that many times it.
+    const parallel = reportAb({ ...stored, config: { ...stored.config, ab: { ...stored.config.ab, maxParallel: 3 } } }, history.ab.abTestRows(id));
+    expect(renderTerminal(parallel.header, parallel.analysis)).toContain('cost: 7.4 min with up to 3 clusters at a time (at most 22.2 min of cluster time), 3 clusters, 18 repeats');
   });
 
   it('marks an A/B whose runner died incomplete, and reports what it recorded as partial', () => {

@@ -5,18 +5,20 @@ const band = { low: 0.95, high: 1 / 0.95 };
 
 describe('judge', () => {
   const cases: { what: string; input: VerdictInput; verdict: string; reason: RegExp }[] = [
-    { what: 'significant, beyond the band, lower is better, went up', input: { ratio: 1.2, pAdjusted: 0.01, fdr: 0.05, band, direction: 'lower' }, verdict: 'worse', reason: /beyond the A\/A band/ },
-    { what: 'significant, beyond the band, lower is better, went down', input: { ratio: 0.8, pAdjusted: 0.01, fdr: 0.05, band, direction: 'lower' }, verdict: 'better', reason: /beyond/ },
-    { what: 'higher is better, went up', input: { ratio: 1.2, pAdjusted: 0.01, fdr: 0.05, band, direction: 'higher' }, verdict: 'better', reason: /beyond/ },
-    { what: 'higher is better, went down', input: { ratio: 0.8, pAdjusted: 0.01, fdr: 0.05, band, direction: 'higher' }, verdict: 'worse', reason: /beyond/ },
-    { what: 'no direction: changed', input: { ratio: 2, pAdjusted: 0.01, fdr: 0.05, band, direction: 'either' }, verdict: 'changed', reason: /significant/ },
-    { what: 'significant but inside the A/A band', input: { ratio: 1.03, pAdjusted: 0.001, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /within the A\/A band/ },
-    { what: 'on the band edge counts as inside', input: { ratio: band.high, pAdjusted: 0.001, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /within/ },
-    { what: 'beyond the band but not significant', input: { ratio: 1.5, pAdjusted: 0.06, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /not significant \(adjusted p 0.06 > 0.05\)/ },
-    { what: 'p exactly at the FDR level is significant', input: { ratio: 1.5, pAdjusted: 0.05, fdr: 0.05, band, direction: 'lower' }, verdict: 'worse', reason: /beyond/ },
-    { what: 'without a band significance decides', input: { ratio: 1.01, pAdjusted: 0.01, fdr: 0.05, direction: 'lower' }, verdict: 'worse', reason: /no A\/A band/ },
-    { what: 'no ratio', input: { pAdjusted: 0.001, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /no ratio/ },
-    { what: 'a NaN p-value is never significant', input: { ratio: 2, pAdjusted: Number.NaN, fdr: 0.05, direction: 'lower' }, verdict: 'no clear change', reason: /not significant/ },
+    { what: 'significant, beyond the band, lower is better, went up', input: { ratio: 1.2, difference: 2, pAdjusted: 0.01, fdr: 0.05, band, direction: 'lower' }, verdict: 'worse', reason: /beyond the A\/A band/ },
+    { what: 'significant, beyond the band, lower is better, went down', input: { ratio: 0.8, difference: -2, pAdjusted: 0.01, fdr: 0.05, band, direction: 'lower' }, verdict: 'better', reason: /beyond/ },
+    { what: 'higher is better, went up', input: { ratio: 1.2, difference: 2, pAdjusted: 0.01, fdr: 0.05, band, direction: 'higher' }, verdict: 'better', reason: /beyond/ },
+    { what: 'higher is better, went down', input: { ratio: 0.8, difference: -2, pAdjusted: 0.01, fdr: 0.05, band, direction: 'higher' }, verdict: 'worse', reason: /beyond/ },
+    { what: 'no direction: changed', input: { ratio: 2, difference: 10, pAdjusted: 0.01, fdr: 0.05, band, direction: 'either' }, verdict: 'changed', reason: /significant/ },
+    { what: 'significant but inside the A/A band', input: { ratio: 1.03, difference: 0.3, pAdjusted: 0.001, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /within the A\/A band/ },
+    { what: 'on the band edge counts as inside', input: { ratio: band.high, difference: 0.5, pAdjusted: 0.001, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /within/ },
+    { what: 'beyond the band but not significant', input: { ratio: 1.5, difference: 5, pAdjusted: 0.06, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /not significant \(adjusted p 0.06 > 0.05\)/ },
+    { what: 'p exactly at the FDR level is significant', input: { ratio: 1.5, difference: 5, pAdjusted: 0.05, fdr: 0.05, band, direction: 'lower' }, verdict: 'worse', reason: /beyond/ },
+    { what: 'without a band significance decides', input: { ratio: 1.01, difference: 0.1, pAdjusted: 0.01, fdr: 0.05, direction: 'lower' }, verdict: 'worse', reason: /no A\/A band/ },
+    { what: 'no ratio, significant, went up from zero: significance and the medians decide', input: { difference: 1e9, pAdjusted: 0.001, fdr: 0.05, band, direction: 'lower' }, verdict: 'worse', reason: /^significant; no ratio .*, so no A\/A band applies$/ },
+    { what: 'no ratio, significant, medians equal', input: { difference: 0, pAdjusted: 0.001, fdr: 0.05, direction: 'lower' }, verdict: 'changed', reason: /no ratio/ },
+    { what: 'no ratio and not significant', input: { difference: 0, pAdjusted: 1, fdr: 0.05, band, direction: 'lower' }, verdict: 'no clear change', reason: /not significant \(adjusted p 1 > 0.05\)/ },
+    { what: 'a NaN p-value is never significant', input: { ratio: 2, difference: 10, pAdjusted: Number.NaN, fdr: 0.05, direction: 'lower' }, verdict: 'no clear change', reason: /not significant/ },
   ];
   it.each(cases)('$what', ({ input, verdict, reason }) => {
     const judgement = judge(input);

@@ -20,13 +20,15 @@ describe('formatValue', () => {
     [0.0009996, 'seconds', '1 ms'],
     [-0.25, 's', '-250 ms'],
     [0, 's', '0 s'],
+    [3.01, 'seconds', '3.01 s'],
+    [0, 'seconds', '0 s'],
   ])('%s %s -> %s', (value, unit, text) => {
     expect(formatValue(value, unit)).toBe(text);
   });
 
   it('reads times in the unit of a given scale, as a chart axis does for all its ticks', () => {
     expect([0, 0.2, 0.4, 1].map((v) => formatValue(v, 's', 0.4))).toEqual(['0 ms', '200 ms', '400 ms', '1000 ms']);
-    expect([0.5, 1, 1.5].map((v) => formatValue(v, 'seconds', 1.5))).toEqual(['0.5 seconds', '1 seconds', '1.5 seconds']);
+    expect([0.5, 1, 1.5].map((v) => formatValue(v, 'seconds', 1.5))).toEqual(['0.5 s', '1 s', '1.5 s']);
   });
 });
 

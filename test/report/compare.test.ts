@@ -52,6 +52,12 @@ describe('compareTable', () => {
     expect(changed!.status).toBe('changed');
   });
 
+  it('calls a significant rise from zero a regression, as the A/B report does, not "within noise"', () => {
+    const [spilled] = compareTable([{ key: 's', base: [0, 0, 0, 0, 0, 0, 0, 0], new: around(1.2e9), direction: 'lower', band: { low: 0.9, high: 1.1 } }], {});
+    expect(spilled).toMatchObject({ status: 'regression', reason: expect.stringMatching(/no ratio/) });
+    expect(spilled!.ratio).toBeUndefined();
+  });
+
   it('gives a row the same interval for the same seed, whatever other rows are computed', () => {
     const input = { key: 'a', base: around(10), new: around(11), direction: 'lower' as const };
     const first = ratioInterval(input, 5);

@@ -433,7 +433,7 @@ describe('the charts of levels, units and zeros', () => {
 
   it('draws a series that is zero every night as one line at zero, with one level', async () => {
     expect(await chartOf('disk_seconds').locator('.level').count()).toBe(1);
-    expect(await chartOf('disk_seconds').locator('.level').getAttribute('title')).toBe(`level 0 seconds, nights ${levelsHistory.nights[0]}..${levelsHistory.nights.at(-1)}`);
+    expect(await chartOf('disk_seconds').locator('.level').getAttribute('title')).toBe(`level 0 s, nights ${levelsHistory.nights[0]}..${levelsHistory.nights.at(-1)}`);
     const drawn = await page.evaluate(() => {
       const plot = window.nightbench!.charts.find((c) => c.name === 'disk_seconds')!.plot;
       const left = Math.ceil(plot.bbox.left);

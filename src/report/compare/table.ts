@@ -136,7 +136,7 @@ function sortedMedian(sorted: Float64Array): number {
 }
 
 function status(row: CompareRow, input: CompareInput, fdr: number): Pick<CompareRow, 'status' | 'reason'> {
-  const judgement = judge({ ratio: row.ratio, pAdjusted: row.pAdjusted!, fdr, band: input.band, direction: abDirection(input.direction) });
+  const judgement = judge({ ratio: row.ratio, difference: row.newMedian! - row.baseMedian!, pAdjusted: row.pAdjusted!, fdr, band: input.band, direction: abDirection(input.direction) });
   if (judgement.verdict === 'worse') return { status: 'regression', reason: judgement.reason };
   if (judgement.verdict === 'better') return { status: 'improvement', reason: judgement.reason };
   if (judgement.verdict === 'changed') return { status: 'changed', reason: judgement.reason };
