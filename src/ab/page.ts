@@ -25,6 +25,7 @@ export function sitePages(report: AbReport, environments: readonly AbEnvironment
         id: `${header.id}-${group.label}`,
         title: `A/B ${header.id.slice(0, 8)}: ${group.environment} vs ${baseline.environment}`,
         createdAt: header.createdAt,
+        confidence: header.confidence,
         baseline: describe(baseline.environment),
         candidate: describe(group.environment),
         // The baseline's failures concern every candidate's page; another candidate's, only its own.

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { costLine, escapeCell, failureList, rows, summaryLine, verdictWithIcon, type Row } from './render.js';
+import { costLine, escapeCell, failureList, rows, summaryLine, tableColumns, verdictWithIcon, type AbReportHeader, type Row } from './render.js';
 import type { AbReport } from './report.js';
 
 /**
@@ -14,9 +14,8 @@ import type { AbReport } from './report.js';
  */
 export const pullRequestCommentMarker = '<!-- nightbench:ab-pull-request -->';
 
-const columns = ['workload', 'metric', 'vs A', 'A median', 'median', 'ratio [95% CI]', 'A/A band', 'p adj', 'verdict'];
-
-function table(tableRows: readonly Row[]): string[] {
+function table(header: AbReportHeader, tableRows: readonly Row[]): string[] {
+  const columns = tableColumns(header);
   return [
     `| ${columns.join(' | ')} |`,
     `| ${columns.map(() => '---').join(' | ')} |`,
@@ -38,9 +37,9 @@ export function renderPullRequestComment(report: AbReport, reportUrl?: string): 
     `${groups}; ${header.repeats} repeats a side, status ${header.status}${header.cost ? `; cost: ${costLine(header)}` : ''}. A change counts only when significant (Benjamini-Hochberg at ${header.fdr}) and beyond its A/A band.`,
     '',
     ...failureList(analysis, header.groups),
-    ...(changed.length > 0 ? ['**Significant changes**', '', ...table(changed)] : ['No significant change.']),
+    ...(changed.length > 0 ? ['**Significant changes**', '', ...table(header, changed)] : ['No significant change.']),
     '',
-    ...(unchanged.length > 0 ? [`<details><summary>${unchanged.length} ${unchanged.length === 1 ? 'test' : 'tests'} without a clear change</summary>`, '', ...table(unchanged), '', '</details>', ''] : []),
+    ...(unchanged.length > 0 ? [`<details><summary>${unchanged.length} ${unchanged.length === 1 ? 'test' : 'tests'} without a clear change</summary>`, '', ...table(header, unchanged), '', '</details>', ''] : []),
     ...analysis.notes.map((n) => `> ${escapeCell(n)}`),
     ...(analysis.notes.length > 0 ? [''] : []),
     reportUrl ? `[Full report](${reportUrl})` : `Full report: \`nightbench ab report ${header.id.slice(0, 8)}\``,

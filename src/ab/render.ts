@@ -1,4 +1,4 @@
-import { formatBand, formatP, formatRatioRange, formatSeconds, formatValue } from '../format/index.js';
+import { formatBand, formatLevel, formatP, formatRatioRange, formatSeconds, formatValue } from '../format/index.js';
 import { byEffect, type AbAnalysis, type AbFailure, type AbTest } from './analysis.js';
 import type { AbGroup } from './schedule.js';
 import { verdictLabel } from './verdict.js';
@@ -14,6 +14,8 @@ export interface AbReportHeader {
   seed: number;
   clusterShapes: readonly string[];
   fdr: number;
+  /** Level of the ratios' bootstrap intervals (ab.confidence): the tables' headings say it. */
+  confidence: number;
   /** What the A/B cost; absent while it runs. */
   cost?: AbCost;
 }
@@ -33,7 +35,8 @@ export interface Row {
   test: AbTest;
 }
 
-const columns = ['workload', 'metric', 'vs A', 'A median', 'median', 'ratio [95% CI]', 'A/A band', 'p adj', 'verdict'];
+/** The columns of the terminal table and the pull-request comment; the interval's is headed with its level. */
+export const tableColumns = (header: Pick<AbReportHeader, 'confidence'>) => ['workload', 'metric', 'vs A', 'A median', 'median', `ratio [${formatLevel(header.confidence)} CI]`, 'A/A band', 'p adj', 'verdict'];
 
 /** The tests as table rows: significant changes first, then by effect size. */
 export function rows(analysis: AbAnalysis): Row[] {
@@ -90,6 +93,7 @@ export function failureLine(failure: AbFailure, groups: readonly AbGroup[], quot
 
 /** The terminal table: significant changes first, then by effect size. Plain text, aligned. */
 export function renderTerminal(header: AbReportHeader, analysis: AbAnalysis): string {
+  const columns = tableColumns(header);
   const body = rows(analysis).map((r) => r.cells);
   const widths = columns.map((c, i) => Math.max(c.length, ...body.map((cells) => cells[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
@@ -127,7 +131,7 @@ const verdictIcon: Record<string, string> = { better: '🟢', faster: '🟢', wo
 
 /** Markdown for a GitHub job summary or PR comment: the same table, with mean ± sd and raw p. */
 export function renderMarkdown(header: AbReportHeader, analysis: AbAnalysis): string {
-  const mdColumns = ['workload', 'metric', 'vs A', 'A median (mean ± sd)', 'median (mean ± sd)', 'ratio to A [95% CI]', 'A/A band', 'p', 'p adj', 'verdict'];
+  const mdColumns = ['workload', 'metric', 'vs A', 'A median (mean ± sd)', 'median (mean ± sd)', `ratio to A [${formatLevel(header.confidence)} CI]`, 'A/A band', 'p', 'p adj', 'verdict'];
   const spread = (s: AbTest['baseline'], unit: string) => `${formatValue(s.median, unit)} (${formatValue(s.mean, unit)} ± ${formatValue(s.std, unit)})`;
   const table = rows(analysis).map(({ test, cells }) => {
     return `| ${[cells[0]!, cells[1]!, cells[2]!, spread(test.baseline, test.unit), spread(test.candidate, test.unit), cells[5]!, cells[6]!, formatP(test.p), cells[7]!, verdictWithIcon(test)].map(escapeCell).join(' | ')} |`;

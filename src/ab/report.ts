@@ -32,7 +32,7 @@ export function reportAb(record: AbTestRecord, rows: readonly AbRow[]): AbReport
   if (leftOut.length > 0) analysis.notes.push(`left out: ${leftOut.join(', ')}`);
   if (record.status === 'incomplete' || record.status === 'running') analysis.notes.unshift(partialNote(record, rows));
   return {
-    header: { id: record.id, createdAt: record.createdAt, status: record.status, groups, repeats: ab.repeats, order: record.order, seed: record.seed, clusterShapes, fdr: ab.fdr, ...(record.finishedAt ? { cost: cost(record, record.finishedAt) } : {}) },
+    header: { id: record.id, createdAt: record.createdAt, status: record.status, groups, repeats: ab.repeats, order: record.order, seed: record.seed, clusterShapes, fdr: ab.fdr, confidence: ab.confidence, ...(record.finishedAt ? { cost: cost(record, record.finishedAt) } : {}) },
     analysis,
   };
 }

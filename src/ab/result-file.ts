@@ -44,6 +44,8 @@ const resultSchema = z.looseObject({
     groups: z.array(z.looseObject({ label: z.string(), environment: z.string(), role: z.enum(['baseline', 'candidate', 'null']) })),
     repeats: z.number(),
     fdr: z.number(),
+    // Result files written before the level was recorded carry none; its default is ab.confidence's.
+    confidence: z.number().default(0.95),
     cost: z.looseObject({ seconds: z.number(), clusters: z.number(), repeats: z.number(), parallel: z.number() }).optional(),
   }),
   // Result files written before failures were told apart have none.

@@ -44,6 +44,8 @@ export const abSitePageSchema = z.strictObject({
   candidate: z.strictObject({ name: z.string().min(1), description: z.string().optional() }),
   /** Free text shown above the table (plain text, escaped). */
   summary: z.string().optional(),
+  /** Level of the ratios' intervals (ab.confidence); files written before it was recorded carry none (the default then, 0.95). */
+  confidence: z.number().gt(0).lt(1).optional(),
   /** Workloads that never ran cleanly on a side, one line each, shown apart from the tests (absent in files written before). */
   failures: z.array(z.string().min(1)).optional(),
   comparisons: z.array(abComparisonSchema),

@@ -50,6 +50,9 @@ export function formatChange(change: number): string {
   return `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%`;
 }
 
+/** A confidence level as a percentage: 0.95 -> "95%", 0.975 -> "97.5%". */
+export const formatLevel = (confidence: number) => `${Number((confidence * 100).toPrecision(3))}%`;
+
 /** An interval (or band) of ratios as the changes it spans: "-4.7% … +4.9%". */
 export const formatChangeRange = (low: number, high: number) => `${formatChange(low - 1)} … ${formatChange(high - 1)}`;
 

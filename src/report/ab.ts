@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { formatChangeRange, formatP, formatRatio, formatValue } from '../format/index.js';
+import { formatChangeRange, formatLevel, formatP, formatRatio, formatValue } from '../format/index.js';
 import { abTestAnchor, changeLabel, renderAbHeatmap } from './ab-heatmap.js';
 import type { AbSitePage } from '../ab/site-page-schema.js';
 import { relativeHref, sitePaths } from './paths.js';
@@ -46,7 +46,7 @@ ${report.failures?.length ? html`<h2>Failed</h2>
 <h2>Overview</h2>
 ${renderAbHeatmap(report, verdictClass)}
 <h2>Tests</h2>
-<table class="ab"><thead><tr><th>Workload</th><th>Metric</th><th class="num">Baseline</th><th class="num">Candidate</th><th>Median, mean ± sd</th><th class="num">Change</th><th class="num">95% interval</th><th>Ratio against the A/A band</th><th class="num">p (adjusted)</th><th>Verdict</th></tr></thead><tbody>
+<table class="ab"><thead><tr><th>Workload</th><th>Metric</th><th class="num">Baseline</th><th class="num">Candidate</th><th>Median, mean ± sd</th><th class="num">Change</th><th class="num">${formatLevel(report.confidence ?? 0.95)} interval</th><th>Ratio against the A/A band</th><th class="num">p (adjusted)</th><th>Verdict</th></tr></thead><tbody>
 ${report.comparisons.map((c) => html`<tr id="${abTestAnchor(c.workload, c.metric)}"><td>${breakableName(c.workload)}</td><td>${breakableName(c.metric)}</td><td class="num">${formatValue(c.baselineMedian, c.unit)}</td><td class="num">${formatValue(c.candidateMedian, c.unit)}</td><td>${sidesChart(c)}</td><td class="num change ${verdictClass(c.verdict)}">${changeLabel(c)}</td><td class="num">${interval(c)}</td><td>${ratioChart(c)}</td><td class="num">${c.p === undefined ? '—' : formatP(c.p)}</td><td class="verdict">${c.verdict}${c.verdictFigures === undefined ? '' : html`<small>${c.verdictFigures.map((figure) => html`<span>${figure}</span>`)}</small>`}</td></tr>
 `)}</tbody></table>
 ${report.comparisons.some((c) => c.baselineValues && c.candidateValues) && html`<h2>Individual runs</h2>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pullRequestCommentMarker, renderPullRequestComment } from '../../src/ab/pr-comment.js';
+import { renderMarkdown, renderTerminal } from '../../src/ab/render.js';
 import { shuffleSlowerReport as report } from './report-builder.js';
 
 describe('renderPullRequestComment', () => {
@@ -22,6 +23,15 @@ describe('renderPullRequestComment', () => {
     expect(shuffleRow).toContain('slower');
     // The A/A band sits beside the ratio: "low-high" of the A'/A comparison, not "-".
     expect(shuffleRow.split(' | ')[6]).toMatch(/^0\.\d{3}-1\.\d{3}$/);
+  });
+
+  it('heads the interval column with the A/B\'s level, here and in the terminal and Markdown reports', () => {
+    const at90 = report();
+    at90.header.confidence = 0.9;
+    expect(renderPullRequestComment(report())).toContain('| ratio [95% CI] |');
+    expect(renderPullRequestComment(at90)).toContain('| ratio [90% CI] |');
+    expect(renderTerminal(at90.header, at90.analysis)).toMatch(/ratio \[90% CI\]/);
+    expect(renderMarkdown(at90.header, at90.analysis)).toContain('| ratio to A [90% CI] |');
   });
 
   it('links the full report when given its address, else says how to print it', () => {

@@ -23,5 +23,5 @@ export function shuffleSlowerReport(): AbReport {
     directions,
     options: { fdr: 0.05, confidence: 0.95, resamples: 500, seed: 3 },
   });
-  return { header: { id: '0123456789abcdef', createdAt: '2026-12-04T10:00:00Z', status: 'completed', groups, repeats: 8, order: 'blocks', seed: 3, clusterShapes: ['2x1GiB'], fdr: 0.05 }, analysis };
+  return { header: { id: '0123456789abcdef', createdAt: '2026-12-04T10:00:00Z', status: 'completed', groups, repeats: 8, order: 'blocks', seed: 3, clusterShapes: ['2x1GiB'], fdr: 0.05, confidence: 0.95 }, analysis };
 }

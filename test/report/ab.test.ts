@@ -71,5 +71,9 @@ describe('A/B pages', () => {
     expect(page.indexOf('<h2>Failed</h2>')).toBeLessThan(page.indexOf('<h2>Overview</h2>'));
     expect(renderAbReport(report, '2026-02-10T09:00:00Z')).not.toContain('<h2>Failed</h2>');
   });
-});
 
+  it('head the interval column with the level the A/B computed it at (ab.confidence), 95% for files that do not say', () => {
+    expect(renderAbReport(report, '2026-02-10T09:00:00Z')).toContain('<th class="num">95% interval</th>');
+    expect(renderAbReport({ ...report, confidence: 0.9 }, '2026-02-10T09:00:00Z')).toContain('<th class="num">90% interval</th>');
+  });
+});

@@ -65,6 +65,8 @@ export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[
       workload: c.workload, metric: c.metric, unit: c.unit, direction: direction('', c.workload, c.metric),
       base: c.baselineValues!, new: c.candidateValues!,
       ...(c.bandLow !== undefined && c.bandHigh !== undefined ? { band: { low: c.bandLow, high: c.bandHigh } } : {}),
+      // The report's own interval, where it is at the table's level: the page does not draw another from other resamples.
+      ...(report.confidence === 0.95 && c.ratio !== undefined && c.low !== undefined && c.high !== undefined ? { interval: { ratio: c.ratio, low: c.low, high: c.high } } : {}),
     })),
   }));
   const machineNights = site.index.machineNights ?? [];

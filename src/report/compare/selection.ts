@@ -8,6 +8,7 @@
  */
 import type { MetricDirection } from '../../direction.js';
 import type { NoiseBand } from '../../ab/verdict.js';
+import type { RatioInterval } from '../../stats/index.js';
 import { fromUnits, unitPower } from '../format.js';
 import type { MachineNightNote } from '../types.js';
 import { nightlyNoiseBand, type CompareInput } from './table.js';
@@ -107,6 +108,8 @@ export interface CompareAbTest {
   base: number[];
   new: number[];
   band?: NoiseBand;
+  /** The report's interval of the ratio, when it is a 95% one (the compare table's level). */
+  interval?: RatioInterval;
 }
 
 export interface CompareData {
@@ -219,7 +222,7 @@ export function compareInputs(data: CompareData, selection: Selection, night: (i
     const tests = report?.tests ?? [];
     return {
       subjects: tests.map(({ workload, metric, unit }) => ({ workload, metric, unit })),
-      inputs: tests.map((t) => ({ key: `${t.workload}/${t.metric}`, base: t.base, new: t.new, direction: t.direction, band: t.band })),
+      inputs: tests.map((t) => ({ key: `${t.workload}/${t.metric}`, base: t.base, new: t.new, direction: t.direction, band: t.band, ...(t.interval ? { interval: t.interval } : {}) })),
     };
   }
   /** Each series' values over `nights`, by series index (undefined: no value). */

@@ -30,6 +30,8 @@ export interface CompareInput {
   direction: MetricDirection;
   /** The ratios noise alone gives: the A/A band of an A/B test, or the series' nightly noise. */
   band?: NoiseBand;
+  /** The interval an A/B report computed for this test (at the page's 95%): shown as it is, so the two pages agree. */
+  interval?: RatioInterval;
 }
 
 export interface CompareRow {
@@ -89,9 +91,11 @@ export function compareTable(inputs: readonly CompareInput[], options: CompareOp
 /**
  * The bootstrap 95% interval of a row's ratio of medians, seeded by the seed and the row's key:
  * the same row gets the same interval whichever rows are drawn with it (the page computes
- * intervals only for the rows it shows; the status does not need them). Undefined without a ratio.
+ * intervals only for the rows it shows; the status does not need them). An A/B report's own is
+ * taken as it is. Undefined without a ratio.
  */
 export function ratioInterval(input: CompareInput, seed: number, resamples = 1000): RatioInterval | undefined {
+  if (input.interval) return input.interval;
   if (input.base.length === 0 || input.new.length === 0 || !input.base.every((v) => v > 0)) return undefined;
   return bootstrapRatioOfMedians(input.base, input.new, { random: createRandom((seed ^ Number.parseInt(shortHash(input.key), 16)) >>> 0), resamples });
 }
