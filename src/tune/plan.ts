@@ -15,7 +15,7 @@ export interface TuneOptions {
   target: number;
   /** Within this many nights (1: on its first night). */
   nights: number;
-  /** Repeats the config runs now: today's cost. */
+  /** Repeats the config runs now: today's cost where the night's results do not say what ran. */
   currentRepeats: number;
   /** Unmeasured repeats run before the measured ones on each fresh cluster: they cost time too. */
   warmupRepeats: number;
@@ -37,6 +37,11 @@ export interface TunedSeries {
 export interface TunedWorkload {
   suite: string;
   workload: string;
+  /**
+   * Repeats the night ran (the most ok repeats among its series): an imported history of one value
+   * a night is tuned from 1, not from what the config would run.
+   */
+  currentRepeats: number;
   /** Repeats at which every series that can reach the target does; absent when no series can. */
   repeats?: number;
   /** Median wall time of one repeat in the recent history; absent when none was recorded. */
@@ -74,14 +79,15 @@ export interface TunePlan {
  * seconds of one repeat per `suite/workload` (`secondsPerRepeat`).
  */
 export function planRepeats(night: string, verdicts: readonly SeriesVerdict[], secondsPerRepeat: ReadonlyMap<string, number>, policy: SensitivityPolicy, options: TuneOptions): TunePlan {
-  const byWorkload = new Map<string, { suite: string; workload: string; series: TunedSeries[] }>();
+  const byWorkload = new Map<string, { suite: string; workload: string; ranRepeats: number; series: TunedSeries[] }>();
   for (const verdict of verdicts) {
     if (verdict.detectable === undefined) continue;
     const { suite, workload, metric, clusterShape, environmentName } = verdict.identity;
     const basis = verdict.detectable.basis;
     const key = `${suite}/${workload}`;
     let entry = byWorkload.get(key);
-    if (entry === undefined) byWorkload.set(key, (entry = { suite, workload, series: [] }));
+    if (entry === undefined) byWorkload.set(key, (entry = { suite, workload, ranRepeats: 0, series: [] }));
+    entry.ranRepeats = Math.max(entry.ranRepeats, verdict.detectable.repeats);
     const thresholdAboveTarget = basis.threshold > options.target + 1e-12;
     const repeats = thresholdAboveTarget ? undefined : repeatsNeeded(basis, policy, options.target, options.nights);
     entry.series.push({
@@ -93,11 +99,12 @@ export function planRepeats(night: string, verdicts: readonly SeriesVerdict[], s
     const repeats = reachable.length > 0 ? Math.max(...reachable) : undefined;
     const seconds = secondsPerRepeat.get(key);
     const cost = (n: number) => (seconds === undefined ? undefined : (n + options.warmupRepeats) * seconds);
+    const currentRepeats = entry.ranRepeats > 0 ? entry.ranRepeats : options.currentRepeats;
     return {
-      suite: entry.suite, workload: entry.workload, series: entry.series,
+      suite: entry.suite, workload: entry.workload, currentRepeats, series: entry.series,
       unreachable: [...new Set(entry.series.filter((s) => s.repeats === undefined).map((s) => s.metric))].sort(),
       ...(repeats === undefined ? {} : { repeats }),
-      ...(seconds === undefined ? {} : { secondsPerRepeat: seconds, currentClusterSeconds: cost(options.currentRepeats) }),
+      ...(seconds === undefined ? {} : { secondsPerRepeat: seconds, currentClusterSeconds: cost(currentRepeats) }),
       ...(repeats === undefined || seconds === undefined ? {} : { clusterSeconds: cost(repeats) }),
     };
   });

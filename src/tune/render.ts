@@ -19,7 +19,7 @@ export function renderTunePlan(plan: TunePlan): string {
   const header = ['workload', 'repeats', 'one repeat', 'cluster time a night', 'cannot reach the target'];
   const rows = plan.workloads.map((w) => [
     `${w.suite}/${w.workload}`,
-    w.repeats === undefined ? `${plan.currentRepeats} (keep)` : `${plan.currentRepeats} -> ${w.repeats}`,
+    w.repeats === undefined ? `${w.currentRepeats} (keep)` : `${w.currentRepeats} -> ${w.repeats}`,
     w.secondsPerRepeat === undefined ? '-' : formatSeconds(w.secondsPerRepeat),
     costChange(w),
     unreachableText(w),

@@ -47,6 +47,16 @@ describe('planRepeats', () => {
     expect(renderTunePlan(plan)).toContain('no recorded wall time (left out of the totals): dask/noisy');
   });
 
+  it('starts from the repeats the night ran, not the config\'s: an imported history of one value a night', () => {
+    const imported = verdicts({ workload: 'imported', cv: 0.06, repeats: 1 });
+    const plan = planRepeats('2026-01-31', imported, new Map([['dask/imported', 10]]), policy, options);
+    const workload = plan.workloads[0]!;
+    expect(workload.currentRepeats).toBe(1);
+    // Today's cost is that of the one repeat it ran (and the warm-up), not of the config's 3.
+    expect(workload.currentClusterSeconds).toBe(20);
+    expect(renderTunePlan(plan)).toMatch(/dask\/imported +1 (->|\(keep\))/);
+  });
+
   it('says why a young history has nothing to tune: no series has a known noise', () => {
     const young = runNights(seriesRows({ seed: 40, nights: 2, workload: 'quiet', cv: 0.01, repeats: 3 }), policy, 1, 1).verdicts[0]!;
     const plan = planRepeats('2026-01-02', young, seconds, policy, options);
