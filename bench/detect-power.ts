@@ -9,6 +9,7 @@ import { normalUpperTail } from '../src/stats/normal.js';
 import { medianOf } from '../src/stats/segmentation.js';
 import { nightAt, runNights, seriesRows } from '../test/detect/helpers.js';
 import { seedRuleChanges } from './seed-rule.js';
+import { sequentialLimit } from './sequential-limit.js';
 import { powerCvs, powerNights, powerRows, powerSteps, powerTrials, stepNight, unchangedKindRows, unchangedKinds, unchangedNights, unchangedSeries } from './synthetic-suite.js';
 
 /** The found-within columns, in nights from the step's first night (1 = on it). */
@@ -29,6 +30,9 @@ export interface PowerCase {
   seedWithin28: number;
   /** Power of a two-sample z test of 3 nights against 30 at the per-night false-alarm rate of the budget. */
   limitWithin3: number;
+  /** Share a CUSUM knowing the noise, the level and the step finds within 3 and 28 nights at the budget (`sequential-limit.ts`). */
+  sequentialWithin3: number;
+  sequentialWithin28: number;
   /** Of the found steps: the share whose range holds the step night, and the median range length in nights. */
   culpritInside: number;
   medianRangeNights: number;
@@ -57,11 +61,12 @@ export function printSynthetic(log: (line: string) => void, synthetic: Synthetic
   for (const [name, n] of Object.entries(synthetic.falseAlarmsPer100)) log(`   | ${name} | ${n.toFixed(1)} | ${synthetic.seedFalseAlarmsPer100[name]?.toFixed(1) ?? '-'} |`);
   for (const [name, p] of Object.entries(synthetic.power)) log(`   ${name}: ${pct(p.within1)} within 1 night, ${pct(p.within3)} within 3 nights`);
   log(`   power grid, ${powerTrials} series a case, step on night ${stepNight + 1}: share found within n nights (1 = on the step's night), median nights to detection beside the (4 s / d)^2 limit,`);
-  log('   the seed rule within 3 and 28 nights on the nightly medians, a two-sample test of 3 nights against 30 at the budget\'s false-alarm rate; culprit night inside the range, median range length');
-  log(`   | CV | step | repeats | ${withinNights.map((n) => `<= ${n}`).join(' | ')} | median nights | (4s/d)^2 | seed rule <= 3 | seed rule <= 28 | limit <= 3 | culprit in range | range nights |`);
-  log(`   |---|--:|--:|${withinNights.map(() => '--:').join('|')}|--:|--:|--:|--:|--:|--:|--:|`);
+  log('   the seed rule within 3 and 28 nights on the nightly medians, a two-sample test of 3 nights against 30 at the budget\'s false-alarm rate (it knows the step\'s night),');
+  log('   a CUSUM knowing the noise, the level and the step, at the budget (the sequential limit: no detector that estimates them does better); culprit night inside the range, median range length');
+  log(`   | CV | step | repeats | ${withinNights.map((n) => `<= ${n}`).join(' | ')} | median nights | (4s/d)^2 | seed rule <= 3 | seed rule <= 28 | two-sample limit <= 3 | sequential limit <= 3 | <= 28 | culprit in range | range nights |`);
+  log(`   |---|--:|--:|${withinNights.map(() => '--:').join('|')}|--:|--:|--:|--:|--:|--:|--:|--:|--:|`);
   for (const c of synthetic.grid) {
-    log(`   | ${pct(c.cv)} | +${pct(c.step)} | ${c.repeats} | ${c.within.map(pct).join(' | ')} | ${nights(c.medianNights)} | ${nights(c.limitNights)} | ${pct(c.seedWithin3)} | ${pct(c.seedWithin28)} | ${pct(c.limitWithin3)} | ${pct(c.culpritInside)} | ${nights(c.medianRangeNights)} |`);
+    log(`   | ${pct(c.cv)} | +${pct(c.step)} | ${c.repeats} | ${c.within.map(pct).join(' | ')} | ${nights(c.medianNights)} | ${nights(c.limitNights)} | ${pct(c.seedWithin3)} | ${pct(c.seedWithin28)} | ${pct(c.limitWithin3)} | ${pct(c.sequentialWithin3)} | ${pct(c.sequentialWithin28)} | ${pct(c.culpritInside)} | ${nights(c.medianRangeNights)} |`);
   }
   const planted = synthetic.grid.filter((c) => c.step >= 0.1 && c.step <= 0.3);
   const found = planted.reduce((sum, c) => sum + c.within.at(-1)!, 0);
@@ -72,8 +77,11 @@ export function printSynthetic(log: (line: string) => void, synthetic: Synthetic
   log(`   of them found after their third night (late finds): culprit night inside the range in ${lateInside} of ${late}, ${late > 0 ? ((100 * lateInside) / late).toFixed(1) : '-'}% (target 95%)`);
 }
 
-/** One-sided level of a single night's test that spends 0.5 false alarms per 100 series x 60 nights, both ways. */
-const perNightAlpha = 0.005 / unchangedNights / 2;
+/** Share of unchanged series allowed a false alarm (either way) in their 60 nights: 0.5 per 100. */
+const falseAlarmBudget = 0.005;
+
+/** One-sided level of a single night's test that spends the budget both ways. */
+const perNightAlpha = falseAlarmBudget / unchangedNights / 2;
 
 export function powerGrid(policy: DetectionPolicy): PowerCase[] {
   const cases: PowerCase[] = [];
@@ -110,6 +118,7 @@ export function powerGrid(policy: DetectionPolicy): PowerCase[] {
         const s = cv * medianNoise(repeats);
         const d = Math.log(1 + step);
         const limitZ = inverseUpperNormal(perNightAlpha);
+        const [sequentialWithin3, sequentialWithin28] = sequentialLimit(d / s, { budgetNights: unchangedNights, budget: falseAlarmBudget, nightsBefore: stepNight, within: [3, 28] });
         cases.push({
           step, cv, repeats,
           within: withinNights.map((n) => delays.filter((delay) => delay <= n).length / powerTrials),
@@ -118,6 +127,7 @@ export function powerGrid(policy: DetectionPolicy): PowerCase[] {
           seedWithin3: seedDelays.filter((delay) => delay <= 3).length / powerTrials,
           seedWithin28: seedDelays.filter((delay) => delay <= 28).length / powerTrials,
           limitWithin3: normalUpperTail(limitZ - d / (s * Math.sqrt(1 / 3 + 1 / 30))),
+          sequentialWithin3: sequentialWithin3!, sequentialWithin28: sequentialWithin28!,
           culpritInside: ranges.length > 0 ? inside / ranges.length : Number.NaN,
           medianRangeNights: ranges.length > 0 ? medianOf(ranges) : Number.NaN,
           lateFinds, lateInside,

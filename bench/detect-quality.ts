@@ -101,6 +101,8 @@ const detectors: Record<string, (series: RealiseSeries) => number[]> = {
   [`ceiling at ${lowFloor.threshold * 100}%`]: (s) => labelsAtLeast(s, lowFloor.threshold),
   'predict nothing': () => [],
   'seed rule (3 beyond 3 sd of 10)': (s) => seedRuleChanges(s.values),
+  [`seed rule, only changes of ${policy.threshold * 100}% or more`]: (s) => seedRuleChanges(s.values, policy.threshold),
+  [`seed rule, only changes of ${lowFloor.threshold * 100}% or more`]: (s) => seedRuleChanges(s.values, lowFloor.threshold),
   'binary segmentation (offline)': (s) => segmentationChanges(s.values),
   "Mozilla's alerts": (s) => s.mozillaAlerts,
 };
