@@ -46,9 +46,9 @@ ${report.failures?.length ? html`<h2>Failed</h2>
 <h2>Overview</h2>
 ${renderAbHeatmap(report, verdictClass)}
 <h2>Tests</h2>
-<table class="ab"><thead><tr><th>Workload</th><th>Metric</th><th class="num">Baseline</th><th class="num">Candidate</th><th>Median, mean ± sd</th><th class="num">Change</th><th class="num">${formatLevel(report.confidence ?? 0.95)} interval</th><th>Ratio against the A/A band</th><th class="num">p (adjusted)</th><th>Verdict</th></tr></thead><tbody>
+<div class="scroll-x"><table class="ab"><thead><tr><th>Workload</th><th>Metric</th><th class="num">Baseline</th><th class="num">Candidate</th><th>Median, mean ± sd</th><th class="num">Change</th><th class="num">${formatLevel(report.confidence ?? 0.95)} interval</th><th>Ratio against the A/A band</th><th class="num">p (adjusted)</th><th>Verdict</th></tr></thead><tbody>
 ${report.comparisons.map((c) => html`<tr id="${abTestAnchor(c.workload, c.metric)}"><td>${breakableName(c.workload)}</td><td>${breakableName(c.metric)}</td><td class="num">${formatValue(c.baselineMedian, c.unit)}</td><td class="num">${formatValue(c.candidateMedian, c.unit)}</td><td>${sidesChart(c)}</td><td class="num change ${verdictClass(c.verdict)}">${changeLabel(c)}</td><td class="num">${interval(c)}</td><td>${ratioChart(c)}</td><td class="num">${c.p === undefined ? '—' : formatP(c.p)}</td><td class="verdict">${c.verdict}${c.verdictFigures === undefined ? '' : html`<small>${c.verdictFigures.map((figure) => html`<span>${figure}</span>`)}</small>`}</td></tr>
-`)}</tbody></table>
+`)}</tbody></table></div>
 ${report.comparisons.some((c) => c.baselineValues && c.candidateValues) && html`<h2>Individual runs</h2>
 ${report.comparisons.flatMap((c) => (c.baselineValues && c.candidateValues ? [html`<details class="ab-runs"><summary>${c.workload} · ${c.metric}</summary><table class="ab"><thead><tr><th>Side</th><th>Values of each repeat, in the order they ran</th></tr></thead><tbody>
 <tr><td>${report.baseline.name}</td><td class="num">${c.baselineValues.map((v) => formatValue(v, c.unit)).join(' · ')}</td></tr>

@@ -270,6 +270,14 @@ describe('the published site', () => {
     await page.click('table.ab a');
     expect(await page.locator('h1').textContent()).toBe('saturation 1.1 vs inf');
     expect(await page.locator('table.ab tbody tr').count()).toBe(1);
+    // In a narrow window the tests' ten columns scroll in their own box; the page stays put.
+    await page.setViewportSize({ width: 700, height: 1000 });
+    try {
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(700);
+      expect(await page.locator('.scroll-x table.ab').count()).toBe(1);
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 1000 });
+    }
   });
 
   it('has a Detection quality page whose precision follows the verdicts maintainers give', async () => {
