@@ -17,3 +17,12 @@ export function tAsZ(t: number, degreesOfFreedom: number): number {
   const nu = degreesOfFreedom;
   return Math.sign(t) * ((8 * nu + 1) / (8 * nu + 3)) * Math.sqrt(nu * Math.log1p((t * t) / nu));
 }
+
+/** The t with `degreesOfFreedom` whose tail probability is that of `z`: the inverse of {@link tAsZ}. */
+export function zAsT(z: number, degreesOfFreedom: number): number {
+  if (!(degreesOfFreedom > 0)) throw new RangeError(`zAsT: degrees of freedom must be > 0, got ${degreesOfFreedom}`);
+  if (!Number.isFinite(z)) return z;
+  const nu = degreesOfFreedom;
+  const scaled = z / ((8 * nu + 1) / (8 * nu + 3));
+  return Math.sign(z) * Math.sqrt(nu * Math.expm1((scaled * scaled) / nu));
+}

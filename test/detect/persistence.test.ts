@@ -107,9 +107,10 @@ describe('the persistence path', () => {
     expect(episode!.pValue).toBe(verdict.pValue);
     expect(episode!.pValue).toBeLessThan(0.001);
     // The nights since the level judged last hold the step: their whole spread is about 40%, the
-    // noise within each level 10%. What the series sees in 3 nights follows the 10%.
+    // noise within each level 10%. What the series sees in 3 nights follows the 10% (about 54%;
+    // measured across the step, over 300%).
     expect(verdict.detectable!.persistNoise).toBeLessThan(0.15);
-    expect(verdict.detectable!.persistent).toBeLessThan(0.5);
+    expect(verdict.detectable!.persistent).toBeLessThan(0.6);
   });
 
   it('says what a series can catch at its settings, and that one night alone is not enough at 1 repeat', () => {

@@ -24,7 +24,7 @@ describe('renderReport', () => {
     const text = renderReport(reportOf(10)).replace(/episode [0-9a-f]{16}/g, 'episode <fingerprint>');
     expect(text.split('\n')).toEqual([
       'series                                             baseline median  new median  change  p        noise  catches          verdict',
-      'dask/shuffle wall_time [local:2x1:2GiB · default]  9.97 s           12.5 s      +25.2%  0.00049  2.9%   11% in 3 nights  regression since 2026-01-11 (one night): +25.2% (threshold 10%), p = 0.00049, 7.3x noise',
+      'dask/shuffle wall_time [local:2x1:2GiB · default]  9.97 s           12.5 s      +25.2%  0.00049  2.9%   17% in 3 nights  regression since 2026-01-11 (one night): +25.2% (threshold 10%), p = 0.00049, 7.3x noise',
       'dask/join wall_time [local:2x1:2GiB · default]     -                -           -       -        -      -                failed: 3 of 3 repeats failed',
       'night 2026-01-11: 3 series (1 regression, 1 stable, 1 failed)',
       '(1 stable series not listed; --all lists them)',
