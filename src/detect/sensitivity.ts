@@ -193,7 +193,7 @@ function firstNightDetectable(noise: number, baselineNights: number, policy: Sen
  * its t, whose noise it estimated, on the normal scale (`tAsZ` in `evidence.ts`): the gate is a t
  * of `zAsT(persistZ, degrees)`, 5.1 at 31 nights where persistZ is 4.3, and an estimated noise
  * spreads the t wider than a z (the noncentral t's spread, sqrt(1 + t^2 / 2 degrees)). Taking the
- * gate as a z promised changes that detection caught within 3 nights in only 42-57% of synthetic
+ * gate as a z promised changes that detection caught within 3 nights in only 42-67% of synthetic
  * series (CV 3-10%, 1 to 5 repeats), not 80%.
  */
 function persistentDetectable(persistNoise: number, degrees: number, sinceNights: number, nights: number, policy: SensitivityPolicy): number {
