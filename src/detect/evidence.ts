@@ -237,6 +237,17 @@ export function shiftRanksApart(levels: readonly number[], shift: Shift): { apar
 }
 
 /**
+ * The fewest baseline nights against which `nights` shifted nights can rank apart at
+ * {@link shiftRankAlpha} (all of them beyond every baseline night): 17 for 3 nights. With fewer,
+ * the persistence path cannot open a shift that young, however large.
+ */
+export function rankBaselineNeeded(nights: number): number {
+  let baseline = 1;
+  while (allBeyondP(nights, baseline) > shiftRankAlpha) baseline++;
+  return baseline;
+}
+
+/**
  * A significant shift opens an episode unless it measures more than this many standard errors
  * below the threshold: a step of the threshold measures below it half the time, so the gate sits
  * under it. Larger values find threshold-sized steps more surely and score REALISE higher (2: mean

@@ -6,7 +6,7 @@
 import { median, sampleStandardDeviation } from 'simple-statistics';
 import { formatChange, formatMultiple, formatP, formatPercent } from '../format/index.js';
 import { changeNoiseOf, type Comparison } from './compare.js';
-import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, judgedLevelStart, shiftRankAlpha, shiftRanksApart, strongestShift } from './evidence.js';
+import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, judgedLevelStart, rankBaselineNeeded, shiftRankAlpha, shiftRanksApart, strongestShift } from './evidence.js';
 import { suspectNights } from './suspect-range.js';
 import { lookbackResults, resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
 import { detectableOf, type Detectable } from './sensitivity.js';
@@ -72,13 +72,17 @@ export interface SeriesVerdict {
   /** The persistence path's figure: the strongest recent shift in standard errors. */
   shiftZ?: number;
   /**
-   * What the series catches at its settings; absent before its noise is known
-   * ({@link minNoiseNights} nights of history): from fewer, the figure is noise itself (three
-   * nights on a loaded machine made a first real night claim wall times changing 50-fold unseen).
+   * What the series catches at its settings; absent before it is known ({@link reachKnownNights}
+   * nights at its level): from fewer than {@link minNoiseNights}, the figure is noise itself (three
+   * nights on a loaded machine made a first real night claim wall times changing 50-fold unseen),
+   * and from fewer than 17 no 3 nights rank apart from the nights before them.
    */
   detectable?: Detectable;
-  /** A judged series too young for its noise, and so its reach, to be known: the night of its history from which it is. */
-  noiseKnownFrom?: number;
+  /**
+   * A judged series too new at its level for its reach to be known: the night at its level (from
+   * its first night, or an episode's first bad night) from which it is ({@link reachKnownNights}).
+   */
+  reachKnownFrom?: number;
   /** For an insufficient baseline: its values, not its history, are what cannot be judged (zero or negative: no relative change). */
   notPositive?: boolean;
   /** The night's machine against its baseline's, when its run recorded one (src/detect/machine-change.ts). */
@@ -91,6 +95,16 @@ export interface SeriesVerdict {
  * episodes on noise alone with 4 nights).
  */
 export const minNoiseNights = 10;
+
+/**
+ * Nights at its level from which what a series catches is known: its noise ({@link minNoiseNights})
+ * and enough nights before a step for `persistNights` nights to rank apart from them
+ * (`rankBaselineNeeded`: 17 for 3). Before, the persistence path cannot open a step within
+ * `persistNights` nights at all, and a figure for it would promise what it cannot do.
+ */
+export function reachKnownNights(persistNights: number): number {
+  return Math.max(minNoiseNights, rankBaselineNeeded(persistNights));
+}
 
 /**
  * Before a series has shown how far one night can wander ({@link fastPathNights} nights), one
@@ -212,14 +226,15 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // the two sides of its split, or that spread where it is smaller. Either alone can reach across a
   // step: the spread when the nights hold one (on the night a persistence episode opened, its issue
   // said a +146% slowdown was seen only from 533% on), the split's sides when tonight is the step.
-  const detectable = noiseKnown
+  const reachKnown = noiseKnown && since.length >= reachKnownNights(policy.persistNights);
+  const detectable = reachKnown
     ? detectableOf(
         { repeats, noise: baselineNoise, persistNoise: Math.min(nightNoise, baselineNoise), repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold },
         policy,
       )
     : undefined;
   const judged: SeriesVerdict = {
-    ...base, baselineMedian: stats.baselineMedian, change, pValue: stats.pValue, noise, noiseMultiple: multiple, shiftZ: shift?.z, ...(detectable ? { detectable } : { noiseKnownFrom: minNoiseNights }),
+    ...base, baselineMedian: stats.baselineMedian, change, pValue: stats.pValue, noise, noiseMultiple: multiple, shiftZ: shift?.z, ...(detectable ? { detectable } : { reachKnownFrom: reachKnownNights(policy.persistNights) }),
   };
   const floored = noise > stats.noise ? ` (${formatPercent(noise)} after a false alarm)` : '';
   const fastFigures = `${formatChange(change)} (threshold ${formatPercent(threshold)}), p = ${formatP(stats.pValue)}, ${formatMultiple(multiple)}x noise${floored}`;

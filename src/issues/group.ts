@@ -40,7 +40,7 @@ export interface IssueSeries {
   /** What the series catches at its settings, from the reported night's verdict (absent when it was not judged, or its noise is not known yet). */
   detectable?: Detectable;
   /** Judged on the reported night, but too young for its noise, and so its reach, to be known: the night of its history from which it is. */
-  noiseKnownFrom?: number;
+  reachKnownFrom?: number;
   /** The episode opened on a change of machine class: its last good night ran on `from`, its first bad night on `to`. */
   machineChange?: { from: string; to: string };
   /** The class the reported night ran this series on, when known, and the series' threshold: a night on `machineChange.from` confirms or settles it. */
@@ -96,7 +96,7 @@ export function issueFingerprint(suite: string, ranges: readonly SuspectRange[],
 export type ReportedEpisode = Episode | ActiveEpisode;
 
 /** What a judged series catches at its settings, or from which night of its history that is known (a young series). */
-export type SeriesReach = { detectable: Detectable } | { noiseKnownFrom: number };
+export type SeriesReach = { detectable: Detectable } | { reachKnownFrom: number };
 
 /**
  * What each judged series catches, by series key, from a night's verdicts: computed when the
@@ -105,7 +105,7 @@ export type SeriesReach = { detectable: Detectable } | { noiseKnownFrom: number 
 export function detectableBySeries(verdicts: readonly SeriesVerdict[]): Map<string, SeriesReach> {
   return new Map(
     verdicts.flatMap((verdict): [string, SeriesReach][] =>
-      verdict.detectable ? [[verdict.seriesKey, { detectable: verdict.detectable }]] : verdict.noiseKnownFrom !== undefined ? [[verdict.seriesKey, { noiseKnownFrom: verdict.noiseKnownFrom }]] : [],
+      verdict.detectable ? [[verdict.seriesKey, { detectable: verdict.detectable }]] : verdict.reachKnownFrom !== undefined ? [[verdict.seriesKey, { reachKnownFrom: verdict.reachKnownFrom }]] : [],
     ),
   );
 }

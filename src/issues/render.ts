@@ -171,8 +171,8 @@ function renderDetectable(group: IssueGroup): string {
     const name = `\`${s.workload}\` ${s.metric}${labels[i] === undefined ? '' : ` (${labels[i]})`}`;
     return s.detectable
       ? [`- ${name}: ${describeDetectable(s.detectable)}`]
-      : s.noiseKnownFrom !== undefined
-        ? [`- ${name}: too young to tell; a series' noise, and so what it can detect, is known from its ${s.noiseKnownFrom}th night`]
+      : s.reachKnownFrom !== undefined
+        ? [`- ${name}: too new at its level to tell what it can detect (known from its ${s.reachKnownFrom}th night there)`]
         : [];
   });
   return lines.length === 0 ? '' : ['What each series can detect at its settings:', ...lines].join('\n');

@@ -39,8 +39,8 @@ export interface NightSummaryInput {
    * young history reads as "not judged yet", not as "nothing changed". Absent without detection.
    */
   unjudged?: { youngHistory: number; minBaselineNights: number; disturbed: number; notPositive: number };
-  /** Judged series whose noise is not known yet: what they catch is said from their `noiseNights`th night (absent without detection). */
-  sensitivityUnknown?: { series: number; noiseNights: number };
+  /** Judged series too new at their level: what they catch is said from their `reachNights`th night there (absent without detection). */
+  sensitivityUnknown?: { series: number; reachNights: number };
   /** When the night was split: shards that recorded no run (their job failed before recording). */
   expectedShards?: number;
   /** Where the published pages are, for a link. */
@@ -190,8 +190,9 @@ const listedSensitivity = 30;
  */
 function renderSensitivitySection(series: readonly SummarySensitivity[], unknown: NightSummaryInput['sensitivityUnknown']): string[] {
   const lines = ['', '### Sensitivity', ''];
-  // A young series' noise comes from a few nights: what it would catch is not said until it is known.
-  const young = unknown?.series ? [`${unknown.series} judged series are too young to tell what they catch: a series' noise is known from its ${unknown.noiseNights}th night.`] : [];
+  // A series new at its level has its noise from a few nights, and too few for a step's nights to
+  // rank apart: what it would catch is not said until it is known.
+  const young = unknown?.series ? [`${unknown.series} judged series are too new at their level to tell what they catch: that is known from a series' ${unknown.reachNights}th night at its level.`] : [];
   if (series.length === 0) return [...lines, ...young];
   const blind = series.filter((s) => s.withinNights > s.threshold);
   const nights = series[0]!.nights;

@@ -1,6 +1,6 @@
 import { formatVariant } from '../format/index.js';
 import { validate } from '../validation.js';
-import { detectionSchema, judgedNight, minNoiseNights, resolveSeriesPolicy, summarizeSensitivity, unjudgedCounts } from '../detect/index.js';
+import { detectionSchema, judgedNight, reachKnownNights, resolveSeriesPolicy, summarizeSensitivity, unjudgedCounts } from '../detect/index.js';
 import type { MachineNight } from '../detect/machine-night.js';
 import type { HistoryStore } from '../history/store.js';
 import { detectionQuality } from '../detect/quality.js';
@@ -40,7 +40,7 @@ export function collectNightSummary(store: Pick<HistoryStore, 'runs' | 'episodes
     stable = report.counts.stable;
     const { youngHistory, disturbed, notPositive } = unjudgedCounts(report);
     unjudged = { youngHistory, minBaselineNights: policy.minBaselineNights, disturbed, notPositive };
-    sensitivityUnknown = { series: report.verdicts.filter((v) => v.noiseKnownFrom !== undefined).length, noiseNights: minNoiseNights };
+    sensitivityUnknown = { series: report.verdicts.filter((v) => v.reachKnownFrom !== undefined).length, reachNights: reachKnownNights(policy.persistNights) };
     changes = report.verdicts.flatMap((v) =>
       v.kind === 'regression' || v.kind === 'improvement'
         ? [{ suite: v.identity.suite, workload: v.identity.workload, metric: v.identity.metric, variant: formatVariant(v.identity), kind: v.kind, change: v.change, newMedian: v.newMedian, baselineMedian: v.baselineMedian, unit: v.unit ?? undefined, reason: v.reason }]

@@ -211,7 +211,7 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], nigh
     changeSinceEpisode: judgement.changeSinceEpisode,
     issue: judgement.issue,
     sensitivity: judgement.detectable === undefined ? undefined : summarizeSensitivity(judgement.detectable),
-    sensitivityFrom: judgement.noiseKnownFrom,
+    sensitivityFrom: judgement.reachKnownFrom,
   };
 }
 

@@ -34,7 +34,7 @@ export interface SeriesJudgement {
   /** What the series catches at its settings, from the latest night's verdict (absent when it was not judged, or too young). */
   detectable?: Detectable;
   /** Judged on the latest night but too young for its noise to be known: the night of its history from which it is. */
-  noiseKnownFrom?: number;
+  reachKnownFrom?: number;
 }
 
 const verdictStatus: Record<VerdictKind, SeriesStatus> = {
@@ -89,7 +89,7 @@ export function indexDetection(facts: DetectionFacts, published: PublishedIssues
     judge(key, lastNight) {
       const active = (episodes.get(key) ?? []).filter(isActive).sort((a, b) => a.firstBad.night.localeCompare(b.firstBad.night))[0];
       const verdict = verdicts.get(key);
-      const detectable = verdict?.detectable !== undefined ? { detectable: verdict.detectable } : verdict?.noiseKnownFrom !== undefined ? { noiseKnownFrom: verdict.noiseKnownFrom } : {};
+      const detectable = verdict?.detectable !== undefined ? { detectable: verdict.detectable } : verdict?.reachKnownFrom !== undefined ? { reachKnownFrom: verdict.reachKnownFrom } : {};
       if (active) {
         const change = active.latestMedian / active.baselineMedian - 1;
         return { status: 'regressed', note: `regressed since ${active.firstBad.night}: ${formatChange(change)} against the level before it`, issue: published.ofEpisode(active), changeSinceEpisode: change, ...detectable };
@@ -100,8 +100,8 @@ export function indexDetection(facts: DetectionFacts, published: PublishedIssues
       }
       const reach = verdict.detectable
         ? `; at its settings: ${describeDetectable(verdict.detectable)}`
-        : verdict.noiseKnownFrom !== undefined
-          ? `; too young to tell what it catches (its noise is known from its ${verdict.noiseKnownFrom}th night)`
+        : verdict.reachKnownFrom !== undefined
+          ? `; too new at its level to tell what it catches (known from its ${verdict.reachKnownFrom}th night there)`
           : '';
       return { status: verdict.notPositive ? 'zero' : verdictStatus[verdict.kind], note: `${verdict.kind}: ${verdict.reason}${reach}`, ...detectable };
     },

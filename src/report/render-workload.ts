@@ -64,7 +64,7 @@ ${page.failures.slice(0, 50).map((f) => html`<tr><td>${f.night}</td><td>${f.vari
 function sensitivitySection(page: WorkloadPage) {
   const rows = page.variants.flatMap((v) => v.metrics.flatMap((m) => (m.sensitivity ? [{ variant: v.variant.label, metric: m.metric, ...m.sensitivity }] : [])));
   const young = page.variants.flatMap((v) => v.metrics.flatMap((m) => (m.sensitivityFrom === undefined ? [] : [m.sensitivityFrom])));
-  const youngNote = young.length === 0 ? '' : html`<p class="muted">${rows.length === 0 ? 'Its series are' : `${young.length} more series ${young.length === 1 ? 'is' : 'are'}`} too young to tell what ${young.length === 1 && rows.length > 0 ? 'it catches' : 'they catch'}: a series' noise is known from its ${young[0]!}th night.</p>`;
+  const youngNote = young.length === 0 ? '' : html`<p class="muted">${rows.length === 0 ? 'Its series are' : `${young.length} more series ${young.length === 1 ? 'is' : 'are'}`} too new at ${young.length === 1 && rows.length > 0 ? 'its level to tell what it catches' : 'their level to tell what they catch'}: that is known from a series' ${young[0]!}th night at its level.</p>`;
   if (rows.length === 0) return html`<h2>Sensitivity</h2>
 ${youngNote || html`<p class="muted">No series of this workload was judged on the latest night.</p>`}`;
   return html`<h2>Sensitivity</h2>

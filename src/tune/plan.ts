@@ -61,8 +61,10 @@ export interface TunePlan {
   nights: number;
   currentRepeats: number;
   workloads: TunedWorkload[];
-  /** Series of the night without a known noise, and so without a sensitivity: too young, or no usable value tonight. */
+  /** Series of the night without a sensitivity: too new at their level, or no usable value tonight. */
   unjudgedSeries: number;
+  /** The night at its level from which a series' sensitivity is known (`reachKnownNights`), when some series are too new. */
+  reachKnownFrom?: number;
   /**
    * Cluster seconds a night over the workloads with a recorded duration: each at its planned
    * repeats (at the current ones when no series of it can reach the target), and all at the current.
@@ -114,6 +116,7 @@ export function planRepeats(night: string, verdicts: readonly SeriesVerdict[], s
   return {
     night, target: options.target, nights: options.nights, currentRepeats: options.currentRepeats, workloads,
     unjudgedSeries: verdicts.filter((v) => v.detectable === undefined).length,
+    ...reachKnownOf(verdicts),
     clusterSeconds: sum(timed.map((w) => w.clusterSeconds ?? w.currentClusterSeconds!)),
     currentClusterSeconds: sum(timed.map((w) => w.currentClusterSeconds!)),
     ...(suiteRepeats === undefined ? {} : { suiteRepeats, suiteClusterSeconds: sum(timed.map((w) => (suiteRepeats + options.warmupRepeats) * w.secondsPerRepeat!)) }),
@@ -122,4 +125,9 @@ export function planRepeats(night: string, verdicts: readonly SeriesVerdict[], s
 
 function sum(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0);
+}
+
+function reachKnownOf(verdicts: readonly SeriesVerdict[]): { reachKnownFrom?: number } {
+  const from = verdicts.find((v) => v.reachKnownFrom !== undefined)?.reachKnownFrom;
+  return from === undefined ? {} : { reachKnownFrom: from };
 }

@@ -5,7 +5,6 @@
  */
 import { formatPercent, formatSeconds } from '../format/index.js';
 import { alignColumns } from '../detect/table.js';
-import { minNoiseNights } from '../detect/index.js';
 import type { TunePlan, TunedWorkload } from './plan.js';
 
 /** One line per workload (repeats now and planned, its cost a night), then the suite's totals. */
@@ -13,8 +12,9 @@ export function renderTunePlan(plan: TunePlan): string {
   const within = plan.nights === 1 ? 'on its first night' : `within ${plan.nights} nights`;
   const lines = [`night ${plan.night}: repeats a night at which every series of a workload catches a ${formatPercent(plan.target)} change ${within}`];
   if (plan.workloads.length === 0) {
-    const why = plan.unjudgedSeries > 0 ? ` (${plan.unjudgedSeries} series without one: too young, a series' noise being known from its ${minNoiseNights}th night, or no usable value tonight)` : '';
-    return `${lines[0]}\nno series of this night has a known noise${why}: nothing to tune`;
+    const reach = plan.reachKnownFrom === undefined ? '' : `, what a series catches being known from its ${plan.reachKnownFrom}th night there`;
+    const why = plan.unjudgedSeries > 0 ? ` (${plan.unjudgedSeries} series without one: too new at their level${reach}, or no usable value tonight)` : '';
+    return `${lines[0]}\nno series of this night has a known sensitivity${why}: nothing to tune`;
   }
   const header = ['workload', 'repeats', 'one repeat', 'cluster time a night', 'cannot reach the target'];
   const rows = plan.workloads.map((w) => [

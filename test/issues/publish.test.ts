@@ -65,7 +65,7 @@ describe('publishIssues', () => {
     expect(issue!.labels).toEqual(['performance', 'regression', 'dask']);
     expect(issue!.body).toContain(`<!-- nightbench:fingerprint=${opened.actions[0]!.group.fingerprint} -->`);
     // Each series' reach, from the night's verdicts: on the 9th night of the history, not known yet.
-    for (const workload of ['sum', 'shuffle', 'join']) expect(issue!.body).toContain(`- \`${workload}\` wall_time: too young to tell; a series' noise, and so what it can detect, is known from its 10th night`);
+    for (const workload of ['sum', 'shuffle', 'join']) expect(issue!.body).toContain(`- \`${workload}\` wall_time: too new at its level to tell what it can detect (known from its 17th night there)`);
     expect(new Set(store.episodes.episodes().map((e) => e.issueNumber))).toEqual(new Set([1]));
 
     const persisted = await night(9);

@@ -28,10 +28,10 @@ describe('renderNightSummary', () => {
       '| dask/shuffle | wall_time | 1 | — | 24% | this test sees a 24% change in 3 nights, none on its first night alone; to see 10% in 3 nights it needs 6 repeats a night |',
       '| dask/sum | wall_time | 3 | 12% | 10% | this test sees a 10% change in 3 nights (12% on its first night) |'].join('\n'));
     expect(renderNightSummary(night)).not.toContain('### Sensitivity');
-    // Series too young for their noise to be known are counted, not given figures.
-    const young = "3 judged series are too young to tell what they catch: a series' noise is known from its 10th night.";
-    expect(renderNightSummary({ ...night, sensitivity: [sees, blind], sensitivityUnknown: { series: 3, noiseNights: 10 } })).toContain(`within 3 nights.\n\n${young}\n\n| workload |`);
-    expect(renderNightSummary({ ...night, sensitivity: [], sensitivityUnknown: { series: 3, noiseNights: 10 } })).toContain(`### Sensitivity\n\n${young}\n`);
+    // Series too new at their level for their reach to be known are counted, not given figures.
+    const young = "3 judged series are too new at their level to tell what they catch: that is known from a series' 17th night at its level.";
+    expect(renderNightSummary({ ...night, sensitivity: [sees, blind], sensitivityUnknown: { series: 3, reachNights: 17 } })).toContain(`within 3 nights.\n\n${young}\n\n| workload |`);
+    expect(renderNightSummary({ ...night, sensitivity: [], sensitivityUnknown: { series: 3, reachNights: 17 } })).toContain(`### Sensitivity\n\n${young}\n`);
   });
 
   it('names the cluster and environment of a changed or listed series when the night ran several', () => {

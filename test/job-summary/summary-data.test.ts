@@ -13,11 +13,12 @@ describe('collectNightSummary', () => {
   const history = writeSyntheticHistory(store, {
     seed: 7,
     workloads: ['shuffle', 'groupby'],
-    nights: 12,
+    // 20 nights: a series says what it catches from its 17th night at its level.
+    nights: 20,
     repeats: 5,
     noise: 0.01,
-    changes: [{ workload: 'groupby', metric: 'wall_time', night: 11, factor: 1.5 }],
-    failures: [{ workload: 'shuffle', nights: [11], error: 'Traceback\nMemoryError' }],
+    changes: [{ workload: 'groupby', metric: 'wall_time', night: 19, factor: 1.5 }],
+    failures: [{ workload: 'shuffle', nights: [19], error: 'Traceback\nMemoryError' }],
   });
   const last = history.nights.at(-1)!;
 
@@ -43,12 +44,15 @@ describe('collectNightSummary', () => {
     expect(collectNightSummary(store).unjudged).toEqual({ youngHistory: 0, minBaselineNights: 3, disturbed: 0, notPositive: 0 });
   });
 
-  it('judges a young history without claiming what it catches: its noise is not known before its 10th night', () => {
-    const input = collectNightSummary(store, { night: history.nights[5] });
-    expect(input.stable).toBe(history.workloads.length * history.metrics.length);
-    expect(input.sensitivity).toEqual([]);
-    expect(input.sensitivityUnknown).toEqual({ series: input.stable, noiseNights: 10 });
-    expect(collectNightSummary(store).sensitivityUnknown).toEqual({ series: 0, noiseNights: 10 });
+  it('judges a young history without claiming what it catches: not before its 17th night at its level', () => {
+    // Its noise is known from the 10th night, but 3 nights cannot rank apart from fewer than 17.
+    for (const night of [5, 12]) {
+      const input = collectNightSummary(store, { night: history.nights[night] });
+      expect(input.stable).toBe(history.workloads.length * history.metrics.length);
+      expect(input.sensitivity).toEqual([]);
+      expect(input.sensitivityUnknown).toEqual({ series: input.stable, reachNights: 17 });
+    }
+    expect(collectNightSummary(store).sensitivityUnknown).toEqual({ series: 0, reachNights: 17 });
   });
 
   it('lists runs and failures only without detection, and an earlier night on request', () => {

@@ -85,12 +85,12 @@ describe('summarizeSensitivity', () => {
     expect(shown.text).toBe('this test sees a 18% change in 3 nights (24% on its first night); to see 10% in 3 nights it needs 37 repeats a night');
   });
 
-  it('says a judged series without a known noise is too young to tell, and claims no figure for it', () => {
-    // As judge() makes it: a judged verdict before its series' 10th night carries no reach, only when it will.
-    const young = indexDetection({ verdicts: [{ ...verdict('stable'), noiseKnownFrom: 10 }], episodes: [] }, issues).judge(key);
-    expect(young).toMatchObject({ status: 'stable', noiseKnownFrom: 10 });
+  it('says a judged series too new at its level is too young to tell, and claims no figure for it', () => {
+    // As judge() makes it: a judged verdict before its series' 17th night at its level carries no reach, only when it will.
+    const young = indexDetection({ verdicts: [{ ...verdict('stable'), reachKnownFrom: 17 }], episodes: [] }, issues).judge(key);
+    expect(young).toMatchObject({ status: 'stable', reachKnownFrom: 17 });
     expect(young.detectable).toBeUndefined();
-    expect(young.note).toMatch(/; too young to tell what it catches \(its noise is known from its 10th night\)$/);
-    expect(indexDetection({ verdicts: [verdict('failed')], episodes: [] }, issues).judge(key).noiseKnownFrom).toBeUndefined();
+    expect(young.note).toMatch(/; too new at its level to tell what it catches \(known from its 17th night there\)$/);
+    expect(indexDetection({ verdicts: [verdict('failed')], episodes: [] }, issues).judge(key).reachKnownFrom).toBeUndefined();
   });
 });

@@ -103,10 +103,10 @@ describe('the workload page', () => {
     const unjudged = renderWorkloadPage({ ...page, variants: [{ ...page.variants[0]!, metrics: [metric] }] }, '2026-02-10T06:00:00.000Z');
     expect(unjudged).toContain('No series of this workload was judged on the latest night.');
     // Judged, but too young to tell: said so instead of a figure from a few nights.
-    const young = renderWorkloadPage({ ...page, variants: [{ ...page.variants[0]!, metrics: [{ ...metric, sensitivityFrom: 10 }] }] }, '2026-02-10T06:00:00.000Z');
-    expect(young).toContain("Its series are too young to tell what they catch: a series' noise is known from its 10th night.");
-    const some = renderWorkloadPage({ ...page, variants: [{ ...page.variants[0]!, metrics: [{ ...metric, sensitivity }, { ...metric, metric: 'cpu_time', sensitivityFrom: 10 }] }] }, '2026-02-10T06:00:00.000Z');
-    expect(some).toContain("1 more series is too young to tell what it catches");
+    const young = renderWorkloadPage({ ...page, variants: [{ ...page.variants[0]!, metrics: [{ ...metric, sensitivityFrom: 17 }] }] }, '2026-02-10T06:00:00.000Z');
+    expect(young).toContain("Its series are too new at their level to tell what they catch: that is known from a series' 17th night at its level.");
+    const some = renderWorkloadPage({ ...page, variants: [{ ...page.variants[0]!, metrics: [{ ...metric, sensitivity }, { ...metric, metric: 'cpu_time', sensitivityFrom: 17 }] }] }, '2026-02-10T06:00:00.000Z');
+    expect(some).toContain("1 more series is too new at its level to tell what it catches");
   });
 });
 

@@ -57,10 +57,11 @@ describe('planRepeats', () => {
     expect(renderTunePlan(plan)).toMatch(/dask\/imported +1 (->|\(keep\))/);
   });
 
-  it('says why a young history has nothing to tune: no series has a known noise', () => {
-    const young = runNights(seriesRows({ seed: 40, nights: 2, workload: 'quiet', cv: 0.01, repeats: 3 }), policy, 1, 1).verdicts[0]!;
-    const plan = planRepeats('2026-01-02', young, seconds, policy, options);
-    expect(plan).toMatchObject({ workloads: [], unjudgedSeries: 1 });
-    expect(renderTunePlan(plan).split('\n')[1]).toBe("no series of this night has a known noise (1 series without one: too young, a series' noise being known from its 10th night, or no usable value tonight): nothing to tune");
+  it('says why a young history has nothing to tune: no series has a known sensitivity', () => {
+    // Judged on its 12th night: its noise is known, but not yet 17 nights for 3 to rank apart from.
+    const young = runNights(seriesRows({ seed: 40, nights: 12, workload: 'quiet', cv: 0.01, repeats: 3 }), policy, 11, 11).verdicts[0]!;
+    const plan = planRepeats('2026-01-12', young, seconds, policy, options);
+    expect(plan).toMatchObject({ workloads: [], unjudgedSeries: 1, reachKnownFrom: 17 });
+    expect(renderTunePlan(plan).split('\n')[1]).toBe("no series of this night has a known sensitivity (1 series without one: too new at their level, what a series catches being known from its 17th night there, or no usable value tonight): nothing to tune");
   });
 });
