@@ -141,9 +141,16 @@ export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
   return { night, verdicts, counts, ...(machine ? { machine } : {}), stored: false };
 }
 
-/** What stored verdicts were judged with: a change of either may change every verdict. */
+/**
+ * The stored verdicts' form: raised with any change to a verdict's fields or to how its figures
+ * are computed, so that verdicts stored by an older build of the same nightbench version are
+ * judged again, not read (2: `reachKnownFrom`, sensitivity read as the persistence path's t).
+ */
+const verdictFormat = 2;
+
+/** What stored verdicts were judged with: a change of any may change every verdict. */
 function policyFingerprint(policy: DetectionPolicy): string {
-  return JSON.stringify({ nightbench: harnessVersion, policy });
+  return JSON.stringify({ nightbench: harnessVersion, verdictFormat, policy });
 }
 
 /**
