@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listMigrations, openDatabase, schemaVersion } from '../../src/history/database.js';
-import { mergeShardFiles } from '../../src/history/files.js';
+import { historyFileStatus, mergeShardFiles } from '../../src/history/files.js';
 import type { ImportRunRow } from '../../src/history/import-queries.js';
 import { openHistory } from '../../src/history/open.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -69,6 +69,8 @@ describe('migration 026: a repeat holds its values', () => {
     expect(db.prepare("SELECT DISTINCT metric_values FROM repeats WHERE workload = 'join'").pluck().all()).toEqual(['[]']);
     expect(db.prepare('SELECT count(*) FROM samples').pluck().get()).toBe(1);
     db.close();
+    // `db status` still counts the values.
+    expect(historyFileStatus(file).rows).toMatchObject({ repeats: 2 * (awkward.length + 1), results: before.length });
   });
 
   it('keeps the stored points and the judged night: no value changed', () => {
