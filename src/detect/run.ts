@@ -97,9 +97,11 @@ export function unjudgedCounts(report: Pick<DetectionReport, 'verdicts' | 'count
  * night changes nothing.
  */
 export function detectRegressions(store: Pick<HistoryStore, 'runs' | 'episodes' | 'triage'>, policy: DetectionPolicy, options: DetectOptions = {}): DetectionReport {
+  // A dry run stores nothing, so it takes no version (taking one is a write: judged-night-queries.ts).
+  if (options.dryRun) return assessNight(store, policy, options);
   const readVersion = store.episodes.historyVersion();
   const planned = assessNight(store, policy, options);
-  if (options.dryRun || planned.night === undefined) return planned;
+  if (planned.night === undefined) return planned;
   // Only the latest night is read back (a replay or a backfill judges older ones).
   const latest = planned.night === store.runs.latestNightlyNight(options.suite);
   const judged = latest

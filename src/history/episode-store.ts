@@ -7,7 +7,7 @@
  */
 import { markEpisodesFound, type OfflineJudge } from './backfill-queries.js';
 import type { Episode, EpisodeChange, MachineNight } from './episode-rows.js';
-import { forgetJudgedNight, historyVersion, judgedNight, recordJudgedNight, type JudgedNightRow } from './judged-night-queries.js';
+import { forgetJudgedNight, judgedNight, recordJudgedNight, takeHistoryVersion, type JudgedNightRow } from './judged-night-queries.js';
 import { machineNights, recordMachineNight } from './machine-queries.js';
 import { applyEpisodeChanges, assignEpisodeIssues, loadEpisodes, markEpisodesAccepted, markEpisodesUnconfirmed, setEpisodeIssue, type EpisodeFilter } from './regression-queries.js';
 import type { StoreHandle } from './store-handle.js';
@@ -53,7 +53,7 @@ export class EpisodeStore {
    */
   recordNight(changes: readonly EpisodeChange[], machine: MachineNight | undefined, judged?: { readVersion: number; night: Omit<JudgedNightRow, 'current'>; at: string }): number[] {
     return this.handle.write(() => {
-      const untouched = judged !== undefined && historyVersion(this.handle.db) === judged.readVersion;
+      const untouched = judged !== undefined && takeHistoryVersion(this.handle.db) === judged.readVersion;
       const opened = applyEpisodeChanges(this.handle.db, changes);
       if (machine) recordMachineNight(this.handle.db, machine);
       if (judged && untouched) recordJudgedNight(this.handle.db, judged.night, judged.at);
@@ -62,9 +62,9 @@ export class EpisodeStore {
     });
   }
 
-  /** The version of what detection reads: it advances on every write to it (judged-night-queries.ts). */
+  /** The version of what detection reads, taken: any later write to it advances it (judged-night-queries.ts). */
   historyVersion(): number {
-    return historyVersion(this.handle.db);
+    return this.handle.write(() => takeHistoryVersion(this.handle.db));
   }
 
   /** The last judged night of `suite` ('' for every suite judged together), if stored. */

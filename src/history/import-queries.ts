@@ -2,13 +2,15 @@
  * Writes history brought from other tools (src/interchange): a run per commit, machine and
  * environment, one repeat per workload holding the tool's value. Idempotent by construction:
  * run ids are derived from what identifies the run in the tool, runs, commits and repeats are
- * inserted only when new and values are upserted, so the same files imported twice store every
- * value once, and a file the tool has since completed adds its new values.
+ * inserted only when new and a stored repeat takes only the values it lacks or holds otherwise, so
+ * the same files imported twice store every value once, and a file the tool has since completed
+ * adds its new values.
  *
  * @module
  */
 import type { Db } from './database.js';
 import { rowsInsert } from './prepared.js';
+import { decodeRepeatValues, encodeRepeatValues } from './repeat-values.js';
 import type { CommitInfo, Comparability, MetricValue } from './types.js';
 
 export interface ImportedWorkloadValues {
@@ -44,23 +46,25 @@ export interface ImportWriteCounts {
   newValues: number;
 }
 
-// A run's repeats and values are written by multi-row statements: one statement call per row,
-// the calls (binding, a step, a statement savepoint, a reset each) cost more than the rows.
-const insertRepeats = rowsInsert(
-  'INSERT INTO repeats (run_id, workload, repeat, workload_version, status, started_at, finished_at) VALUES',
-  "(?, ?, 1, ?, 'ok', ?, ?)",
-  'ON CONFLICT DO NOTHING',
+// A run's repeats are written by a multi-row statement: one statement call per row, the calls
+// (binding, a step, a statement savepoint, a reset each) cost more than the rows. A repeat stored
+// before takes the values merged in JavaScript (its stored ones, with the file's added or changed).
+const upsertRepeats = rowsInsert(
+  'INSERT INTO repeats (run_id, workload, repeat, workload_version, status, started_at, finished_at, metric_values) VALUES',
+  "(?, ?, 1, ?, 'ok', ?, ?, ?)",
+  'ON CONFLICT (run_id, workload, repeat) DO UPDATE SET metric_values = excluded.metric_values',
 );
-const upsertValues = rowsInsert(
-  'INSERT INTO results (run_id, workload, repeat, metric, value, unit) VALUES',
-  '(?, ?, 1, ?, ?, ?)',
-  `ON CONFLICT (run_id, workload, repeat, metric) DO UPDATE SET value = excluded.value, unit = excluded.unit
-   WHERE value IS NOT excluded.value OR unit IS NOT excluded.unit`,
-);
+
+/** A workload's one repeat being written: its version and its values by metric. */
+interface WorkloadValues {
+  workloadVersion: string;
+  values: Map<string, MetricValue>;
+  changed: boolean;
+}
 
 /** Prepared statements for a bulk import: prepare once, write many runs in one transaction. */
 export function importWriter(db: Db): (row: ImportRunRow) => ImportWriteCounts {
-  // A batch of a large import touches most of the results' index pages: with SQLite's default
+  // A batch of a large import touches most of the repeats' index pages: with SQLite's default
   // cache (16 MB here) it would write and read them back many times within one transaction.
   db.pragma('cache_size = -262144');
   const insertRun = db.prepare(
@@ -75,23 +79,15 @@ export function importWriter(db: Db): (row: ImportRunRow) => ImportWriteCounts {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (repo, sha) DO NOTHING`,
   );
   const insertRunCommit = db.prepare('INSERT INTO run_commits (run_id, repo, sha) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
-  const storedValues = db.prepare('SELECT workload, metric, value, unit FROM results WHERE run_id = ? AND repeat = 1').raw();
-  /**
-   * Whether every value of the run is stored as it is: importing the same files again then
-   * reads each run once instead of trying every value's upsert. Any difference writes the whole
-   * run as before, so duplicates in a source resolve as the upserts always did.
-   */
-  const storesEvery = (row: ImportRunRow): boolean => {
-    const stored = new Map<string, [string, number, string][]>();
-    for (const [workload, ...value] of storedValues.iterate(row.id) as Iterable<[string, string, number, string]>) {
-      const values = stored.get(workload);
-      if (values) values.push(value);
-      else stored.set(workload, [value]);
+  const storedRepeats = db.prepare('SELECT workload, workload_version, metric_values FROM repeats WHERE run_id = ? AND repeat = 1').raw();
+  /** The run's workloads as stored; none for a run new to the history. */
+  const storedWorkloads = (runId: string): Map<string, WorkloadValues> => {
+    const workloads = new Map<string, WorkloadValues>();
+    for (const [workload, workloadVersion, stored] of storedRepeats.iterate(runId) as Iterable<[string, string, string]>) {
+      const values = new Map(decodeRepeatValues(stored).map(([metric, value, unit]) => [metric, { metric, value, unit }]));
+      workloads.set(workload, { workloadVersion, values, changed: false });
     }
-    return row.workloads.every((w) => {
-      const values = stored.get(w.workload);
-      return values !== undefined && w.metrics.every((m) => values.some(([metric, value, unit]) => metric === m.metric && value === m.value && unit === m.unit));
-    });
+    return workloads;
   };
   return (row) => {
     const newRuns = insertRun.run({
@@ -104,14 +100,24 @@ export function importWriter(db: Db): (row: ImportRunRow) => ImportWriteCounts {
     const c = row.commit;
     insertCommit.run(c.repo, c.sha, c.parents.join(' '), c.authorName, c.authorEmail, c.authoredAt, c.committedAt, c.subject);
     insertRunCommit.run(row.id, c.repo, c.sha);
-    if (newRuns === 0 && storesEvery(row)) return { newRuns, newValues: 0 };
-    const repeats: unknown[] = [];
-    const values: unknown[] = [];
+    // Each value not stored as it is counts as new (a value listed twice counts where it differs),
+    // so importing the same files again writes nothing and an asv file completed since adds its new values.
+    const workloads = newRuns === 1 ? new Map<string, WorkloadValues>() : storedWorkloads(row.id);
+    let newValues = 0;
     for (const w of row.workloads) {
-      repeats.push(row.id, w.workload, w.workloadVersion, row.startedAt, row.startedAt);
-      for (const m of w.metrics) values.push(row.id, w.workload, m.metric, m.value, m.unit);
+      let workload = workloads.get(w.workload);
+      if (workload === undefined) workloads.set(w.workload, (workload = { workloadVersion: w.workloadVersion, values: new Map(), changed: true }));
+      for (const m of w.metrics) {
+        const stored = workload.values.get(m.metric);
+        if (stored !== undefined && stored.value === m.value && stored.unit === m.unit) continue;
+        workload.values.set(m.metric, m);
+        workload.changed = true;
+        newValues++;
+      }
     }
-    insertRepeats(db, repeats);
-    return { newRuns, newValues: upsertValues(db, values) };
+    const repeats: unknown[] = [];
+    for (const [name, w] of workloads) if (w.changed) repeats.push(row.id, name, w.workloadVersion, row.startedAt, row.startedAt, encodeRepeatValues([...w.values.values()]));
+    upsertRepeats(db, repeats);
+    return { newRuns, newValues };
   };
 }

@@ -19,9 +19,13 @@ export interface JudgedNightRow {
   current: boolean;
 }
 
-/** Advances on every write to what detection reads (the migration's triggers). */
-export function historyVersion(db: Db): number {
-  return preparedOnce(db, 'SELECT version FROM history_version WHERE id = 1').pluck().get() as number;
+/**
+ * The history's version now, taken to be compared later: any later write to what detection reads
+ * advances it (the triggers of migrations 025 and 027). Taking it arms the trigger of new repeats,
+ * which advances the version only once after each time it was taken. A write: call it in one.
+ */
+export function takeHistoryVersion(db: Db): number {
+  return preparedOnce(db, 'UPDATE history_version SET armed = 1 WHERE id = 1 RETURNING version').pluck().get() as number;
 }
 
 /**
@@ -29,6 +33,7 @@ export function historyVersion(db: Db): number {
  * one. Called in the transaction that wrote the night's episode changes, after them.
  */
 export function recordJudgedNight(db: Db, night: Omit<JudgedNightRow, 'current'>, judgedAt: string): void {
+  takeHistoryVersion(db);
   preparedOnce(
     db,
     `INSERT OR REPLACE INTO judged_nights (suite, night, policy, history_version, verdicts, machine, judged_at)

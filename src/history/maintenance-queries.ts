@@ -40,8 +40,8 @@ export function compact(db: Db): void {
   db.pragma('wal_checkpoint(TRUNCATE)');
 }
 
-/** Rows of every table, by table name. */
+/** Rows of every table and view, by name: the `results` view counts the values, kept in their repeats' rows since migration 026. */
 export function tableRowCounts(db: Db): Record<string, number> {
-  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
   return Object.fromEntries(tables.map((t) => [t, (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n]));
 }

@@ -8,6 +8,7 @@
  */
 import type { RepeatFacts, ReportHistory, ReportRun } from './report-rows.js';
 import { preparedOnce } from './prepared.js';
+import { decodeRepeatValues } from './repeat-values.js';
 import type { Db } from './database.js';
 import { iterateWorkloadNights } from './run-points-queries.js';
 import { cutShortCondition } from './whole-points-queries.js';
@@ -98,12 +99,11 @@ export function unfinishedRuns(db: Db): Set<string> {
 /** The repeats of one workload in one run: status, error, metrics and samples. */
 export function readRunWorkload(db: Db, runId: string, workload: string): RepeatFacts[] {
   // Once per drill-down: 5,000 a night at 5,000 workloads, where preparing them each time cost 0.8 s.
-  const repeats = preparedOnce(db, 'SELECT repeat, status, error FROM repeats WHERE run_id = ? AND workload = ? ORDER BY repeat').all(runId, workload) as { repeat: number; status: RepeatStatus; error: string | null }[];
-  const metrics = preparedOnce(db, 'SELECT repeat, metric, value, unit FROM results WHERE run_id = ? AND workload = ? ORDER BY metric').all(runId, workload) as (MetricValue & { repeat: number })[];
+  const repeats = preparedOnce(db, 'SELECT repeat, status, error, metric_values AS stored FROM repeats WHERE run_id = ? AND workload = ? ORDER BY repeat').all(runId, workload) as { repeat: number; status: RepeatStatus; error: string | null; stored: string }[];
   const samples = preparedOnce(db, 'SELECT repeat, process, host, t, rss, cpu FROM samples WHERE run_id = ? AND workload = ?').all(runId, workload) as { repeat: number; process: string; host: string; t: string; rss: string; cpu: string }[];
-  return repeats.map((r) => ({
+  return repeats.map(({ stored, ...r }) => ({
     ...r,
-    metrics: metrics.filter((m) => m.repeat === r.repeat).map(({ metric, value, unit }) => ({ metric, value, unit })),
+    metrics: decodeRepeatValues(stored).map(([metric, value, unit]): MetricValue => ({ metric, value, unit })),
     samples: samples
       .filter((s) => s.repeat === r.repeat)
       .map((s): ProcessSamples => ({ process: s.process, host: s.host, t: JSON.parse(s.t) as number[], rss: JSON.parse(s.rss) as number[], cpu: JSON.parse(s.cpu) as number[] })),

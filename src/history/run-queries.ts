@@ -10,6 +10,7 @@ import { insertAbsentMetrics } from './backfill-queries.js';
 import type Database from 'better-sqlite3';
 import type { Db } from './database.js';
 import { preparedOnce, rowsInsert } from './prepared.js';
+import { decodeRepeatValues, encodeRepeatValues } from './repeat-values.js';
 import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome } from './types.js';
 import type { RunFacts } from './workload-nights.js';
 import { cutShortCondition } from './whole-points-queries.js';
@@ -64,26 +65,23 @@ function upsertCommit(db: Db, commit: CommitInfo): void {
 
 /** A measured repeat: its status, its values (when it measured any), the metrics it could not report and its samples. */
 export function insertRepeat(db: Db, record: RepeatRecord): void {
+  const measured = record.status === 'ok' || record.status === 'disturbed';
   preparedOnce(
     db,
-    `INSERT INTO repeats (run_id, workload, repeat, workload_version, status, started_at, finished_at, error, disturbance, failure_class, failure_cause)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(record.runId, record.workload, record.repeat, record.workloadVersion, record.status, record.startedAt, record.finishedAt, record.error ?? null, record.disturbance ?? null, record.failure?.class ?? null, record.failure?.cause ?? null);
+    `INSERT INTO repeats (run_id, workload, repeat, workload_version, status, started_at, finished_at, error, disturbance, failure_class, failure_cause, metric_values)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    record.runId, record.workload, record.repeat, record.workloadVersion, record.status, record.startedAt, record.finishedAt, record.error ?? null,
+    record.disturbance ?? null, record.failure?.class ?? null, record.failure?.cause ?? null, encodeRepeatValues(measured ? record.metrics : []),
+  );
   const { runId, workload, repeat } = record;
-  if (record.status === 'ok' || record.status === 'disturbed') {
-    const values: unknown[] = [];
-    for (const m of record.metrics) values.push(runId, workload, repeat, m.metric, m.value, m.unit);
-    insertResults(db, values);
-  }
   if (record.absent?.length) insertAbsentMetrics(db, record.absent.map((a) => ({ runId, workload, ...a })));
   const samples: unknown[] = [];
   for (const s of record.samples) samples.push(runId, workload, repeat, s.process, s.host, JSON.stringify(s.t), JSON.stringify(s.rss), JSON.stringify(s.cpu));
   insertSamples(db, samples);
 }
 
-// A repeat's values and samples are written by multi-row statements, a statement call each
-// rather than one per row.
-const insertResults = rowsInsert('INSERT INTO results (run_id, workload, repeat, metric, value, unit) VALUES', '(?, ?, ?, ?, ?, ?)');
+// A repeat's samples are written by a multi-row statement, a statement call each rather than one per row.
 const insertSamples = rowsInsert('INSERT INTO samples (run_id, workload, repeat, process, host, t, rss, cpu) VALUES', '(?, ?, ?, ?, ?, ?, ?, ?)');
 
 /**
@@ -127,18 +125,25 @@ export function selectResultRows(db: Db, filter: ResultFilter = {}): ResultRow[]
  */
 export function* iterateResultRows(db: Db, filter: ResultFilter = {}): Generator<ResultRow> {
   const repeatsOf = repeatRowsStatement(db, filter);
-  const repeatParams = [filter.workload, filter.metric].filter((value) => value !== undefined);
+  const repeatParams = filter.workload === undefined ? [] : [filter.workload];
   for (const { run } of selectRuns(db, filter)) {
     const { runId, kind, suite, night, startedAt, environmentName, environmentFingerprint, provider, clusterShape, instanceType, machineClass, commits } = run;
     // Rows of one shape, spelled out: a spread of the run's facts into each of millions of rows
     // costs more than the read itself.
-    for (const [workload, workloadVersion, repeat, status, metric, value, unit, error, disturbance] of repeatsOf.iterate(runId, ...repeatParams) as Iterable<RepeatTuple>) {
-      const row: ResultRow = {
-        runId, kind, suite, night, startedAt, environmentName, environmentFingerprint, provider, clusterShape, instanceType,
-        workload, workloadVersion, repeat, status, metric, value, unit, error, disturbance, commits,
+    for (const [workload, workloadVersion, repeat, status, storedValues, error, disturbance] of repeatsOf.iterate(runId, ...repeatParams) as Iterable<RepeatTuple>) {
+      const rowOf = (metric: string | null, value: number | null, unit: string | null): ResultRow => {
+        const row: ResultRow = {
+          runId, kind, suite, night, startedAt, environmentName, environmentFingerprint, provider, clusterShape, instanceType,
+          workload, workloadVersion, repeat, status, metric, value, unit, error, disturbance, commits,
+        };
+        if (machineClass !== undefined) row.machineClass = machineClass;
+        return row;
       };
-      if (machineClass !== undefined) row.machineClass = machineClass;
-      yield row;
+      const values = decodeRepeatValues(storedValues);
+      // A repeat without values (failed, or none measured) is one row without a metric, unless
+      // the read asks for one metric: then only the repeats holding it have rows.
+      if (values.length === 0 && filter.metric === undefined) yield rowOf(null, null, null);
+      for (const [metric, value, unit] of values) if (filter.metric === undefined || metric === filter.metric) yield rowOf(metric, value, unit);
     }
   }
 }
@@ -179,19 +184,18 @@ export function* selectRuns(db: Db, filter: Pick<ResultFilter, 'kind' | 'suite' 
   }
 }
 
-type RepeatTuple = [string, string, number, ResultRow['status'], string | null, number | null, string | null, string | null, string | null];
+type RepeatTuple = [string, string, number, ResultRow['status'], string, string | null, string | null];
 
-/** One run's repeats and their values, in workload, repeat and metric order, as raw tuples ({@link RepeatTuple}). */
+/** One run's repeats with their stored values (repeat-values.ts), in workload and repeat order, as raw tuples ({@link RepeatTuple}). */
 function repeatRowsStatement(db: Db, filter: ResultFilter): Database.Statement {
   const where = ['r.id = ?'];
   if (filter.workload !== undefined) where.push('p.workload = ?');
-  if (filter.metric !== undefined) where.push('v.metric = ?');
   if (filter.wholePointsOnly) where.push(`NOT (${cutShortCondition})`);
   return preparedOnce(
     db,
-    `SELECT p.workload, p.workload_version, p.repeat, p.status, v.metric, v.value, v.unit, p.error, p.disturbance
-     FROM runs r JOIN repeats p ON p.run_id = r.id LEFT JOIN results v ON v.run_id = p.run_id AND v.workload = p.workload AND v.repeat = p.repeat
+    `SELECT p.workload, p.workload_version, p.repeat, p.status, p.metric_values, p.error, p.disturbance
+     FROM runs r JOIN repeats p ON p.run_id = r.id
      WHERE ${where.join(' AND ')}
-     ORDER BY p.workload, p.repeat, v.metric`,
+     ORDER BY p.workload, p.repeat`,
   ).raw(true);
 }

@@ -83,4 +83,23 @@ describe('the night detection judged, read back instead of judged again', () => 
     expect(store.episodes.judgedNight('')).toBeUndefined();
     expect(judgedNight(store, policy).stored).toBe(false);
   });
+
+  it('drops the verdicts of a judgement a repeat was recorded during, though an earlier repeat had already made the stored night stale', () => {
+    detectRegressions(store, policy);
+    const run = history.runIds['local:2x1:2GiB']!.at(-1)!;
+    const repeat = (n: number) => store.runs.recordRepeat({ runId: run, workload: 'shuffle', repeat: n, workloadVersion: '1', status: 'ok', startedAt: `${latest()}T02:30:00Z`, finishedAt: `${latest()}T02:31:00Z`, metrics: [{ metric: 'wall_time', value: 99, unit: 's' }], samples: [] });
+    // The first repeat advances the version; the second tells no one anything and leaves it.
+    repeat(4);
+    const afterFirst = store.episodes.historyVersion();
+    expect(judgedNight(store, policy).stored).toBe(false);
+    // Detection took the version (afterFirst) before judging: a repeat recorded meanwhile moves it.
+    repeat(5);
+    store.episodes.recordNight([], undefined, { readVersion: afterFirst, night: { suite: '', night: latest(), policy: 'x', verdicts: '[]', machine: null }, at: 'now' });
+    expect(store.episodes.judgedNight('')).toBeUndefined();
+    // Repeats recorded with no version taken since the last one advanced it leave it as it is.
+    const taken = store.episodes.historyVersion();
+    repeat(6);
+    repeat(7);
+    expect(store.episodes.historyVersion()).toBe(taken + 1);
+  });
 });

@@ -103,14 +103,18 @@ function backfill(file: string, from: string, nights: string[]): void {
       for (const run of runs) {
         const id = randomUUID();
         insert('runs', { ...run, id, night });
-        for (const table of ['run_commits', 'repeats']) for (const row of db.prepare(`SELECT * FROM ${table} WHERE run_id = ?`).all(run.id) as Record<string, unknown>[]) insert(table, { ...row, run_id: id });
-        for (const row of db.prepare('SELECT * FROM results WHERE run_id = ?').all(run.id) as { workload: string; metric: string; repeat: number; value: number }[]) {
-          const faster = row.workload === 'target_work' && row.metric === 'wall_time' ? 0.5 : 1;
-          // Each repeat at the night's median, 1% apart: night 1's repeat spread is whatever the
-          // load of this machine made it (47% once under CI), and copied into every night it
-          // would rightly hold the planted slowdown "within noise".
-          const median = medianOf(run.id as string, row.workload, row.metric);
-          insert('results', { ...row, run_id: id, value: median * jitter * faster * (1 + ((row.repeat % 3) - 1) * 0.01) });
+        for (const row of db.prepare('SELECT * FROM run_commits WHERE run_id = ?').all(run.id) as Record<string, unknown>[]) insert('run_commits', { ...row, run_id: id });
+        // A repeat's values are in its row (migration 026): the copy's are set there.
+        for (const row of db.prepare('SELECT * FROM repeats WHERE run_id = ?').all(run.id) as { workload: string; repeat: number; metric_values: string }[]) {
+          const values = (JSON.parse(row.metric_values) as [string, number, string][]).map(([metric, , unit]) => {
+            const faster = row.workload === 'target_work' && metric === 'wall_time' ? 0.5 : 1;
+            // Each repeat at the night's median, 1% apart: night 1's repeat spread is whatever the
+            // load of this machine made it (47% once under CI), and copied into every night it
+            // would rightly hold the planted slowdown "within noise".
+            const median = medianOf(run.id as string, row.workload, metric);
+            return [metric, median * jitter * faster * (1 + ((row.repeat % 3) - 1) * 0.01), unit];
+          });
+          insert('repeats', { ...row, run_id: id, metric_values: JSON.stringify(values) });
         }
       }
     }

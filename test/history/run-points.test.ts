@@ -61,9 +61,10 @@ describe('run points: each run folded once per workload and kept', () => {
     const runId = history.runIds['local:4x1:2GiB']![2]!;
     const changes: [string, (db: Database.Database) => void][] = [
       ['a repeat recorded later', () => recordDisturbed(store, runId, 4)],
-      ['a value added to a repeat', (db) => db.prepare("INSERT INTO results (run_id, workload, repeat, metric, value, unit) VALUES (?, 'shuffle', 1, 'spilled_bytes', 7, 'bytes')").run(runId)],
-      ['a value changed', (db) => db.prepare("UPDATE results SET value = value * 2 WHERE run_id = ? AND workload = 'shuffle' AND metric = 'wall_time'").run(runId)],
-      ['a value removed', (db) => db.prepare("DELETE FROM results WHERE run_id = ? AND workload = 'join' AND repeat = 2").run(runId)],
+      // A repeat's values are its row's (migration 026): a value changes only with its repeat's row.
+      ['a value added to a repeat', (db) => db.prepare(`UPDATE repeats SET metric_values = json_insert(metric_values, '$[#]', json_array('spilled_bytes', 7, 'bytes')) WHERE run_id = ? AND workload = 'shuffle' AND repeat = 1`).run(runId)],
+      ['a value changed', (db) => db.prepare(`UPDATE repeats SET metric_values = json_replace(metric_values, '$[0][1]', (metric_values ->> '$[0][1]') * 2) WHERE run_id = ? AND workload = 'shuffle'`).run(runId)],
+      ['a value removed', (db) => db.prepare(`UPDATE repeats SET metric_values = json_remove(metric_values, '$[0]') WHERE run_id = ? AND workload = 'join' AND repeat = 2`).run(runId)],
       ['a repeat changed', (db) => db.prepare("UPDATE repeats SET status = 'failed' WHERE run_id = ? AND workload = 'join' AND repeat = 1").run(runId)],
     ];
     for (const [change, apply] of changes) {
