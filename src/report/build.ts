@@ -116,21 +116,20 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     bisects.set(key, [...(bisects.get(key) ?? []), bisect]);
   }
   const drilldowns = { written: 0, kept: 0 };
+  out.write(sitePaths.drilldown, renderDrilldownPage(generatedAt));
   for (const page of site.workloads) {
     out.write(sitePaths.workloadPage(page.suite, page.workload), renderWorkloadPage(page, generatedAt, bisects.get(`${page.suite}\u0000${page.workload}`) ?? []));
     out.write(sitePaths.workloadData(page.suite, page.workload), dataScript('NIGHTBENCH_WORKLOAD', page));
     for (const link of page.variants.flatMap((v) => v.drilldowns)) {
       const run = runs.get(link.runId)!;
-      const pagePath = sitePaths.drilldownPage(run.suite, page.workload, run.id);
       const dataPath = sitePaths.drilldownData(run.suite, page.workload, run.id);
-      if (!unfinished.has(run.id) && out.keep(pagePath) && out.keep(dataPath)) {
+      if (!unfinished.has(run.id) && out.keep(dataPath)) {
         drilldowns.kept++;
         continue;
       }
       const repeats = options.store.nights.runWorkload(run.id, page.workload);
       const runCommits = run.commits.map(({ repo, sha }) => commitRow(repo, sha, commits.get(`${repo}\u0000${sha}`), options));
       const drilldown = buildDrilldown(run, page.workload, repeats, runCommits);
-      out.write(pagePath, renderDrilldownPage(drilldown, generatedAt));
       out.write(dataPath, dataScript('NIGHTBENCH_DRILLDOWN', drilldown));
       drilldowns.written++;
     }
