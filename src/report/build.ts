@@ -250,8 +250,8 @@ class SiteWriter {
  * made). A rebuild rewrites most of the site's files with content of about the same size; emptying
  * each first, as `writeFileSync` does, frees its blocks, and ext4 then writes the file out at once
  * on close (its guard for files replaced by truncation) and, mounted with `discard`, discards the
- * freed blocks. 5,000 files of 8 KB rewritten in place took 0.2 s (0.2 s CPU) where emptied
- * first they took 0.4-4.8 s (0.3-0.7 s CPU) on this project's machines.
+ * freed blocks. 5,000 files of 8 KB rewritten in place took 0.2-0.9 s (0.2-0.3 s CPU) where
+ * emptied first they took 0.4-15 s (0.3-1.4 s CPU) on this project's machines (bench/README.md).
  */
 function writeOver(file: string, bytes: Buffer): void {
   const fd = openSync(file, constants.O_RDWR | constants.O_CREAT);
