@@ -93,7 +93,7 @@ try {
   if (!flags.keep) rmSync(dir, { recursive: true, force: true });
 }
 
-/** Removes the drill-down pages and data of these runs (named by run id) from the site. */
+/** Removes the drill-down data files of these runs (named by run id) from the site. */
 function removeDrilldownsOf(runIds: ReadonlySet<string>): number {
   let removed = 0;
   const walk = (dir: string) => {
@@ -106,7 +106,7 @@ function removeDrilldownsOf(runIds: ReadonlySet<string>): number {
       }
     }
   };
-  for (const top of ['runs', 'data']) if (existsSync(path.join(site, top))) walk(path.join(site, top));
+  walk(path.join(site, 'data'));
   return removed;
 }
 

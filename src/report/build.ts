@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { validate } from '../validation.js';
 import { judgedNight, levelSegmentation, resolveSeriesPolicy, type DetectionPolicy, type Episode } from '../detect/index.js';
@@ -116,21 +116,20 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     bisects.set(key, [...(bisects.get(key) ?? []), bisect]);
   }
   const drilldowns = { written: 0, kept: 0 };
+  out.write(sitePaths.drilldown, renderDrilldownPage(generatedAt));
   for (const page of site.workloads) {
     out.write(sitePaths.workloadPage(page.suite, page.workload), renderWorkloadPage(page, generatedAt, bisects.get(`${page.suite}\u0000${page.workload}`) ?? []));
     out.write(sitePaths.workloadData(page.suite, page.workload), dataScript('NIGHTBENCH_WORKLOAD', page));
     for (const link of page.variants.flatMap((v) => v.drilldowns)) {
       const run = runs.get(link.runId)!;
-      const pagePath = sitePaths.drilldownPage(run.suite, page.workload, run.id);
       const dataPath = sitePaths.drilldownData(run.suite, page.workload, run.id);
-      if (!unfinished.has(run.id) && out.keep(pagePath) && out.keep(dataPath)) {
+      if (!unfinished.has(run.id) && out.keep(dataPath)) {
         drilldowns.kept++;
         continue;
       }
       const repeats = options.store.nights.runWorkload(run.id, page.workload);
       const runCommits = run.commits.map(({ repo, sha }) => commitRow(repo, sha, commits.get(`${repo}\u0000${sha}`), options));
       const drilldown = buildDrilldown(run, page.workload, repeats, runCommits);
-      out.write(pagePath, renderDrilldownPage(drilldown, generatedAt));
       out.write(dataPath, dataScript('NIGHTBENCH_DRILLDOWN', drilldown));
       drilldowns.written++;
     }
@@ -211,8 +210,9 @@ class SiteWriter {
       mkdirSync(dir, { recursive: true });
       this.madeDirs.add(dir);
     }
-    writeFileSync(file, content);
-    this.count(relative, Buffer.byteLength(content));
+    const bytes = Buffer.from(content);
+    writeOver(file, bytes);
+    this.count(relative, bytes.length);
   }
 
   /** Keeps a file from an earlier build if it exists; false when it must be written. */
@@ -242,6 +242,24 @@ class SiteWriter {
     if (relative.endsWith('.html')) this.pages++;
     this.bytes += bytes;
     if (bytes > this.largest.bytes) this.largest = { path: relative, bytes };
+  }
+}
+
+/**
+ * Writes `bytes` over the file from its start and then cuts it to their length (a new file is
+ * made). A rebuild rewrites most of the site's files with content of about the same size; emptying
+ * each first, as `writeFileSync` does, frees its blocks, and ext4 then writes the file out at once
+ * on close (its guard for files replaced by truncation) and, mounted with `discard`, discards the
+ * freed blocks. 5,000 files of 8 KB rewritten in place took 0.2-0.9 s (0.2-0.3 s CPU) where
+ * emptied first they took 0.4-15 s (0.3-1.4 s CPU) on this project's machines (bench/README.md).
+ */
+function writeOver(file: string, bytes: Buffer): void {
+  const fd = openSync(file, constants.O_RDWR | constants.O_CREAT);
+  try {
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at, at);
+    ftruncateSync(fd, bytes.length);
+  } finally {
+    closeSync(fd);
   }
 }
 

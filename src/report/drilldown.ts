@@ -8,18 +8,16 @@ import type { RepeatFacts } from '../history/report-rows.js';
 import type { ProcessSamples } from '../history/types.js';
 import { describeMachine } from '../detect/machine-class.js';
 import { compact, roundTo } from './format.js';
-import { relativeHref, sitePaths, variantOf } from './paths.js';
+import { variantOf } from './paths.js';
 import type { CommitRow, DrilldownPage, ProcessTimeline, ReportRun } from './types.js';
 
 const mib = 2 ** 20;
 
 /** The drill-down of `workload` in `run`; each process is cut to at most `maxPoints` points. */
 export function buildDrilldown(run: ReportRun, workload: string, repeats: RepeatFacts[], commits: CommitRow[], maxPoints = 300): DrilldownPage {
-  const page = sitePaths.drilldownPage(run.suite, workload, run.id);
   return {
     suite: run.suite, workload, runId: run.id, night: run.night, variant: variantOf(run), commits,
     ...(run.machine === undefined || run.machineClass === undefined ? {} : { machine: describeMachine(run.machine, run.machineClass) }),
-    workloadHref: relativeHref(page, sitePaths.workloadPage(run.suite, workload)),
     repeats: [...repeats].sort((a, b) => a.repeat - b.repeat).map((r) => ({
       repeat: r.repeat, status: r.status, error: r.error ?? undefined,
       metrics: r.metrics.map((m) => ({ ...m, value: compact(m.value) })),

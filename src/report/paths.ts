@@ -38,6 +38,9 @@ export function variantOf(c: Comparability): Variant {
 /** The address parameter that picks a workload page's variant: the index and the compare page link each row to its own. */
 export const variantParam = 'variant';
 
+/** The address parameters that name the run of the drill-down page, by its suite, workload and run id. */
+export const drilldownParams = { suite: 'suite', workload: 'workload', run: 'run' } as const;
+
 export const sitePaths = {
   index: 'index.html',
   /** The index's rows, part by part (`index-data.ts`). */
@@ -56,7 +59,14 @@ export const sitePaths = {
   workloadVariant: (suite: string, workload: string, variantId: string) => `${sitePaths.workloadPage(suite, workload)}?${variantParam}=${encodeURIComponent(variantId)}`,
   workloadData: (suite: string, workload: string) => `data/${slugify(suite)}/workloads/${slugify(workload)}.js`,
   commitData: (suite: string) => `data/${slugify(suite)}/commits.js`,
-  drilldownPage: (suite: string, workload: string, runId: string) => `runs/${slugify(suite)}/${slugify(workload)}/${slugify(runId)}.html`,
+  /**
+   * The one drill-down page of the site: it shows the run its address names (`drilldownParams`)
+   * from that run's data file. A page per run cost a render and a write of each of a night's
+   * 5,000 drill-downs at 20,000 series.
+   */
+  drilldown: 'run.html',
+  drilldownPage: (suite: string, workload: string, runId: string) =>
+    `${sitePaths.drilldown}?${drilldownParams.suite}=${encodeURIComponent(suite)}&${drilldownParams.workload}=${encodeURIComponent(workload)}&${drilldownParams.run}=${encodeURIComponent(runId)}`,
   drilldownData: (suite: string, workload: string, runId: string) => `data/${slugify(suite)}/runs/${slugify(workload)}/${slugify(runId)}.js`,
   asset: (name: string) => `assets/${name}`,
   /** A regression or broken-workload issue written as a Markdown file (reports/issues/<fingerprint>.md). */

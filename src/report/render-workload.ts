@@ -1,14 +1,15 @@
 /**
  * The per-workload page (interactive time series per metric) and the run drill-down page (memory
- * and CPU of every cluster process). The markup holds the text; the charts are drawn by the
- * client scripts from the page's data file. Pure.
+ * and CPU of every cluster process), one page for every run. The workload page's markup holds its
+ * text; the drill-down's script writes the run's from its data file; the charts are drawn by the
+ * client scripts from the data files. Pure.
  *
  * @module
  */
-import { formatMinutes, formatPercent, formatValue } from '../format/index.js';
+import { formatMinutes, formatPercent } from '../format/index.js';
 import { relativeHref, sitePaths } from './paths.js';
-import { commitLine, html, layout } from './render.js';
-import type { DrilldownPage, WorkloadPage } from './types.js';
+import { html, layout } from './render.js';
+import type { WorkloadPage } from './types.js';
 import type { BisectRecord } from '../history/bisect-queries.js';
 
 /** `bisects`: the workload's bisect runs (kind 'bisect', outside every series), newest first. */
@@ -75,33 +76,24 @@ ${rows.map((r) => html`<tr><td>${r.variant}</td><td>${r.metric}</td><td class="n
 ${youngNote}`;
 }
 
-export function renderDrilldownPage(page: DrilldownPage, generatedAt: string): string {
-  const path = sitePaths.drilldownPage(page.suite, page.workload, page.runId);
+/**
+ * The drill-down page, one for every run: its script reads the run from the page's address
+ * (`drilldownParams`), loads that run's data file and fills in the facts, the repeats' metrics
+ * and the charts.
+ */
+export function renderDrilldownPage(generatedAt: string): string {
+  const path = sitePaths.drilldown;
   const body = html`
-<p class="crumbs"><a href="${relativeHref(path, sitePaths.index)}">Index</a> › ${page.suite} › <a href="${page.workloadHref}">${page.workload}</a></p>
-<h1>${page.workload} <span class="muted">on ${page.night}</span></h1>
-<dl class="facts">
-  <dt>Run</dt><dd><code>${page.runId}</code></dd>
-  <dt>Cluster · environment</dt><dd>${page.variant.label}</dd>
-${page.machine === undefined ? '' : html`  <dt>Machine</dt><dd>${page.machine}</dd>
-`}  <dt>Commits</dt><dd>${page.commits.length ? page.commits.map((c) => html`<div>${commitLine(c)}</div>`) : html`<span class="muted">none recorded</span>`}</dd>
-</dl>
+<p class="crumbs"><a href="${relativeHref(path, sitePaths.index)}">Index</a> › <span id="crumb-suite"></span> › <a id="crumb-workload"></a></p>
+<h1 id="title">Run drill-down</h1>
+<dl class="facts" id="facts"></dl>
 <form class="controls" id="controls">
-  <label>Repeat <select name="repeat">${page.repeats.map((r) => html`<option value="${r.repeat}">${r.repeat} (${r.status})</option>`)}</select></label>
+  <label>Repeat <select name="repeat"></select></label>
 </form>
-${page.repeats.map((r) => html`<section class="repeat" data-repeat="${r.repeat}"${r === page.repeats[0] ? '' : html` hidden`}>
-<table class="metrics"><thead><tr><th>Metric</th><th class="num">Value</th></tr></thead><tbody>
-${r.metrics.map((m) => html`<tr><td>${m.metric}</td><td class="num">${formatValue(m.value, m.unit)}</td></tr>`)}
-</tbody></table>
-${r.error ? html`<pre class="error">${r.error}</pre>` : ''}
-</section>
-`)}
+<div id="repeats"></div>
 <h2>Memory per process</h2>
 <div id="memory" class="chart-box"></div>
 <h2>CPU per process</h2>
 <div id="cpu" class="chart-box"></div>`;
-  return layout({
-    path, title: `${page.workload} on ${page.night}`, section: 'run', generatedAt, body,
-    scripts: [sitePaths.drilldownData(page.suite, page.workload, page.runId), sitePaths.asset('drilldown.js')],
-  });
+  return layout({ path, title: 'Run drill-down', section: 'run', generatedAt, body, scripts: [sitePaths.asset('drilldown.js')] });
 }

@@ -7,8 +7,7 @@
  */
 import { nameParts } from './format.js';
 import { relativeHref, sitePaths } from './paths.js';
-import { statusLabels, type CommitRow, type SeriesStatus } from './types.js';
-import { shortSha } from '../format/index.js';
+import { statusLabels, type SeriesStatus } from './types.js';
 
 const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -87,12 +86,6 @@ ${(options.scripts ?? []).map((script) => html`<script src="${href(script)}"></s
 /** A status as a coloured badge. */
 export function statusBadge(status: SeriesStatus, note?: string): Html {
   return html`<span class="status status-${status}"${note ? html` title="${note}"` : ''}>${statusLabels[status]}</span>`;
-}
-
-/** A commit: short sha (linked when the repository has a commit URL), subject and author. */
-export function commitLine(commit: CommitRow): Html {
-  const sha = commit.url ? html`<a class="sha" href="${commit.url}">${shortSha(commit.sha)}</a>` : html`<code class="sha">${shortSha(commit.sha)}</code>`;
-  return html`<span class="commit"><span class="repo">${commit.repo}</span> ${sha} <span class="subject">${commit.subject}</span> <span class="author">${commit.author}</span></span>`;
 }
 
 /** A data file that adds one entry to a global record, for data a page loads piece by piece. */

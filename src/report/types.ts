@@ -230,7 +230,6 @@ export interface DrilldownRepeat {
 export interface DrilldownPage {
   suite: string;
   workload: string;
-  workloadHref: string;
   runId: string;
   night: string;
   variant: Variant;

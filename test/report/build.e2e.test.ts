@@ -40,10 +40,15 @@ describe('buildSite', () => {
       expect(first).toMatchObject({ workloads: 4, series: 16, drilldowns: { written: 8, kept: 0 }, abReports: 0 });
       mkdirSync(path.join(site, 'workloads', 'gone'), { recursive: true });
       writeFileSync(path.join(site, 'workloads', 'gone', 'old.html'), 'stale');
+      // Files are rewritten in place: one longer than its new content is cut to it.
+      const index = readFileSync(path.join(site, sitePaths.index), 'utf8');
+      writeFileSync(path.join(site, sitePaths.index), `${index}<p>left over</p>`);
 
       const second = await buildSite(options);
       expect(second.drilldowns).toEqual({ written: 0, kept: 8 });
       expect(second.files).toBe(first.files);
+      expect(second.bytes).toBe(first.bytes);
+      expect(readFileSync(path.join(site, sitePaths.index), 'utf8')).toBe(index);
       expect(existsSync(path.join(site, 'workloads', 'gone'))).toBe(false);
 
       writeSyntheticHistory(store, { seed: 4, workloads: 4, nights: 1, repeats: 2, firstNight: '2026-01-13', samplesForLastNights: 1 });

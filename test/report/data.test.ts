@@ -173,7 +173,7 @@ describe('buildSiteData', () => {
     const links = (hasSamples: SiteDataOptions['hasSamples']) =>
       buildSiteData(history(), options({}, { [key('shuffle', 'wall_time')]: [marker] }, { hasSamples })).workloads.find((w) => w.workload === 'shuffle')!.variants[0]!.drilldowns;
     expect(links(() => true).map((l) => [l.night, l.runId])).toEqual([[night(4), 'r4-rerun'], [night(2), 'r2']]);
-    expect(links(() => true)[0]!.href).toBe('../../runs/dask/shuffle/r4-rerun.html');
+    expect(links(() => true)[0]!.href).toBe('../../run.html?suite=dask&workload=shuffle&run=r4-rerun');
     expect(links((runId) => runId !== 'r2').map((l) => l.runId)).toEqual(['r4-rerun']);
     expect(links(() => false)).toEqual([]);
   });

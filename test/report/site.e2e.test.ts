@@ -39,7 +39,11 @@ let browser: Browser;
 let page: Page;
 const dialogs: string[] = [];
 
-const url = (relative: string) => pathToFileURL(path.join(site, relative)).href;
+/** A site address as the browser has it; a query (`run.html?run=...`) stays one. */
+const url = (relative: string) => {
+  const [file, query] = relative.split('?', 2);
+  return pathToFileURL(path.join(site, file!)).href + (query === undefined ? '' : `?${query}`);
+};
 
 async function open(relative: string): Promise<void> {
   await page.goto(url(relative));
@@ -202,8 +206,14 @@ describe('the published site', () => {
 
   it('drills down into a run: memory and CPU of every cluster process over time', async () => {
     await open(sitePaths.workloadPage('dask', 'shuffle'));
+    const runId = (await page.textContent('table.runs tbody tr:first-child code'))!;
     await page.click('table.runs a >> nth=0');
     await page.waitForSelector('body[data-ready="true"]');
+    expect(page.url()).toBe(url(sitePaths.drilldownPage('dask', 'shuffle', runId)));
+    expect(await page.textContent('#facts')).toContain(runId);
+    expect(await page.textContent('#facts')).toContain('local:2x1:2GiB');
+    expect(await page.locator('#facts .commit a.sha').count()).toBeGreaterThan(0);
+    expect(await page.getAttribute('#crumb-workload', 'href')).toBe(sitePaths.workloadPage('dask', 'shuffle'));
     const memory = page.locator('#memory');
     expect(await memory.getAttribute('data-series')).toBe('3');
     expect(await memory.locator('canvas').count()).toBe(1);
@@ -213,6 +223,12 @@ describe('the published site', () => {
     expect(await page.locator('section.repeat[data-repeat="2"]').isVisible()).toBe(true);
     expect(await page.locator('#cpu canvas').count()).toBe(1);
     await screenshot(page, 'drilldown');
+  });
+
+  it('says so on the drill-down page when the run it names has no drill-down on the site', async () => {
+    await open(sitePaths.drilldownPage('dask', 'shuffle', 'no-such-run'));
+    expect(await page.textContent('#facts')).toContain('No drill-down of run no-such-run of shuffle is on this site');
+    expect(await page.locator('#memory canvas').count()).toBe(0);
   });
 
   it('escapes an error tail on the index and lists failed repeats on the workload page', async () => {
