@@ -11,7 +11,7 @@
  * and the power is counted on series whose step comes after `nightsBefore` unchanged nights (a
  * CUSUM that alarmed before the step is counted as a miss, as a false alarm would be).
  */
-import { createRandom } from '../src/stats/random.js';
+import { createRandom, standardNormal } from '../src/stats/random.js';
 
 export interface SequentialLimitOptions {
   /** Nights of an unchanged series over which the budget is spent (60). */
@@ -34,7 +34,7 @@ export interface SequentialLimitOptions {
 export function sequentialLimit(delta: number, options: SequentialLimitOptions): number[] {
   const series = options.series ?? 40_000;
   const random = createRandom(options.seed ?? 1);
-  const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const gaussian = () => standardNormal(random);
   // The reference value of a CUSUM tuned to a step of delta: half of it.
   const reference = delta / 2;
   const step = (sum: number, value: number) => Math.max(0, sum + value - reference);

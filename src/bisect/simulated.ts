@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { createRandom } from '../stats/index.js';
+import { createRandom, standardNormal } from '../stats/index.js';
 import type { MeasurePort, Observation } from './search.js';
 
 export interface SimulatedTarget {
@@ -28,7 +28,7 @@ export interface SimulatedTarget {
 export function simulatedPort(target: SimulatedTarget): MeasurePort & { measured: number[] } {
   const random = createRandom(target.seed);
   const measured: number[] = [];
-  const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const gaussian = () => standardNormal(random);
   return {
     measured,
     measure(state: number): Promise<Observation> {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { createRandom, type RandomSource } from './random.js';
+export { createRandom, standardNormal, type RandomSource } from './random.js';
 export { summarize, type Summary } from './descriptive.js';
 export { medianInterval, type MedianInterval } from './median-interval.js';
 export {

@@ -43,3 +43,12 @@ export function createRandom(seed: number): RandomSource {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * A standard normal draw from two of `random`'s uniform ones (Box-Muller, the cosine half): the
+ * one normal generator of the simulations, benches and tests, so that a seed gives the same
+ * noise wherever it is drawn.
+ */
+export function standardNormal(random: RandomSource): number {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { belowThreshold, episodeGateStandardErrors, judgedLevelStart, knownBelowStandardErrors, shiftRankAlpha, shiftRanksApart, strongestShift, type ShiftOptions } from '../../src/detect/evidence.js';
-import { createRandom } from '../../src/stats/index.js';
+import { createRandom, standardNormal } from '../../src/stats/index.js';
 
 const options: ShiftOptions = { minBaseline: 7, maxBaseline: 30, minNights: 3, clip: 3, noiseFloor: 0 };
 /** A young series: its first `minBaseline` nights could not be judged. */
@@ -9,7 +9,7 @@ const young: ShiftOptions = { ...options, unjudgedNights: 7 };
 /** Log nightly levels: `levels[i]` plus normal noise of `noise`, seeded. */
 function noisy(levels: readonly number[], noise: number, seed: number): number[] {
   const random = createRandom(seed);
-  return levels.map((level) => level + noise * Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random()));
+  return levels.map((level) => level + noise * standardNormal(random));
 }
 const steps = (...parts: [nights: number, ratio: number][]) => parts.flatMap(([nights, ratio]) => Array<number>(nights).fill(Math.log(ratio)));
 

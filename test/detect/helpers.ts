@@ -8,7 +8,7 @@ import { groupSeries } from '../../src/detect/series.js';
 import type { DetectionPolicy } from '../../src/detect/policy.js';
 import type { SeriesVerdict } from '../../src/detect/judge.js';
 import type { RepeatStatus, ResultRow } from '../../src/history/types.js';
-import { createRandom } from '../../src/stats/index.js';
+import { createRandom, standardNormal } from '../../src/stats/index.js';
 
 /** The night of index `i`, counting from 2026-01-01. */
 export function nightAt(i: number): string {
@@ -38,7 +38,7 @@ export interface SeriesSpec {
 /** Rows of one series as `RunStore.resultRows` returns them (one run per night). */
 export function seriesRows(spec: SeriesSpec): ResultRow[] {
   const random = createRandom(spec.seed);
-  const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const gaussian = () => standardNormal(random);
   const rows: ResultRow[] = [];
   for (let i = 0; i < spec.nights; i++) {
     const noise = Array.from({ length: spec.repeats }, gaussian);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy, judgeLevelChanges, levelSegmentation, nightlyLevels } from '../../src/detect/index.js';
 import { nightAt } from './helpers.js';
-import { createRandom } from '../../src/stats/index.js';
+import { createRandom, standardNormal } from '../../src/stats/index.js';
 
 /** Seeded nightly medians around `level`, with relative noise `cv`. */
 function nights(levels: number[], cv: number, seed = 1): number[] {
   const random = createRandom(seed);
-  return levels.map((level) => level * (1 + cv * Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())));
+  return levels.map((level) => level * (1 + cv * standardNormal(random)));
 }
 const repeat = (value: number, n: number) => Array.from({ length: n }, () => value);
 const settings = levelSegmentation(defaultDetectionPolicy);

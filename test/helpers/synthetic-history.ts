@@ -7,7 +7,7 @@
 import { detectRegressions, type DetectionPolicy, type DetectionReport } from '../../src/detect/index.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import type { CommitInfo, MetricValue, ProcessSamples } from '../../src/history/types.js';
-import { createRandom, type RandomSource } from '../../src/stats/index.js';
+import { createRandom, standardNormal, type RandomSource } from '../../src/stats/index.js';
 
 /** A step planted in one series from `night` (index into the nights) onwards. */
 export interface PlantedChange {
@@ -126,7 +126,7 @@ export function writeSyntheticHistory(store: HistoryStore, options: SyntheticHis
                 const key = `${suite}|${workload}|${metric.name}|${shape}`;
                 if (!levels.has(key)) levels.set(key, metric.level ?? baseLevel(random, metric.name));
                 const factor = plantedFactor(options.changes ?? [], suite, workload, metric.name, nightIndex);
-                return { metric: metric.name, unit: metric.unit, value: levels.get(key)! * factor * (1 + noise * gaussian(random)) } satisfies MetricValue;
+                return { metric: metric.name, unit: metric.unit, value: levels.get(key)! * factor * (1 + noise * standardNormal(random)) } satisfies MetricValue;
               });
               if (!failure) {
                 for (const metric of metrics) {
@@ -186,10 +186,6 @@ function baseLevel(random: RandomSource, metric: string): number {
   return 2 + 40 * random();
 }
 
-/** Box-Muller: a standard normal draw from two uniform ones. */
-function gaussian(random: RandomSource): number {
-  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-}
 
 function hex(random: RandomSource, length: number): string {
   let out = '';

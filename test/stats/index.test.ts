@@ -16,6 +16,7 @@ describe('src/stats/index.ts', () => {
         'medianInterval',
         'relativeSpread',
         'smallestTwoSidedP',
+        'standardNormal',
         'summarize',
       ].sort(),
     );

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { changePoints, differenceNoise, segmentSeries } from '../../src/stats/segmentation.js';
-import { createRandom } from '../../src/stats/index.js';
+import { createRandom, standardNormal } from '../../src/stats/index.js';
 
 /** Seeded normal noise around the given levels, one value per entry. */
 function noisy(levels: number[], sd: number, seed = 1): number[] {
   const random = createRandom(seed);
-  return levels.map((level) => level + sd * Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random()));
+  return levels.map((level) => level + sd * standardNormal(random));
 }
 const repeat = (value: number, n: number) => Array.from({ length: n }, () => value);
 
