@@ -226,15 +226,16 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // the two sides of its split, or that spread where it is smaller. Either alone can reach across a
   // step: the spread when the nights hold one (on the night a persistence episode opened, its issue
   // said a +146% slowdown was seen only from 533% on), the split's sides when tonight is the step.
-  const reachKnown = noiseKnown && since.length >= reachKnownNights(policy.persistNights);
-  const detectable = reachKnown
+  // Nights at its level that many (at least minNoiseNights) imply a known noise too.
+  const reachNights = reachKnownNights(policy.persistNights);
+  const detectable = since.length >= reachNights
     ? detectableOf(
         { repeats, noise: baselineNoise, persistNoise: Math.min(nightNoise, baselineNoise), repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold },
         policy,
       )
     : undefined;
   const judged: SeriesVerdict = {
-    ...base, baselineMedian: stats.baselineMedian, change, pValue: stats.pValue, noise, noiseMultiple: multiple, shiftZ: shift?.z, ...(detectable ? { detectable } : { reachKnownFrom: reachKnownNights(policy.persistNights) }),
+    ...base, baselineMedian: stats.baselineMedian, change, pValue: stats.pValue, noise, noiseMultiple: multiple, shiftZ: shift?.z, ...(detectable ? { detectable } : { reachKnownFrom: reachNights }),
   };
   const floored = noise > stats.noise ? ` (${formatPercent(noise)} after a false alarm)` : '';
   const fastFigures = `${formatChange(change)} (threshold ${formatPercent(threshold)}), p = ${formatP(stats.pValue)}, ${formatMultiple(multiple)}x noise${floored}`;

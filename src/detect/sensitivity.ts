@@ -91,7 +91,7 @@ export function noiseAt(basis: SensitivityBasis, repeats: number): { noise: numb
 export function minimumDetectable(basis: SensitivityBasis, policy: SensitivityPolicy, nights: number, repeats = basis.repeats): number {
   const { noise, persistNoise } = noiseAt(basis, repeats);
   const first = repeats >= policy.minRepeats ? firstNightDetectable(noise, basis.baselineNights, policy) : Number.POSITIVE_INFINITY;
-  const persistent = nights >= policy.persistNights ? persistentDetectable(persistNoise, persistDegrees(basis, repeats, nights), basis.sinceNights, nights, policy) : Number.POSITIVE_INFINITY;
+  const persistent = nights >= policy.persistNights ? persistentDetectable(basis, repeats, persistNoise, nights, policy) : Number.POSITIVE_INFINITY;
   return Math.min(first, persistent);
 }
 
@@ -112,7 +112,7 @@ export function detectableOf(basis: SensitivityBasis, policy: SensitivityPolicy)
     noise,
     persistNoise,
     firstNight: basis.repeats >= policy.minRepeats ? Math.max(basis.threshold, firstNightDetectable(noise, basis.baselineNights, policy)) : undefined,
-    persistent: Math.max(basis.threshold, persistentDetectable(persistNoise, persistDegrees(basis, basis.repeats, nights), basis.sinceNights, nights, policy)),
+    persistent: Math.max(basis.threshold, persistentDetectable(basis, basis.repeats, persistNoise, nights, policy)),
     nights,
     basis,
   };
@@ -196,7 +196,9 @@ function firstNightDetectable(noise: number, baselineNights: number, policy: Sen
  * gate as a z promised changes that detection caught within 3 nights in only 42-67% of synthetic
  * series (CV 3-10%, 1 to 5 repeats), not 80%.
  */
-function persistentDetectable(persistNoise: number, degrees: number, sinceNights: number, nights: number, policy: SensitivityPolicy): number {
+function persistentDetectable(basis: SensitivityBasis, repeats: number, persistNoise: number, nights: number, policy: SensitivityPolicy): number {
+  const { sinceNights } = basis;
+  const degrees = persistDegrees(basis, repeats, persistNoise, nights);
   const gate = zAsT(policy.persistZ, degrees);
   const standardErrors = gate + powerZ * Math.sqrt(1 + (gate * gate) / (2 * degrees));
   // The path widens its standard error by (1 + r) / (1 - r) for the nights' lag-1 correlation r,
@@ -207,14 +209,14 @@ function persistentDetectable(persistNoise: number, degrees: number, sinceNights
 }
 
 /**
- * The degrees of freedom behind the persistence path's noise at `repeats` a night: the nights'
- * own, or, where the repeats' floor is the noise (the path reads its t with these too), the
- * repeats', one per repeat beyond the first of each night.
+ * The degrees of freedom behind the persistence path's noise `persistNoise` at `repeats` a night
+ * (`noiseAt`'s): the nights' own, or, where the repeats' floor is the noise (the path reads its t
+ * with these too), the repeats', one per repeat beyond the first of each night.
  */
-function persistDegrees(basis: SensitivityBasis, repeats: number, nights: number): number {
+function persistDegrees(basis: SensitivityBasis, repeats: number, persistNoise: number, nights: number): number {
   const nightsDegrees = Math.max(1, basis.sinceNights + nights - 2);
   const floor = basis.repeatSpread * medianNoiseFactor(repeats);
-  const floorIsNoise = repeats > 1 && floor > 0 && noiseAt(basis, repeats).persistNoise <= floor * 1.01;
+  const floorIsNoise = repeats > 1 && floor > 0 && persistNoise <= floor * 1.01;
   return floorIsNoise ? Math.max(nightsDegrees, (basis.sinceNights + nights) * (repeats - 1)) : nightsDegrees;
 }
 
