@@ -15,7 +15,10 @@ export interface TriageEvent {
   /** `comment:<id>` for a GitHub comment: the same comment is never recorded twice. */
   key: string;
   issueNumber: number;
-  /** Fingerprints of the episodes the issue reports. */
+  /**
+   * Fingerprints of the episodes the issue reports; empty when the history the command was
+   * carried out on did not hold them yet (they are then the episodes with the issue's number).
+   */
   episodes: string[];
   command: TriageCommandName;
   /** fixed-by: the commit; the others: the rest of the command's line, as text. */
@@ -113,12 +116,19 @@ export function falseAlarmEpisodes(db: Db): FalseAlarm[] {
   return guard(db, () =>
     db
       .prepare(
-        `SELECT r.series_key AS seriesKey, r.suite, r.workload, r.metric, r.fingerprint AS episodeFingerprint, r.first_bad_night AS firstBadNight,
+        `WITH said AS (
+           SELECT e.command, e.at, e.issue_number, f.value AS fingerprint FROM triage_events e JOIN json_each(e.episodes) f
+           UNION ALL
+           -- A command recorded before its copy of the history held the issue's episodes (a triage
+           -- racing the nightly's save) concerns the episodes the issue reports.
+           SELECT e.command, e.at, e.issue_number, r.fingerprint FROM triage_events e JOIN regressions r ON r.issue_number = e.issue_number
+           WHERE json_array_length(e.episodes) = 0
+         )
+         SELECT r.series_key AS seriesKey, r.suite, r.workload, r.metric, r.fingerprint AS episodeFingerprint, r.first_bad_night AS firstBadNight,
                 r.ratio, r.baseline_noise AS baselineNoise, e.issue_number AS issueNumber, max(e.at) AS at
-         FROM triage_events e JOIN json_each(e.episodes) f JOIN regressions r ON r.fingerprint = f.value
+         FROM said e JOIN regressions r ON r.fingerprint = e.fingerprint
          WHERE e.command = 'false-alarm'
-           AND NOT EXISTS (SELECT 1 FROM triage_events later JOIN json_each(later.episodes) g
-                           WHERE g.value = r.fingerprint AND later.command = 'accept' AND later.at > e.at)
+           AND NOT EXISTS (SELECT 1 FROM said later WHERE later.fingerprint = r.fingerprint AND later.command = 'accept' AND later.at > e.at)
          GROUP BY r.fingerprint ORDER BY r.first_bad_night, r.id`,
       )
       .all() as FalseAlarm[],

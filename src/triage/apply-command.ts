@@ -11,7 +11,9 @@ import { brokenLabel } from '../issues/broken.js';
 import type { GitHubClient } from '../issues/github/client.js';
 import { gitHubError } from '../issues/github/errors.js';
 import { nightbenchLogin, ownTexts } from '../issues/github/identity.js';
+import { episodeIssueFingerprint } from '../issues/group.js';
 import { readFingerprint } from '../issues/markers.js';
+import type { Episode } from '../history/episode-rows.js';
 import type { HistoryStore } from '../history/store.js';
 import type { TriageCommandName, TriageStep } from '../history/triage-queries.js';
 import type { Log } from '../log.js';
@@ -49,7 +51,6 @@ export type TriageResult =
   | 'help'
   | 'unknown-command'
   | 'invalid'
-  | 'no-episodes'
   | 'done';
 
 export interface TriageOutcome {
@@ -62,6 +63,8 @@ export interface TriageOutcome {
   dispatched?: { workflow: string; ref: string; inputs: Record<string, string> };
   /** The verdict was recorded by an earlier run that GitHub failed midway; this one completed the rest. */
   resumed?: true;
+  /** The history read holds none of the issue's episodes yet: the command reaches them by the issue's number when the histories merge. */
+  pending?: true;
 }
 
 export interface TriageDeps {
@@ -118,11 +121,16 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
   if (parsed.kind === 'unknown') return answer('unknown-command', replies.unknown());
   if (parsed.kind === 'invalid') return answer('invalid', replies.invalid(parsed.problem), { command: parsed.command });
 
-  const episodes = store.episodes.episodes().filter((e) => e.issueNumber === issueNumber);
+  const episodes = issueEpisodes(store.episodes.episodes(), issueNumber, readFingerprint(issue.body)!);
+  const unnumbered = episodes.filter((e) => e.issueNumber === undefined).map((e) => e.id);
+  if (unnumbered.length > 0) store.episodes.setEpisodeIssue(unnumbered, issueNumber);
   // A broken workload's issue has no episodes (failures are found again by fingerprint), but it
-  // is bisected pass/fail by its number like a regression's (`bisect --issue N`).
+  // is bisected pass/fail by its number like a regression's (`bisect --issue N`). A regression
+  // issue without episodes here was opened moments ago and this job's copy of the history predates
+  // the nightly's save: the command is recorded all the same (a maintainer's word is never lost)
+  // and reaches the episodes by the issue's number once the histories merge.
   const broken = issue.labels.some((label) => (typeof label === 'string' ? label : label.name) === brokenLabel);
-  if (episodes.length === 0 && !(broken && parsed.command === 'bisect')) return answer('no-episodes', replies.noEpisodes(issueNumber), { command: parsed.command });
+  const pending = episodes.length === 0 && !broken;
 
   const { command } = parsed;
   const fix = parsed.command === 'fixed-by' ? parsed.sha : undefined;
@@ -158,7 +166,8 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
   const labels = issue.labels.map((l) => (typeof l === 'string' ? l : l.name));
   const label = triageLabels[command];
   if (label && !labels.includes(label)) await step('labelled', `labelling #${issueNumber}`, () => client.rest.issues.addLabels({ owner, repo, issue_number: issueNumber, labels: [label] }));
-  const done: Partial<TriageOutcome> = { command, episodes: episodes.length, ...(firstTime ? {} : { resumed: true as const }) };
+  const done: Partial<TriageOutcome> = { command, episodes: episodes.length, ...(firstTime ? {} : { resumed: true as const }), ...(pending ? { pending: true as const } : {}) };
+  const later = pending ? ` ${replies.notYetInHistory(issueNumber)}` : '';
   switch (command) {
     case 'accept':
     case 'false-alarm': {
@@ -167,16 +176,26 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
           client.rest.issues.update({ owner, repo, issue_number: issueNumber, state: 'closed', state_reason: command === 'accept' ? 'completed' : 'not_planned' }),
         );
       }
-      return answer('done', command === 'accept' ? replies.accepted(episodes.length) : replies.falseAlarm(episodes.length), done);
+      return answer('done', `${command === 'accept' ? replies.accepted(episodes.length) : replies.falseAlarm(episodes.length)}${later}`, done);
     }
     case 'bisect':
     case 'rerun': {
       const ref = request.defaultBranch ?? (await call('reading the default branch', () => client.rest.repos.get({ owner, repo }))).data.default_branch;
       const inputs = { issue: String(issueNumber), mode: command };
       await step('dispatched', `starting ${bisectWorkflow}`, () => client.rest.actions.createWorkflowDispatch({ owner, repo, workflow_id: bisectWorkflow, ref, inputs }));
-      return answer('done', replies.dispatched(command, ref), { ...done, dispatched: { workflow: bisectWorkflow, ref, inputs } });
+      return answer('done', `${replies.dispatched(command, ref)}${later}`, { ...done, dispatched: { workflow: bisectWorkflow, ref, inputs } });
     }
     case 'fixed-by':
-      return answer('done', replies.fixRecorded(fix!), done);
+      return answer('done', `${replies.fixRecorded(fix!)}${later}`, done);
   }
+}
+
+/**
+ * The episodes an issue reports: those numbered with it, else those grouped under its fingerprint
+ * whose number the history does not hold yet (the nightly opened the issue, then failed to save
+ * or to record the number).
+ */
+function issueEpisodes(all: readonly Episode[], issueNumber: number, fingerprint: string): Episode[] {
+  const numbered = all.filter((e) => e.issueNumber === issueNumber);
+  return numbered.length > 0 ? numbered : all.filter((e) => e.issueNumber === undefined && episodeIssueFingerprint(e) === fingerprint);
 }

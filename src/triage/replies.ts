@@ -34,11 +34,12 @@ export const replies = {
   help: () => `nightbench understands these commands in a comment on its issues (from people with write access):\n\n${commandList()}`,
   unknown: () => `nightbench did not recognise that command, so nothing was changed. It understands:\n\n${commandList()}`,
   invalid: (problem: string) => `Nothing was changed: ${problem}. For example: \`/nightbench fixed-by 1a2b3c4\`.`,
-  noEpisodes: (issue: number) => `Nothing was changed: the history has no regression reported in #${issue}.`,
+  notYetInHistory: (issue: number) =>
+    `(The history this job read does not hold #${issue}'s series yet: the nightly that opened it was still saving. The command is recorded and applies to them once that save lands.)`,
   accepted: (episodes: number) =>
-    `Accepted as intended: ${episodes === 1 ? 'the regression is' : `the ${episodes} regressed series are`} recorded as a true positive, and later nights are compared with the new level. Closing.`,
+    `Accepted as intended: ${episodes <= 1 ? 'the regression is' : `the ${episodes} regressed series are`} recorded as a true positive, and later nights are compared with the new level. Closing.`,
   falseAlarm: (episodes: number) =>
-    `Recorded as a false alarm (${episodes === 1 ? 'one series' : `${episodes} series`}): it counts against nightbench's precision on the Detection quality page, and detection learns the series' noise from it. Closing.`,
+    `Recorded as a false alarm${episodes === 0 ? '' : ` (${episodes === 1 ? 'one series' : `${episodes} series`})`}: it counts against nightbench's precision on the Detection quality page, and detection learns the series' noise from it. Closing.`,
   dispatched: (mode: 'bisect' | 'rerun', ref: string) =>
     mode === 'bisect'
       ? `Started the bisect workflow on \`${ref}\`: it narrows the suspect range down to a commit and comments here when it is done.`

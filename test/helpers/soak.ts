@@ -205,6 +205,17 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       });
     }
 
+    // GitHub failing on the last night leaves that night's issue writes to the job's re-run (or the
+    // next night): the state of the issues is checked once GitHub answers again, as it would be.
+    const last = records.at(-1);
+    if (last?.exits['issues'] !== undefined) {
+      const rerun = job(last.night, 'history-rerun');
+      log(`re-run of ${last.night}'s issue step, GitHub answering again`);
+      await step(rerun, ['history', 'fetch', ...store.slice(0, 6), '--to', 'history.sqlite'], {});
+      await step(rerun, ['issues', '--db', 'history.sqlite', '--night', last.night], {}, { env: githubEnv });
+      await step(rerun, ['history', 'save', ...store, '--from', 'history.sqlite'], {});
+    }
+
     // The history as the next job would fetch it.
     const final = path.join(job('final', 'check'), 'history.sqlite');
     await runCli(['history', 'fetch', ...store.slice(0, 6), '--to', final], { cwd: path.dirname(final) });

@@ -4,6 +4,7 @@
  * permission check through the API, and the effect on the episodes, the history and the issue.
  */
 import { existsSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/load.js';
@@ -11,6 +12,7 @@ import { configSchema } from '../../src/config/schema.js';
 import { detectRegressions } from '../../src/detect/index.js';
 import { createGitHubClient } from '../../src/issues/github/client.js';
 import { publishIssues } from '../../src/issues/publish.js';
+import { mergeRunsInto } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { silentLog } from '../../src/log.js';
@@ -192,6 +194,74 @@ describe('/nightbench commands on a regression issue', () => {
     expect((await comment(fakeBotLogin, issue().comments.at(-1)!.body)).result).toBe('not-a-command');
     expect((await comment('mia', 'Looks like the scheduler change. /nightbench is great', 'maintain')).result).toBe('not-a-command');
     expect(issue().comments.length).toBe(replies + 2);
+  });
+});
+
+describe('a command racing the nightly\'s save (the triage job\'s copy of the history predates the issue)', () => {
+  /** The history as the triage job fetched it: a copy of tonight's, changed by `staleness` to what the last save held. */
+  function triageCopy(staleness: string): { file: string; copy: HistoryStore } {
+    const file = path.join(dir, 'triage.sqlite');
+    const db = new Database(path.join(dir, 'history.sqlite'));
+    db.prepare('VACUUM INTO ?').run(file);
+    db.close();
+    const stale = new Database(file);
+    stale.exec(staleness);
+    stale.close();
+    return { file, copy: openHistory(file) };
+  }
+  const triage = async (copy: HistoryStore, login: string, body: string, role: FakeRole) => {
+    fake.setRole(repository, login, role);
+    const written = fake.addComment(repository, 1, login, body);
+    return runTriage(
+      { client: createGitHubClient(loaded.config.github, 't0ken', silentLog), store: copy, log: silentLog },
+      { repository, issueNumber: 1, defaultBranch: 'main', comment: { id: written.id, body, author: login, authorIsBot: false, at: written.createdAt } },
+    );
+  };
+
+  it('episodes saved without their issue number are found by the issue\'s fingerprint, numbered and accepted', async () => {
+    const { copy } = triageCopy('UPDATE regressions SET issue_number = NULL');
+    try {
+      const outcome = await triage(copy, 'mia', '/nightbench accept', 'maintain');
+      expect(outcome).toMatchObject({ result: 'done', command: 'accept', episodes: 2 });
+      expect(outcome.pending).toBeUndefined();
+      expect(copy.episodes.episodes().map((e) => `${e.state} #${e.issueNumber}`)).toEqual(['accepted #1', 'accepted #1']);
+    } finally {
+      copy.close();
+    }
+  });
+
+  it('a false alarm on an issue whose episodes the copy lacks is recorded, closes the issue, and reaches the episodes once the histories merge', async () => {
+    const { file, copy } = triageCopy('DELETE FROM regressions');
+    try {
+      const outcome = await triage(copy, 'ana', '/nightbench false-alarm', 'admin');
+      expect(outcome).toMatchObject({ result: 'done', command: 'false-alarm', episodes: 0, pending: true });
+      expect(issue()).toMatchObject({ state: 'closed', state_reason: 'not_planned' });
+      expect(issue().comments.at(-1)!.body).toContain("does not hold #1's series yet");
+      expect(copy.triage.triageEvents()).toMatchObject([{ issueNumber: 1, command: 'false-alarm', episodes: [] }]);
+    } finally {
+      copy.close();
+    }
+    store.close();
+    mergeRunsInto(path.join(dir, 'history.sqlite'), file);
+    store = openHistory(path.join(dir, 'history.sqlite'));
+    expect(store.triage.falseAlarmEpisodes().map((f) => `${f.workload} #${f.issueNumber}`).sort()).toEqual(['shuffle #1', 'sum #1']);
+    expect(quality().all).toMatchObject({ truePositive: 0, falsePositive: 1 });
+    // The next night finds the issue closed by a maintainer's command and ends its episodes.
+    await night(9);
+    expect(states()).toEqual(['accepted', 'accepted']);
+    expect(issue().state).toBe('closed');
+  });
+
+  it('a bisect on such an issue is dispatched and recorded', async () => {
+    const { copy } = triageCopy('DELETE FROM regressions');
+    try {
+      const outcome = await triage(copy, 'wes', '/nightbench bisect', 'write');
+      expect(outcome).toMatchObject({ result: 'done', command: 'bisect', pending: true, dispatched: { inputs: { issue: '1', mode: 'bisect' } } });
+      expect(fake.dispatches(repository)).toHaveLength(1);
+      expect(copy.triage.triageEvents().map((e) => e.key)).toEqual([expect.stringMatching(/^comment:\d+$/)]);
+    } finally {
+      copy.close();
+    }
   });
 });
 
