@@ -118,6 +118,26 @@ describe('nightbench ab on a real local Dask cluster', () => {
   );
 });
 
+describe('nightbench ab when a workload fails', () => {
+  it('reports the tests it could run, keeps every repeat, and exits 1 (partial)', async () => {
+    const config = abFolder({ base: { name: 'base' }, candidate: { name: 'candidate' } }, { workloads: ['quick_sum', 'fails'] }, { repeats: 2, seed: 7 });
+    const dir = path.dirname(config);
+    const db = path.join(dir, 'history.sqlite');
+    const run = await runCli(['ab', 'run', '--config', config, '--db', db, '--no-null', '--no-page'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/^A\/B [0-9a-f-]{36} \(partial\)/m);
+    expect(run.stdout).toMatch(/^quick_sum\s+wall_time\s/m);
+    const raw = new Database(db, { readonly: true });
+    const repeats = raw.prepare('SELECT workload, status, count(*) AS n FROM repeats GROUP BY workload, status ORDER BY workload').all();
+    raw.close();
+    expect(repeats).toEqual([
+      { workload: 'fails', status: 'failed', n: 4 },
+      { workload: 'quick_sum', status: 'ok', n: 4 },
+    ]);
+    expect(leftoverClusterProcesses(dir)).toEqual([]);
+  }, 600_000);
+});
+
 describe('nightbench ab refuses bad input before any cluster starts', () => {
   const good = { name: 'good' };
 
