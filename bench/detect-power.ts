@@ -5,6 +5,7 @@
  * kind (noise, drift, bimodal); whether the suspect range holds the culprit night.
  */
 import type { DetectionPolicy } from '../src/detect/policy.js';
+import { medianNoiseFactor } from '../src/detect/compare.js';
 import { normalUpperTail } from '../src/stats/normal.js';
 import { medianOf } from '../src/stats/segmentation.js';
 import { nightAt, runNights, seriesRows } from '../test/detect/helpers.js';
@@ -115,7 +116,7 @@ export function powerGrid(policy: DetectionPolicy): PowerCase[] {
           const flagged = seedRuleChanges(medians(rows)).find((at) => at >= stepNight - 2);
           seedDelays.push(flagged === undefined ? Number.POSITIVE_INFINITY : flagged + 2 - stepNight + 1);
         }
-        const s = cv * medianNoise(repeats);
+        const s = cv * medianNoiseFactor(repeats);
         const d = Math.log(1 + step);
         const limitZ = inverseUpperNormal(perNightAlpha);
         const [sequentialWithin3, sequentialWithin28] = sequentialLimit(d / s, { budgetNights: unchangedNights, budget: falseAlarmBudget, nightsBefore: stepNight, within: [3, 28] });
@@ -167,11 +168,6 @@ function medians(rows: ReturnType<typeof seriesRows>): number[] {
   const byNight = new Map<string, number[]>();
   for (const row of rows) if (row.value !== null) (byNight.get(row.night) ?? byNight.set(row.night, []).get(row.night)!).push(row.value);
   return [...byNight.keys()].sort().map((night) => medianOf(byNight.get(night)!));
-}
-
-/** Noise of the median of `n` normal values relative to one value's (exact enough for 1 and 3). */
-function medianNoise(n: number): number {
-  return n === 1 ? 1 : n === 3 ? 0.67 : Math.sqrt(Math.PI / (2 * n));
 }
 
 /** The z with P(Z >= z) = p, by bisection on {@link upperNormal}. */
