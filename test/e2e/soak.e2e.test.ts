@@ -1,19 +1,20 @@
 /**
  * The soak bench in short (bench/soak.ts runs 30 nights): two nights through the workflows' CLI
  * steps, the first on EC2 (moto) with its worker host reclaimed, the second with every other
- * fault that needs no open issue, checked against the same invariants.
+ * fault that needs neither an open issue nor an issue to write, checked against the same invariants.
  */
 import { expect, it } from 'vitest';
 import { renderSoak, runSoak } from '../helpers/soak.js';
 
-it('two nights, a host reclaimed, then a shard killed, a corrupt shard, two writers and GitHub failing, lose nothing', async () => {
+// GitHub failing is left to bench/soak.ts: two nights open no issue, so nothing would be written to fail.
+it('two nights, a host reclaimed, then a shard killed, a corrupt shard and two writers, lose nothing', async () => {
   const result = await runSoak({
     nights: 2,
     repeats: 2,
-    faults: new Map([[0, ['host-reclaimed']], [1, ['shard-killed', 'corrupt-shard', 'two-writers', 'github-502', 'github-403']]]),
+    faults: new Map([[0, ['host-reclaimed']], [1, ['shard-killed', 'corrupt-shard', 'two-writers']]]),
   });
   const table = renderSoak(result);
-  expect(result.faultsInjected, table).toBe(6);
+  expect(result.faultsInjected, table).toBe(4);
   expect(result.failuresByCause['a host was lost or reclaimed'], table).toBeGreaterThanOrEqual(1);
   for (const invariant of result.invariants) expect(invariant.violations, `${invariant.name}\n${table}`).toEqual([]);
   expect(result.nights[1]!.exits['nightly'], table).not.toBe(0);

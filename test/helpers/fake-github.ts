@@ -144,6 +144,11 @@ export class FakeGitHub {
     return this;
   }
 
+  /** Ends every failure `failOn` set up that no request met yet; returns how many there were. */
+  clearTargetedFailures(): number {
+    return this.targetedFailures.splice(0).length;
+  }
+
   /** The next `count` requests of `method` whose path matches `path` fail this way; others are answered. */
   failOn(method: string, path: RegExp, count: number, failure: Failure = 'bad-gateway'): this {
     for (let i = 0; i < count; i++) this.targetedFailures.push({ method, path, failure });

@@ -105,16 +105,24 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const result = await runCli(args, { cwd, env: { NIGHTBENCH_NOISE_CV: '0.05', ...extra.env }, onStderr: extra.onStderr });
     const name = args.slice(0, args[0] === 'history' || args[0] === 'db' || args[0] === 'shard' ? 2 : 1).join(' ');
     log(`  ${((Date.now() - began) / 1000).toFixed(1).padStart(5)} s  ${name} -> ${result.code}  (${path.relative(dir, cwd)})`);
-    if (result.code !== 0) exits[name] = result.code;
+    if (result.code !== 0) {
+      exits[name] = result.code;
+      // The CLI's one-line error says why, fault or not.
+      const error = result.stderr.split('\n').filter((line) => line.startsWith('nightbench:')).at(-1);
+      if (error) log(`           ${error}`);
+    }
     return result;
   };
 
   try {
-    target.a.commit({ 'cheapa.py': cheapa(0.1) }, 'Add cheapa', ada, '2026-10-30T10:00:00Z');
-    target.b.commit({ 'cheapb.py': cheapb(0) }, 'Add cheapb', ada, '2026-10-30T09:00:00Z');
+    // The nights end today: the CLI refuses a night after tomorrow, so a long soak cannot start on a fixed date.
+    const firstNight = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`) - (options.nights - 1) * dayMs;
+    const before = (days: number, time: string) => `${new Date(firstNight - days * dayMs).toISOString().slice(0, 10)}T${time}Z`;
+    target.a.commit({ 'cheapa.py': cheapa(0.1) }, 'Add cheapa', ada, before(2, '10:00:00'));
+    target.b.commit({ 'cheapb.py': cheapb(0) }, 'Add cheapb', ada, before(2, '09:00:00'));
     for (let index = 0; index < options.nights; index++) {
       const began = Date.now();
-      const night = new Date(Date.parse('2026-11-01T00:00:00Z') + index * dayMs).toISOString().slice(0, 10);
+      const night = new Date(firstNight + index * dayMs).toISOString().slice(0, 10);
       const faults = new Set(options.faults.get(index) ?? []);
       const injected: Fault[] = [];
       const exits: Record<string, number | null> = {};
@@ -159,16 +167,17 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       await step(historyJob, ['db', 'merge', '--db', 'history.sqlite', ...shards.filter(existsSync)], exits);
       await step(historyJob, ['detect', '--db', 'history.sqlite', '--night', night], {}, {});
       const issueTargets = github.issues(repository).filter((i) => i.state === 'open');
-      if (faults.has('github-502')) {
-        github.failOn('POST', /^\/repos\/[^/]+\/[^/]+\/issues(\/\d+\/comments)?$/, 4);
-        injected.push('github-502');
-      }
+      const githubFaults = (['github-502', 'github-403'] as const).filter((fault) => faults.has(fault));
+      const githubFailures = (faults.has('github-502') ? 4 : 0) + (faults.has('github-403') ? 2 : 0);
+      if (faults.has('github-502')) github.failOn('POST', /^\/repos\/[^/]+\/[^/]+\/issues(\/\d+\/comments)?$/, 4);
       if (faults.has('github-403')) {
         github.failOn('POST', /^\/repos\/[^/]+\/[^/]+\/issues(\/\d+\/comments)?$/, 1, 'secondary-rate-limit');
         github.failOn('PATCH', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+$/, 1, 'secondary-rate-limit');
-        injected.push('github-403');
       }
       await step(historyJob, ['issues', '--db', 'history.sqlite', '--night', night], exits, { env: githubEnv });
+      // GitHub fails for this night's issue step only: failures no request met (a night with nothing
+      // to write) must not wait for a later night's writes, and such a fault did not take effect.
+      if (github.clearTargetedFailures() < githubFailures) injected.push(...githubFaults);
       const writers: Promise<unknown>[] = [step(historyJob, ['history', 'save', ...store, '--from', 'history.sqlite', '--json'], exits)];
       if (faults.has('two-writers')) {
         // Another writer (a bisect's save) saves at the same moment.
