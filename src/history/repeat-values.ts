@@ -16,6 +16,8 @@ export type StoredValue = [metric: string, value: number, unit: string];
 
 /** The stored form of `values`, in metric order (the order the rows of a repeat were always read in). */
 export function encodeRepeatValues(values: readonly MetricValue[]): string {
+  // One value (each of an asv import's repeats) needs no sort: about a fifth of the encoding's time there.
+  if (values.length === 1) return JSON.stringify([[values[0]!.metric, values[0]!.value, values[0]!.unit]]);
   const stored = values.map(({ metric, value, unit }): StoredValue => [metric, value, unit]);
   stored.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify(stored);

@@ -17,7 +17,7 @@ import type { NewRun, ProcessOwner, RepeatRecord, ResultRow, RunOutcome } from '
 import type { WorkloadNight } from './workload-nights.js';
 
 export class RunStore {
-  private writeImportedRun?: (row: ImportRunRow) => ImportWriteCounts;
+  private writeImportedRuns?: (rows: readonly ImportRunRow[]) => ImportWriteCounts;
 
   constructor(private readonly handle: StoreHandle) {}
 
@@ -78,16 +78,8 @@ export class RunStore {
 
   /** Runs brought from another tool, as one transaction; what was already there is left as it is (import-queries.ts). */
   importRuns(rows: readonly ImportRunRow[]): ImportWriteCounts {
-    const writeRun = (this.writeImportedRun ??= importWriter(this.handle.db));
-    return this.handle.write(() => {
-      const counts = { newRuns: 0, newValues: 0 };
-      for (const row of rows) {
-        const written = writeRun(row);
-        counts.newRuns += written.newRuns;
-        counts.newValues += written.newValues;
-      }
-      return counts;
-    });
+    const writeRuns = (this.writeImportedRuns ??= importWriter(this.handle.db));
+    return this.handle.write(() => writeRuns(rows));
   }
 
   /** Nights of from..to on which every one of `suites` has a nightly run that ran to its end. */

@@ -52,6 +52,14 @@ function historyAt025(file: string): ValueRow[] {
   return rows;
 }
 
+/** A run as an import writes it, at one commit's time. */
+const importedRun = (id: string, workloads: ImportRunRow['workloads']): ImportRunRow => ({
+  id, suite: 'asv', night: '2024-03-04', startedAt: '2024-03-04T10:00:00.000Z', environment: {}, host: 'box', harnessVersion: 'imported from asv',
+  target: {}, clusterInfo: {}, config: {}, environmentName: 'py3.11', environmentFingerprint: 'e', provider: 'asv', clusterShape: 'asv:box',
+  commit: { repo: 'orm', sha: 'a'.repeat(40), parents: [], authorName: 'A', authorEmail: 'a@x', authoredAt: '2024-03-04T10:00:00Z', committedAt: '2024-03-04T10:00:00Z', subject: 's' },
+  workloads,
+});
+
 const viewRows = (db: Database.Database) => db.prepare('SELECT run_id, workload, repeat, metric, value, unit FROM results ORDER BY run_id, workload, repeat, metric').raw().all() as ValueRow[];
 
 describe('migration 026: a repeat holds its values', () => {
@@ -139,12 +147,7 @@ describe('migration 026: a repeat holds its values', () => {
 
   it('gives a repeat an import stored before the values it lacks or holds otherwise, keeping the rest, and counts only those', () => {
     const store = openHistory(tempFile());
-    const run = (workloads: ImportRunRow['workloads']): ImportRunRow => ({
-      id: '00112233aabbccdd', suite: 'asv', night: '2024-03-04', startedAt: '2024-03-04T10:00:00.000Z', environment: {}, host: 'box', harnessVersion: 'imported from asv',
-      target: {}, clusterInfo: {}, config: {}, environmentName: 'py3.11', environmentFingerprint: 'e', provider: 'asv', clusterShape: 'asv:box',
-      commit: { repo: 'orm', sha: 'a'.repeat(40), parents: [], authorName: 'A', authorEmail: 'a@x', authoredAt: '2024-03-04T10:00:00Z', committedAt: '2024-03-04T10:00:00Z', subject: 's' },
-      workloads,
-    });
+    const run = (workloads: ImportRunRow['workloads']) => importedRun('00112233aabbccdd', workloads);
     const first = store.runs.importRuns([run([{ workload: 'bench_a', workloadVersion: 'v1', metrics: [{ metric: 'time', value: 1.5, unit: 'seconds' }, { metric: 'memory', value: 10, unit: 'bytes' }] }])]);
     const second = store.runs.importRuns([run([{ workload: 'bench_a', workloadVersion: 'v1', metrics: [{ metric: 'time', value: 1.25, unit: 'seconds' }, { metric: 'track', value: 3, unit: 'queries' }] }])]);
     const again = store.runs.importRuns([run([{ workload: 'bench_a', workloadVersion: 'v1', metrics: [{ metric: 'time', value: 1.25, unit: 'seconds' }] }])]);
@@ -152,5 +155,24 @@ describe('migration 026: a repeat holds its values', () => {
     store.close();
     expect([first, second, again]).toEqual([{ newRuns: 1, newValues: 2 }, { newRuns: 0, newValues: 2 }, { newRuns: 0, newValues: 0 }]);
     expect(rows).toEqual([['bench_a', 1, 'memory', 10, 'bytes'], ['bench_a', 1, 'time', 1.25, 'seconds'], ['bench_a', 1, 'track', 3, 'queries']]);
+  });
+
+  it("stores every repeat of runs too large for one statement with its run's id and time, whichever order the batch lists them in", () => {
+    const file = tempFile();
+    const store = openHistory(file);
+    // 120 workloads a run: three statements each (50, 50, 20 rows), with awkward doubles.
+    const workloads = (shift: number) => Array.from({ length: 120 }, (_, i) => ({ workload: `bench_${String(i).padStart(3, '0')}`, workloadVersion: `v${i % 3}`, metrics: [{ metric: 'time', value: awkward[i % awkward.length]! * (i + shift), unit: 'seconds' }] }));
+    const first = store.runs.importRuns([importedRun('ffff000000000002', workloads(1)), importedRun('0000ffff00000001', workloads(2))]);
+    // Again, with one value changed in each run: only those are new.
+    const changed = (shift: number) => workloads(shift).map((w, i) => (i === 77 ? { ...w, metrics: [{ ...w.metrics[0]!, value: -1 }] } : w));
+    const again = store.runs.importRuns([importedRun('0000ffff00000001', changed(2)), importedRun('ffff000000000002', changed(1))]);
+    store.close();
+    const db = new Database(file, { readonly: true });
+    const stored = db.prepare('SELECT run_id, workload, workload_version, started_at, finished_at, metric_values FROM repeats ORDER BY run_id, workload').raw().all();
+    db.close();
+    expect([first, again]).toEqual([{ newRuns: 2, newValues: 240 }, { newRuns: 0, newValues: 2 }]);
+    const expected = (id: string, shift: number) =>
+      changed(shift).map((w) => [id, w.workload, w.workloadVersion, '2024-03-04T10:00:00.000Z', '2024-03-04T10:00:00.000Z', JSON.stringify([['time', w.metrics[0]!.value, 'seconds']])]);
+    expect(stored).toEqual([...expected('0000ffff00000001', 2), ...expected('ffff000000000002', 1)]);
   });
 });
