@@ -51,6 +51,7 @@ export type TriageResult =
   | 'help'
   | 'unknown-command'
   | 'invalid'
+  | 'not-for-broken'
   | 'done';
 
 export interface TriageOutcome {
@@ -130,6 +131,7 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
   // the nightly's save: the command is recorded all the same (a maintainer's word is never lost)
   // and reaches the episodes by the issue's number once the histories merge.
   const broken = issue.labels.some((label) => (typeof label === 'string' ? label : label.name) === brokenLabel);
+  if (broken && parsed.command !== 'bisect') return answer('not-for-broken', replies.notForBroken(issueNumber), { command: parsed.command });
   const pending = episodes.length === 0 && !broken;
 
   const { command } = parsed;

@@ -34,6 +34,8 @@ export const replies = {
   help: () => `nightbench understands these commands in a comment on its issues (from people with write access):\n\n${commandList()}`,
   unknown: () => `nightbench did not recognise that command, so nothing was changed. It understands:\n\n${commandList()}`,
   invalid: (problem: string) => `Nothing was changed: ${problem}. For example: \`/nightbench fixed-by 1a2b3c4\`.`,
+  notForBroken: (issue: number) =>
+    `Nothing was changed: #${issue} reports a broken workload, not a regression, so only \`/nightbench bisect\` applies to it. It closes by itself once the workload runs again.`,
   notYetInHistory: (issue: number) =>
     `(The history this job read does not hold #${issue}'s series yet: the nightly that opened it was still saving. The command is recorded and applies to them once that save lands.)`,
   accepted: (episodes: number) =>

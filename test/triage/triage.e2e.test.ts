@@ -129,6 +129,22 @@ describe('/nightbench commands on a regression issue', () => {
     expect(states()).toEqual(['open', 'open']);
   });
 
+  it('accept on a broken workload\'s issue changes nothing and says only bisect applies', async () => {
+    const client = createGitHubClient(loaded.config.github, 't0ken', silentLog);
+    const [owner, repo] = repository.split('/') as [string, string];
+    const opened = await client.rest.issues.create({ owner, repo, title: 'Broken: sum (dask) fails since abc1234', body: `${markers.fingerprint('b40ce4')}\nsum fails`, labels: ['broken', 'dask'] });
+    fake.setRole(repository, 'wes', 'write');
+    const written = fake.addComment(repository, opened.data.number, 'wes', '/nightbench accept');
+    const outcome = await runTriage(
+      { client, store, log: silentLog },
+      { repository, issueNumber: opened.data.number, defaultBranch: 'main', comment: { id: written.id, body: '/nightbench accept', author: 'wes', authorIsBot: false, at: written.createdAt } },
+    );
+    expect(outcome).toMatchObject({ result: 'not-for-broken', command: 'accept' });
+    expect(outcome.reply).toContain('only `/nightbench bisect` applies');
+    expect(fake.issue(repository, opened.data.number).state).toBe('open');
+    expect(store.triage.triageEvents()).toEqual([]);
+  });
+
   it.each(['bisect', 'rerun'] as const)('%s from a writer dispatches bisect.yml on the default branch with the issue and the mode', async (mode) => {
     const outcome = await comment('wes', `/nightbench ${mode}`, 'write');
     expect(outcome).toMatchObject({ result: 'done', command: mode, dispatched: { workflow: 'bisect.yml', ref: 'main', inputs: { issue: '1', mode } } });
