@@ -5,7 +5,7 @@
  * @module
  */
 import { median } from 'simple-statistics';
-import { mannWhitneyU } from '../stats/index.js';
+import { mannWhitneyU, pooledWithinSpread } from '../stats/index.js';
 import { differenceNoise } from '../stats/segmentation.js';
 import type { NightPoint, Series } from './series.js';
 
@@ -149,16 +149,9 @@ function statistics(values: number[], newMedian: number, baseline: NightPoint[],
   // Relative statistics (ratios, logs, spreads) need positive values on both sides.
   if (!values.every((value) => value > 0) || !lookback.every((point) => point.values.every((value) => value > 0))) return undefined;
   const pooled = baseline.flatMap((point) => point.values);
-  let squares = 0;
-  let degreesOfFreedom = 0;
-  for (const point of lookback) {
-    const logMean = point.values.reduce((sum, value) => sum + Math.log(value), 0) / point.values.length;
-    for (const value of point.values) squares += (Math.log(value) - logMean) ** 2;
-    degreesOfFreedom += point.values.length - 1;
-  }
+  const { spread: repeatSpread, degrees: degreesOfFreedom } = pooledWithinSpread(lookback.map((point) => point.values.map(Math.log)));
   const baselineMedian = median(pooled);
   const nightSpread = differenceNoise(lookback.map((point) => Math.log(median(point.values))));
-  const repeatSpread = degreesOfFreedom > 0 ? Math.sqrt(squares / degreesOfFreedom) : 0;
   const repeatNoise = repeatSpread * medianNoiseFactor(values.length);
   const noise = Math.max(nightSpread, repeatNoise);
   const ratio = newMedian / baselineMedian;

@@ -20,4 +20,4 @@ export {
 } from './mann-whitney.js';
 export { bootstrapRatioOfMedians, type BootstrapOptions, type RatioInterval } from './bootstrap.js';
 export { benjaminiHochberg, type BenjaminiHochbergResult } from './multiple-comparisons.js';
-export { relativeSpread, MAD_TO_SIGMA } from './noise.js';
+export { relativeSpread, pooledWithinSpread, MAD_TO_SIGMA } from './noise.js';

@@ -44,3 +44,28 @@ export function relativeSpread(values: readonly number[]): number {
   }
   return (MAD_TO_SIGMA * mad) / center;
 }
+
+/**
+ * Pooled standard deviation within groups (the repeats of each night, as logs), each value's
+ * deviation from its group's mean clipped to `clip` times the deviations' robust spread
+ * (`1.4826 * MAD` of them). Why: one repeat the machine disturbed (4x slower under a load spike)
+ * would otherwise multiply the pooled spread for the whole lookback, and with it the noise floor
+ * every later night is judged against, so a real doubling passed for noise. Normal deviations
+ * are almost never clipped at 3. Degrees of freedom: the values less one per group.
+ */
+export function pooledWithinSpread(groups: readonly (readonly number[])[], clip = 3): { spread: number; degrees: number } {
+  const deviations: number[] = [];
+  let degrees = 0;
+  for (const group of groups) {
+    if (group.length < 2) continue;
+    const mean = group.reduce((sum, value) => sum + value, 0) / group.length;
+    for (const value of group) deviations.push(value - mean);
+    degrees += group.length - 1;
+  }
+  if (degrees === 0) return { spread: 0, degrees: 0 };
+  const limit = clip * MAD_TO_SIGMA * median(deviations.map(Math.abs));
+  let squares = 0;
+  // Where most deviations are 0 (rounded timings, ties), the MAD says nothing and nothing is clipped.
+  for (const deviation of deviations) squares += limit > 0 ? Math.min(deviation * deviation, limit * limit) : deviation * deviation;
+  return { spread: Math.sqrt(squares / degrees), degrees };
+}

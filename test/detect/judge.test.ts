@@ -87,6 +87,15 @@ describe('judge', () => {
     expect(Math.abs(verdict.change!)).toBeLessThan(0.1);
   });
 
+  it('flags a doubling on its night though one baseline repeat ran 4x slow (a load spike): the spike does not become the noise', () => {
+    // A young series, as a backfill's first nights are: eight nights, the spike on the seventh.
+    const spec = { ...quiet, nights: 9, cv: 0.05, seed: 19, outliers: [{ night: 6, repeat: 1, factor: 4 }], steps: [{ from: 8, factor: 2 }] };
+    const verdict = verdictOf(spec, 8);
+    expect(verdict.kind).toBe('regression');
+    // The noise is about the repeats' own (CV 5%), not the spike's: unclipped it was 19%, and the doubling read as stable.
+    expect(verdict.noise!).toBeLessThan(0.08);
+  });
+
   it('does not flag a +12% change in a noisy series (CV 20%)', () => {
     const spec = { ...quiet, cv: 0.2, seed: 14, steps: [{ from: 20, factor: 1.12 }] };
     expect(verdictsOf(spec, [20, 21, 22, 23, 24, 25])).not.toContain('regression');

@@ -14,6 +14,7 @@ describe('src/stats/index.ts', () => {
         'mannWhitneyU',
         'mannWhitneyUSorted',
         'medianInterval',
+        'pooledWithinSpread',
         'relativeSpread',
         'smallestTwoSidedP',
         'standardNormal',

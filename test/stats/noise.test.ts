@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relativeSpread } from '../../src/stats/noise.js';
+import { pooledWithinSpread, relativeSpread } from '../../src/stats/noise.js';
 import { createRandom } from '../../src/stats/random.js';
 import { normalSample } from './helpers.js';
 
@@ -27,5 +27,25 @@ describe('relativeSpread', () => {
     expect(() => relativeSpread([1, Number.NaN])).toThrow(RangeError);
     expect(() => relativeSpread([Number.NaN])).toThrow(RangeError);
     expect(() => relativeSpread([-1, 0, 1])).toThrow(RangeError);
+  });
+});
+
+describe('pooledWithinSpread', () => {
+  it('is the pooled standard deviation within groups, with one degree of freedom less per group', () => {
+    const { spread, degrees } = pooledWithinSpread([[1, 2, 3], [10, 12], [5]]);
+    // Squares: 2 (first group) + 2 (second); 2 + 1 degrees.
+    expect(degrees).toBe(3);
+    expect(spread).toBeCloseTo(Math.sqrt(4 / 3), 12);
+  });
+
+  it('clips a deviation at 3 robust spreads, so one wild value does not set the spread', () => {
+    const calm = Array.from({ length: 20 }, (_, i) => [0.01 * (i % 3), -0.01 * (i % 2), 0]);
+    const withSpike = [...calm, [Math.log(4), 0, 0]];
+    expect(pooledWithinSpread(withSpike).spread).toBeLessThan(2 * pooledWithinSpread(calm).spread);
+    expect(pooledWithinSpread(withSpike, Number.POSITIVE_INFINITY).spread).toBeGreaterThan(10 * pooledWithinSpread(calm).spread);
+  });
+
+  it('clips nothing where most deviations are 0 (rounded values)', () => {
+    expect(pooledWithinSpread([[1, 1, 1], [1, 1, 1], [1, 1, 4]]).spread).toBeCloseTo(Math.sqrt(6 / 6), 12);
   });
 });
