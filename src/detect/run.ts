@@ -146,9 +146,10 @@ export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
 /**
  * The stored verdicts' form: raised with any change to a verdict's fields or to how its figures
  * are computed, so that verdicts stored by an older build of the same nightbench version are
- * judged again, not read (2: `reachKnownFrom`, sensitivity read as the persistence path's t).
+ * judged again, not read (2: `reachKnownFrom`, sensitivity read as the persistence path's t;
+ * 3: the repeats' pooled spread clipped, `pooledWithinSpread`).
  */
-const verdictFormat = 2;
+const verdictFormat = 3;
 
 /** What stored verdicts were judged with: a change of any may change every verdict. */
 function policyFingerprint(policy: DetectionPolicy): string {
