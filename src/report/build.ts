@@ -24,7 +24,7 @@ import { indexDataParts } from './index-data.js';
 import { buildDrilldown } from './drilldown.js';
 import { sitePaths } from './paths.js';
 import { fileIssues, publishedIssues } from './published.js';
-import { dataEntryScript, dataScript } from './render.js';
+import { dataEntryScript, dataScript, jsonDataScript } from './render.js';
 import { renderComparePage } from './render-compare.js';
 import { splitBySize } from './data-parts.js';
 import { renderIndex } from './render-index.js';
@@ -129,8 +129,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
       }
       const repeats = options.store.nights.runWorkload(run.id, page.workload);
       const runCommits = run.commits.map(({ repo, sha }) => commitRow(repo, sha, commits.get(`${repo}\u0000${sha}`), options));
-      const drilldown = buildDrilldown(run, page.workload, repeats, runCommits);
-      out.write(dataPath, dataScript('NIGHTBENCH_DRILLDOWN', drilldown));
+      out.write(dataPath, jsonDataScript('NIGHTBENCH_DRILLDOWN', buildDrilldown(run, page.workload, repeats, runCommits)));
       drilldowns.written++;
     }
   }

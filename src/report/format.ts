@@ -27,9 +27,6 @@ export const toUnits = (value: number, exponent: number) => Math.round(exponent 
 export const unitPower = (exponent: number) => 10 ** Math.abs(exponent);
 export const fromUnits = (units: number, exponent: number, power = unitPower(exponent)) => (exponent < 0 ? units / power : units * power);
 
-/** Rounds to a number of decimals (drill-down samples: 0.1 MiB, 0.01 cores are all a chart shows). */
-export const roundTo = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
-
 /**
  * A name cut after each underscore, dot and slash (`managed_`, `memory_`, `peak`): where a dense
  * table may break it. An unbreakable name sets its column's width, and long names (an asv
