@@ -2,7 +2,8 @@
  * Writes the site: reads the history and detection results, derives the page data, renders the
  * pages and data files, bundles the assets, and removes what no longer belongs. Drill-downs of
  * finished runs never change, so one that is already on disk is kept instead of re-read: a
- * nightly rebuild reads samples only for the new night.
+ * nightly rebuild reads drill-down timelines (cut as each repeat was recorded) only for the new
+ * night.
  *
  * @module
  */
