@@ -14,15 +14,19 @@ export interface PruneOutcome {
 }
 
 /**
- * Deletes the per-process time series (samples: the bulk of the history) of every run of a
- * night before `before`. Results, repeats and runs stay: the series detection and the pages
- * read are untouched; only the memory and CPU curves of old repeats go.
+ * Deletes the per-process time series (samples: the bulk of the history, and the drill-down
+ * timelines cut from them) of every run of a night before `before`. Results, repeats and runs
+ * stay: the series detection and the pages read are untouched; only the memory and CPU curves of
+ * old repeats go.
  */
 export function pruneSamples(db: Db, before: string, options: { dryRun?: boolean } = {}): PruneOutcome {
   const old = "run_id IN (SELECT id FROM runs WHERE night < ?)";
   const counted = db.prepare(`SELECT count(*) AS samples, count(DISTINCT run_id) AS runs FROM samples WHERE ${old}`).get(before) as { samples: number; runs: number };
   if (!options.dryRun && counted.samples > 0) {
-    db.transaction(() => db.prepare(`DELETE FROM samples WHERE ${old}`).run(before)).immediate();
+    db.transaction(() => {
+      db.prepare(`DELETE FROM samples WHERE ${old}`).run(before);
+      db.prepare(`DELETE FROM repeat_timelines WHERE ${old}`).run(before);
+    }).immediate();
   }
   return { before, runs: counted.runs, samples: counted.samples, dryRun: options.dryRun ?? false };
 }

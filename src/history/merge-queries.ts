@@ -7,7 +7,7 @@ import { openDatabase, type Db } from './database.js';
  * it, in its row: migration 026). Triage events are
  * facts too (what a maintainer said), and so are the GitHub steps done for them. Detection's episodes are merged apart (`mergeEpisodes`).
  */
-export const mergedTables = ['commits', 'ab_tests', 'bisects', 'runs', 'run_commits', 'repeats', 'samples', 'warmup_repeats', 'triage_events', 'triage_steps', 'unsupported_workloads', 'absent_metrics'] as const;
+export const mergedTables = ['commits', 'ab_tests', 'bisects', 'runs', 'run_commits', 'repeats', 'samples', 'repeat_timelines', 'warmup_repeats', 'triage_events', 'triage_steps', 'unsupported_workloads', 'absent_metrics'] as const;
 
 export interface MergeCounts {
   source: string;

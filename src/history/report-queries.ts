@@ -1,7 +1,7 @@
 /**
  * The site's reads of the history. The site reads every nightly value at once, so this scans
  * tables (commits of all runs in one query, values from the runs' stored points) rather than going through
- * `resultRows`; drill-down samples are read one run and workload at a time, only for the pages
+ * `resultRows`; drill-down timelines are read one run and workload at a time, only for the files
  * being written.
  *
  * @module
@@ -12,6 +12,7 @@ import { decodeRepeatValues } from './repeat-values.js';
 import type { Db } from './database.js';
 import { iterateWorkloadNights } from './run-points-queries.js';
 import { cutShortCondition } from './whole-points-queries.js';
+import { encodeRepeatTimelines } from './sample-timelines.js';
 import type { CommitInfo, MachineFacts, MetricValue, ProcessSamples, RepeatStatus } from './types.js';
 import type { WorkloadNight } from './workload-nights.js';
 
@@ -96,16 +97,27 @@ export function unfinishedRuns(db: Db): Set<string> {
   return new Set((db.prepare("SELECT id FROM runs WHERE status = 'running'").pluck().all() as string[]));
 }
 
-/** The repeats of one workload in one run: status, error, metrics and samples. */
+/** The repeats of one workload in one run: status, error, metrics and their processes' timelines as JSON. */
 export function readRunWorkload(db: Db, runId: string, workload: string): RepeatFacts[] {
   // Once per drill-down: 5,000 a night at 5,000 workloads, where preparing them each time cost 0.8 s.
-  const repeats = preparedOnce(db, 'SELECT repeat, status, error, metric_values AS stored FROM repeats WHERE run_id = ? AND workload = ? ORDER BY repeat').all(runId, workload) as { repeat: number; status: RepeatStatus; error: string | null; stored: string }[];
-  const samples = preparedOnce(db, 'SELECT repeat, process, host, t, rss, cpu FROM samples WHERE run_id = ? AND workload = ?').all(runId, workload) as { repeat: number; process: string; host: string; t: string; rss: string; cpu: string }[];
-  return repeats.map(({ stored, ...r }) => ({
+  const repeats = preparedOnce(
+    db,
+    `SELECT p.repeat, p.status, p.error, p.metric_values AS stored, l.processes
+     FROM repeats p LEFT JOIN repeat_timelines l USING (run_id, workload, repeat) WHERE p.run_id = ? AND p.workload = ? ORDER BY p.repeat`,
+  ).all(runId, workload) as { repeat: number; status: RepeatStatus; error: string | null; stored: string; processes: string | null }[];
+  // Repeats recorded before their timelines were (db/migrations/028): cut from their samples now.
+  const samples = repeats.some((r) => r.processes === null)
+    ? (preparedOnce(db, 'SELECT repeat, process, host, t, rss, cpu FROM samples WHERE run_id = ? AND workload = ?').all(runId, workload) as { repeat: number; process: string; host: string; t: string; rss: string; cpu: string }[])
+    : [];
+  return repeats.map(({ stored, processes, ...r }) => ({
     ...r,
     metrics: decodeRepeatValues(stored).map(([metric, value, unit]): MetricValue => ({ metric, value, unit })),
-    samples: samples
-      .filter((s) => s.repeat === r.repeat)
-      .map((s): ProcessSamples => ({ process: s.process, host: s.host, t: JSON.parse(s.t) as number[], rss: JSON.parse(s.rss) as number[], cpu: JSON.parse(s.cpu) as number[] })),
+    timelines:
+      processes ??
+      encodeRepeatTimelines(
+        samples
+          .filter((s) => s.repeat === r.repeat)
+          .map((s): ProcessSamples => ({ process: s.process, host: s.host, t: JSON.parse(s.t) as number[], rss: JSON.parse(s.rss) as number[], cpu: JSON.parse(s.cpu) as number[] })),
+      ),
   }));
 }

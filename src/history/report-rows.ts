@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { CommitInfo, Comparability, FailureClass, MachineFacts, MetricValue, ProcessSamples, RepeatStatus } from './types.js';
+import type { CommitInfo, Comparability, FailureClass, MachineFacts, MetricValue, RepeatStatus } from './types.js';
 import type { MetricValues } from './workload-nights.js';
 
 /** One nightly run as the report needs it. */
@@ -80,5 +80,6 @@ export interface RepeatFacts {
   status: RepeatStatus;
   error: string | null;
   metrics: MetricValue[];
-  samples: ProcessSamples[];
+  /** Its processes' samples as the drill-down charts them: the JSON of a `ProcessTimeline` array, in the drill-down's order (sample-timelines.ts). */
+  timelines: string;
 }

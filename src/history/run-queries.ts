@@ -1,7 +1,8 @@
 /**
  * The runs' SQL: a run begun with its commits, each repeat with its values and samples (warm-ups
- * apart), the run's outcome, and every repeat read back as result rows. RunStore (run-store.ts)
- * wraps each write in a transaction. The writes go through statements prepared once: a night
+ * apart; a repeat's samples also cut to its drill-down's timelines, once: sample-timelines.ts),
+ * the run's outcome, and every repeat read back as result rows. RunStore (run-store.ts) wraps
+ * each write in a transaction. The writes go through statements prepared once: a night
  * writes thousands of rows.
  *
  * @module
@@ -11,6 +12,7 @@ import type Database from 'better-sqlite3';
 import type { Db } from './database.js';
 import { preparedOnce, rowsInsert } from './prepared.js';
 import { decodeRepeatValues, encodeRepeatValues } from './repeat-values.js';
+import { encodeRepeatTimelines } from './sample-timelines.js';
 import type { CommitInfo, NewRun, RepeatRecord, ResultRow, RunKind, RunOutcome } from './types.js';
 import type { RunFacts } from './workload-nights.js';
 import { cutShortCondition } from './whole-points-queries.js';
@@ -79,6 +81,9 @@ export function insertRepeat(db: Db, record: RepeatRecord): void {
   const samples: unknown[] = [];
   for (const s of record.samples) samples.push(runId, workload, repeat, s.process, s.host, JSON.stringify(s.t), JSON.stringify(s.rss), JSON.stringify(s.cpu));
   insertSamples(db, samples);
+  if (record.samples.length > 0) {
+    preparedOnce(db, 'INSERT INTO repeat_timelines (run_id, workload, repeat, processes) VALUES (?, ?, ?, ?)').run(runId, workload, repeat, encodeRepeatTimelines(record.samples));
+  }
 }
 
 // A repeat's samples are written by a multi-row statement, a statement call each rather than one per row.

@@ -2,7 +2,8 @@
  * Writes the site: reads the history and detection results, derives the page data, renders the
  * pages and data files, bundles the assets, and removes what no longer belongs. Drill-downs of
  * finished runs never change, so one that is already on disk is kept instead of re-read: a
- * nightly rebuild reads samples only for the new night.
+ * nightly rebuild reads drill-down timelines (cut as each repeat was recorded) only for the new
+ * night.
  *
  * @module
  */
@@ -24,7 +25,7 @@ import { indexDataParts } from './index-data.js';
 import { buildDrilldown } from './drilldown.js';
 import { sitePaths } from './paths.js';
 import { fileIssues, publishedIssues } from './published.js';
-import { dataEntryScript, dataScript } from './render.js';
+import { dataEntryScript, dataScript, jsonDataScript } from './render.js';
 import { renderComparePage } from './render-compare.js';
 import { splitBySize } from './data-parts.js';
 import { renderIndex } from './render-index.js';
@@ -129,8 +130,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
       }
       const repeats = options.store.nights.runWorkload(run.id, page.workload);
       const runCommits = run.commits.map(({ repo, sha }) => commitRow(repo, sha, commits.get(`${repo}\u0000${sha}`), options));
-      const drilldown = buildDrilldown(run, page.workload, repeats, runCommits);
-      out.write(dataPath, dataScript('NIGHTBENCH_DRILLDOWN', drilldown));
+      out.write(dataPath, jsonDataScript('NIGHTBENCH_DRILLDOWN', buildDrilldown(run, page.workload, repeats, runCommits)));
       drilldowns.written++;
     }
   }

@@ -15,7 +15,7 @@ import type { CommitInfo } from '../history/types.js';
 import { availabilityNotes } from './availability.js';
 import { siteSeriesKey, type DetectionIndex } from './detection.js';
 import { failingNightMarkers } from './failing-nights.js';
-import { decimalExponent, fromUnits, toUnits } from './format.js';
+import { decimalExponent, fromUnits, toUnits, unitPower } from './format.js';
 import { relativeHref, sitePaths, variantOf } from './paths.js';
 import {
   statusOrder,
@@ -198,14 +198,19 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], nigh
     }
     return window.length >= options.minBaselineNights ? median(window) : null;
   });
-  const exponent = decimalExponent(perNight.flat().filter((v) => v !== undefined));
-  const units = (value: number | null | undefined) => (value === null || value === undefined ? null : toUnits(value, exponent));
+  // A loop, not perNight.flat().filter(): that took 1.0 s of a 5,000-workload build on a loaded
+  // machine (20,000 series of 30 nights); a loop over the same shapes alone, 0.05 s against 0.42 s.
+  const present: number[] = [];
+  for (const values of perNight) for (const value of values) if (value !== undefined) present.push(value);
+  const exponent = decimalExponent(present);
+  const power = unitPower(exponent);
+  const units = (value: number | null | undefined) => (value === null || value === undefined ? null : toUnits(value, exponent, power));
   return {
     metric, unit: group.units.get(metric) ?? '', threshold: options.threshold(group.suite, group.workload, metric), exponent,
     repeats: Array.from({ length: repeatCount }, (_, r) => perNight.map((values) => units(values[r]))),
     median: medians.map(units), baseline: baseline.map(units),
     markers: [...options.detection.markers(key, sitePaths.workloadPage(group.suite, group.workload)), ...nightMarkers],
-    levels: levelsWithChanges(medians, nightRuns, options, key, group, metric).map((segment) => ({ ...segment, level: toUnits(segment.level, exponent) })),
+    levels: levelsWithChanges(medians, nightRuns, options, key, group, metric).map((segment) => ({ ...segment, level: toUnits(segment.level, exponent, power) })),
     status: judgement.status,
     statusNote: judgement.note,
     changeSinceEpisode: judgement.changeSinceEpisode,
@@ -239,7 +244,8 @@ function indexRows(group: Group, nightRuns: ReportRun[], metrics: MetricSeries[]
     return [{ ...base, metric: '', unit: '', status: 'failing', statusNote: 'no repeat has ever succeeded', spark: [] }];
   }
   return metrics.map((series): IndexRow => {
-    const decode = (units: number | null | undefined) => (units === null || units === undefined ? undefined : fromUnits(units, series.exponent));
+    const power = unitPower(series.exponent);
+    const decode = (units: number | null | undefined) => (units === null || units === undefined ? undefined : fromUnits(units, series.exponent, power));
     const lastIndex = series.median.length - 1;
     const latest = decode(series.median[lastIndex]);
     const baseline = decode(series.baseline[lastIndex]);

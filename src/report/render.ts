@@ -90,22 +90,27 @@ export function statusBadge(status: SeriesStatus, note?: string): Html {
 
 /** A data file that adds one entry to a global record, for data a page loads piece by piece. */
 export function dataEntryScript(global: string, key: string, data: unknown): string {
-  return `(window.${global} = window.${global} || {})[${JSON.stringify(key)}] = ${parsedJson(data)};\n`;
+  return `(window.${global} = window.${global} || {})[${JSON.stringify(key)}] = ${parsedJson(JSON.stringify(data))};\n`;
 }
 
 /** A data file: a script that hands the page its data through a global (fetch() fails on file://). */
 export function dataScript(global: string, data: unknown): string {
-  return `window.${global} = ${parsedJson(data)};\n`;
+  return jsonDataScript(global, JSON.stringify(data));
+}
+
+/** `dataScript` of data already written as JSON. */
+export function jsonDataScript(global: string, json: string): string {
+  return `window.${global} = ${parsedJson(json)};\n`;
 }
 
 /**
- * `data` as a JavaScript expression: JSON.parse of its JSON in a string literal. A page parses
+ * Data's JSON as a JavaScript expression: JSON.parse of the JSON in a string literal. A page parses
  * a file of numbers faster that way than the same object literal written as code (headless
  * Chromium from file://, alternated 8 times: a compare page night file of 360 KB in 18 ms
  * against 27; an index part of 1 MB, mostly strings, the same either way), and the compare page
  * loads seven nights on a change of selection. The string literal is JSON's own (a valid
  * JavaScript string); the file is never inlined into HTML, so "</script>" is harmless.
  */
-function parsedJson(data: unknown): string {
-  return `JSON.parse(${JSON.stringify(JSON.stringify(data))})`;
+function parsedJson(json: string): string {
+  return `JSON.parse(${JSON.stringify(json)})`;
 }

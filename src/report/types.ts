@@ -6,7 +6,9 @@
  * @module
  */
 import type { SensitivitySummary } from '../detect/sensitivity.js';
+import type { ProcessTimeline } from '../history/sample-timelines.js';
 
+export type { ProcessTimeline } from '../history/sample-timelines.js';
 export type { CutShortWorkload, MeasuredWorkload, ReportHistory, ReportRun, FailedRepeat as RepeatFailure, UnsupportedWorkload } from '../history/report-rows.js';
 
 /**
@@ -206,17 +208,6 @@ export interface CommitRow {
 export interface CommitTable {
   runs: { id: string; night: string; commits: number[] }[];
   commits: CommitRow[];
-}
-
-/** One process's samples, as the drill-down charts them. */
-export interface ProcessTimeline {
-  process: string;
-  host: string;
-  /** Seconds since the repeat started. */
-  t: number[];
-  rssMiB: number[];
-  /** CPU use in cores (CPU seconds per second) over each sampling interval. */
-  cpuCores: (number | null)[];
 }
 
 export interface DrilldownRepeat {

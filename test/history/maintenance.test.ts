@@ -32,7 +32,7 @@ const count = (file: string, sql: string) => {
 };
 
 describe('pruneSamples', () => {
-  it('deletes the samples of nights before the date and keeps every result', () => {
+  it('deletes the samples of nights before the date, and their drill-down timelines, and keeps every result', () => {
     const { file } = history();
     const db = openDatabase(file);
     try {
@@ -44,6 +44,8 @@ describe('pruneSamples', () => {
     }
     expect(count(file, 'SELECT count(*) AS n FROM samples')).toBe(3);
     expect(count(file, "SELECT count(*) AS n FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.night = '2026-11-30'")).toBe(3);
+    expect(count(file, "SELECT count(*) AS n FROM repeat_timelines l JOIN runs r ON r.id = l.run_id WHERE r.night < '2026-11-30'")).toBe(0);
+    expect(count(file, 'SELECT count(*) AS n FROM repeat_timelines')).toBeGreaterThan(0);
     expect(count(file, 'SELECT count(*) AS n FROM results')).toBe(18);
   });
 

@@ -1,8 +1,10 @@
 /**
  * `nightbench report` over a real SQLite history: what it writes, that it rebuilds
- * incrementally (drill-downs of finished runs are kept, stale files removed), and the CLI.
+ * incrementally (drill-downs of finished runs are kept, stale files removed) into exactly the
+ * site a build from nothing writes, and the CLI.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy } from '../../src/detect/index.js';
@@ -56,11 +58,50 @@ describe('buildSite', () => {
       // The new night's 4 drill-downs are new; of the 8 kept before, the 4 of the night now too old are gone.
       expect(third.drilldowns).toEqual({ written: 4, kept: 4 });
       expect(third.largest.bytes).toBeLessThan(2 * 2 ** 20);
+
+      // The night's increment is exactly the site a build from an empty folder writes.
+      const fromNothing = path.join(dir, 'from-nothing');
+      await buildSite({ ...options, outDir: fromNothing, now: new Date('2026-01-14T06:00:00Z') });
+      expect(siteFiles(site)).toEqual(siteFiles(fromNothing));
     } finally {
       store.close();
     }
   });
+
+  it('writes the same drill-downs from samples recorded before their timelines were (db/migrations/028)', async () => {
+    const file = path.join(dir, 'timelines.sqlite');
+    const store = openHistory(file);
+    writeSyntheticHistory(store, { seed: 5, workloads: 3, nights: 4, repeats: 2 });
+    const options: BuildSiteOptions = {
+      store, outDir: path.join(dir, 'recorded'), policy: defaultDetectionPolicy, now: new Date('2026-01-05T06:00:00Z'), log: silentLog,
+      commitUrl: () => undefined, issueUrl: () => undefined, episodeIssueFingerprint,
+    };
+    try {
+      expect((await buildSite(options)).drilldowns.written).toBe(6);
+      const db = new Database(file);
+      expect(db.prepare('DELETE FROM repeat_timelines').run().changes).toBeGreaterThan(0);
+      db.close();
+      await buildSite({ ...options, outDir: path.join(dir, 'cut-from-samples') });
+    } finally {
+      store.close();
+    }
+    expect(siteFiles(path.join(dir, 'cut-from-samples'))).toEqual(siteFiles(path.join(dir, 'recorded')));
+  });
 });
+
+/** Every file of a site by its path, as text. */
+function siteFiles(root: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else files.set(path.relative(root, full), readFileSync(full, 'utf8'));
+    }
+  };
+  walk(root);
+  return files;
+}
 
 describe('nightbench report', () => {
   it('builds the site and describes it as JSON', async () => {
