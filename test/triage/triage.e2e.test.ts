@@ -115,33 +115,31 @@ describe('/nightbench commands on a regression issue', () => {
     expect(quality().falseAlarms.map((f) => f.workload).sort()).toEqual(['shuffle', 'sum']);
   });
 
-  it('bisect on a broken workload\'s issue (no episodes) dispatches bisect.yml with its number too', async () => {
+  /** A writer's command on a broken workload's issue (opened as the broken publishing step does). */
+  async function onBrokenIssue(body: string): Promise<{ outcome: TriageOutcome; number: number }> {
     const client = createGitHubClient(loaded.config.github, 't0ken', silentLog);
     const [owner, repo] = repository.split('/') as [string, string];
     const opened = await client.rest.issues.create({ owner, repo, title: 'Broken: sum (dask) fails since abc1234', body: `${markers.fingerprint('b40ce4')}\nsum fails`, labels: ['broken', 'dask'] });
     fake.setRole(repository, 'wes', 'write');
-    const written = fake.addComment(repository, opened.data.number, 'wes', '/nightbench bisect');
+    const written = fake.addComment(repository, opened.data.number, 'wes', body);
     const outcome = await runTriage(
       { client, store, log: silentLog },
-      { repository, issueNumber: opened.data.number, defaultBranch: 'main', comment: { id: written.id, body: '/nightbench bisect', author: 'wes', authorIsBot: false, at: written.createdAt } },
+      { repository, issueNumber: opened.data.number, defaultBranch: 'main', comment: { id: written.id, body, author: 'wes', authorIsBot: false, at: written.createdAt } },
     );
-    expect(outcome).toMatchObject({ result: 'done', command: 'bisect', dispatched: { workflow: 'bisect.yml', inputs: { issue: String(opened.data.number), mode: 'bisect' } } });
+    return { outcome, number: opened.data.number };
+  }
+
+  it('bisect on a broken workload\'s issue (no episodes) dispatches bisect.yml with its number too', async () => {
+    const { outcome, number } = await onBrokenIssue('/nightbench bisect');
+    expect(outcome).toMatchObject({ result: 'done', command: 'bisect', dispatched: { workflow: 'bisect.yml', inputs: { issue: String(number), mode: 'bisect' } } });
     expect(states()).toEqual(['open', 'open']);
   });
 
   it('accept on a broken workload\'s issue changes nothing and says only bisect applies', async () => {
-    const client = createGitHubClient(loaded.config.github, 't0ken', silentLog);
-    const [owner, repo] = repository.split('/') as [string, string];
-    const opened = await client.rest.issues.create({ owner, repo, title: 'Broken: sum (dask) fails since abc1234', body: `${markers.fingerprint('b40ce4')}\nsum fails`, labels: ['broken', 'dask'] });
-    fake.setRole(repository, 'wes', 'write');
-    const written = fake.addComment(repository, opened.data.number, 'wes', '/nightbench accept');
-    const outcome = await runTriage(
-      { client, store, log: silentLog },
-      { repository, issueNumber: opened.data.number, defaultBranch: 'main', comment: { id: written.id, body: '/nightbench accept', author: 'wes', authorIsBot: false, at: written.createdAt } },
-    );
+    const { outcome, number } = await onBrokenIssue('/nightbench accept');
     expect(outcome).toMatchObject({ result: 'not-for-broken', command: 'accept' });
     expect(outcome.reply).toContain('only `/nightbench bisect` applies');
-    expect(fake.issue(repository, opened.data.number).state).toBe('open');
+    expect(fake.issue(repository, number).state).toBe('open');
     expect(store.triage.triageEvents()).toEqual([]);
   });
 
