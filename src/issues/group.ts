@@ -182,12 +182,15 @@ export function issueMembership(episodes: readonly ReportedEpisode[], tracked: R
   for (const i of openedOrder) {
     const episode = episodes[i]!;
     const own = ownIssueFingerprint(episode);
-    const joinable = (fingerprint: string, group: IssueWindow) =>
-      group.live && tracked.get(fingerprint) !== 'closed' && group.suite === episode.identity.suite && group.kind === episode.kind &&
-      group.lastGood < episode.firstBad.night && episode.lastGood.night < group.firstBad;
-    const fingerprint = episode.issueFingerprint ?? (tracked.has(own) ? own : [...groups].find(([fp, group]) => joinable(fp, group))?.[0] ?? own);
-    membership[i] = fingerprint;
     const active = activeIssueStates.includes(episode.state);
+    const joinable = (fingerprint: string, group: IssueWindow) =>
+      group.live && (tracked.get(fingerprint) ?? 'open') === 'open' && group.suite === episode.identity.suite && group.kind === episode.kind &&
+      group.lastGood < episode.firstBad.night && episode.lastGood.night < group.firstBad;
+    // An issue nightbench closed once its series recovered stays closed; a series of its range
+    // found regressed after that (a late find) is a regression still there, and gets an issue of its own.
+    const ownIssue = tracked.has(own) && !(active && tracked.get(own) === 'recovered');
+    const fingerprint = episode.issueFingerprint ?? (ownIssue ? own : [...groups].find(([fp, group]) => joinable(fp, group))?.[0] ?? (tracked.has(own) ? laterIssueFingerprint(own, episode) : own));
+    membership[i] = fingerprint;
     const group = groups.get(fingerprint);
     if (group) group.live ||= active;
     else groups.set(fingerprint, { suite: episode.identity.suite, kind: episode.kind, lastGood: episode.lastGood.night, firstBad: episode.firstBad.night, live: active });
@@ -204,8 +207,16 @@ interface IssueWindow {
   live: boolean;
 }
 
-/** Whether an issue is still open where it is tracked. */
-export type TrackedState = 'open' | 'closed';
+/**
+ * Whether an issue is still open where it is tracked: open, closed by a maintainer (or by another
+ * hand), or closed by nightbench after its series recovered.
+ */
+export type TrackedState = 'open' | 'closed' | 'recovered';
+
+/** The issue of an active episode whose own range's issue recovered and was closed: the same range, apart. */
+function laterIssueFingerprint(own: string, episode: ReportedEpisode): string {
+  return createHash('sha256').update(JSON.stringify([own, episode.fingerprint])).digest('hex').slice(0, 16);
+}
 
 /** Episode states whose issue takes in a new episode of an overlapping range. */
 const activeIssueStates: readonly EpisodeState[] = ['open', 'still-regressed'];

@@ -102,7 +102,7 @@ export async function publishIssues(options: PublishOptions): Promise<PublishRes
     tracker = files;
     existing = await files.find(fingerprints);
   }
-  const membership = issueMembership(wanted, new Map(existing.map((issue) => [issue.fingerprint, issue.state])));
+  const membership = issueMembership(wanted, new Map(existing.map((issue) => [issue.fingerprint, issue.state === 'closed' && issue.closedByNightbench ? 'recovered' : issue.state])));
   // Where each new episode went is kept, so that a series recovering later never moves the others.
   if (!options.dryRun && !report.dryRun) {
     store.episodes.assignEpisodeIssues(new Map(wanted.flatMap((episode, i) => (episode.id !== undefined && episode.issueFingerprint === undefined ? [[episode.id, membership[i]!] as const] : []))));

@@ -100,6 +100,21 @@ describe('issueMembership: one change, one issue, however its series measured it
     expect(new Set(issueMembership([ranged(1, 'sum', 4, 5), ranged(2, 'shuffle', 4, 6)], new Map([[closed, 'closed']]))).size).toBe(2);
   });
 
+  it('gives a series found regressed after its range\'s issue recovered and was closed an issue of its own', () => {
+    const recovered = ranged(1, 'sum', 4, 5, { state: 'recovered', recoveredNight: night(7) });
+    const own = episodeIssueFingerprint(recovered);
+    // Another series of the same change, found late (after the issue closed): the same range.
+    const late = ranged(2, 'shuffle', 4, 5);
+    expect(episodeIssueFingerprint(late)).toBe(own);
+    const membership = issueMembership([recovered, late], new Map([[own, 'recovered']]));
+    expect(membership[0]).toBe(own);
+    expect(membership[1]).not.toBe(own);
+    // The next night (its issue not yet stored, say GitHub failed): the same new issue.
+    expect(issueMembership([late], new Map([[own, 'recovered']]))).toEqual([membership[1]]);
+    // Closed by a maintainer instead: it joins that issue, whose plan accepts it with the others.
+    expect(issueMembership([recovered, late], new Map([[own, 'closed']]))[1]).toBe(own);
+  });
+
   it("keeps an episode grouped before overlaps were joined in the issue its own range names, when that issue exists", () => {
     const episodes = [ranged(1, 'sum', 4, 5), ranged(2, 'shuffle', 4, 6)];
     const own = episodeIssueFingerprint(episodes[1]!);

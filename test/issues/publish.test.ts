@@ -108,6 +108,21 @@ describe('publishIssues', () => {
     expect(store.episodes.episodes().map((e) => e.state)).toEqual(['accepted', 'accepted', 'accepted']);
   });
 
+  it('opens an issue of its own for a series of a recovered and closed issue\'s range that is found regressed after the close', async () => {
+    await nightsUpTo(10);
+    await night(11);
+    expect(fake.issues('acme/perf').map((i) => i.state)).toEqual(['closed']);
+    // A late find on a fourth series of the same change: the same range, and still regressed.
+    const sum = store.episodes.episodes().find((e) => e.identity.workload === 'sum')!;
+    const { id: _id, issueNumber: _issue, issueFingerprint: _joined, recoveredNight: _recovered, ...found } = sum;
+    const identity = { ...sum.identity, workload: 'groupby' };
+    store.episodes.recordNight([{ action: 'open', episode: { ...found, identity, seriesKey: sum.seriesKey.replace('"sum"', '"groupby"'), fingerprint: 'groupby-late', state: 'still-regressed', lastNight: history.nights[11]! } }], undefined);
+    const later = await night(11);
+    expect(later.actions.map((a) => [a.kind, a.group.series.map((s) => s.workload).join()])).toEqual([['open', 'groupby'], ['skip', 'join,shuffle,sum']]);
+    expect(fake.issues('acme/perf').map((i) => i.state)).toEqual(['closed', 'open']);
+    expect(store.episodes.episodes().find((e) => e.identity.workload === 'groupby')!.issueNumber).toBe(2);
+  });
+
   it('survives a transient 502 and a rate limit', async () => {
     for (let i = 0; i < 8; i++) await night(i);
     fake.failNext(1, 'bad-gateway').failNext(1, 'rate-limit');
