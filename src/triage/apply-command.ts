@@ -193,11 +193,12 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
 }
 
 /**
- * The episodes an issue reports: those numbered with it, else those grouped under its fingerprint
- * whose number the history does not hold yet (the nightly opened the issue, then failed to save
- * or to record the number).
+ * The episodes an issue reports: those numbered with it, else the regressions grouped under its
+ * fingerprint whose number the history does not hold yet (the nightly opened the issue, then
+ * failed to save or to record the number). Only regressions: an improvement of the same range has
+ * the same fingerprint of its own and is noted on the issue, never reported by it.
  */
 function issueEpisodes(all: readonly Episode[], issueNumber: number, fingerprint: string): Episode[] {
   const numbered = all.filter((e) => e.issueNumber === issueNumber);
-  return numbered.length > 0 ? numbered : all.filter((e) => e.issueNumber === undefined && episodeIssueFingerprint(e) === fingerprint);
+  return numbered.length > 0 ? numbered : all.filter((e) => e.issueNumber === undefined && e.kind === 'regression' && episodeIssueFingerprint(e) === fingerprint);
 }

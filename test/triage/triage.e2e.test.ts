@@ -232,13 +232,17 @@ describe('a command racing the nightly\'s save (the triage job\'s copy of the hi
     );
   };
 
-  it('episodes saved without their issue number are found by the issue\'s fingerprint, numbered and accepted', async () => {
-    const { copy } = triageCopy('UPDATE regressions SET issue_number = NULL');
+  it('episodes saved without their issue number are found by the issue\'s fingerprint, numbered and accepted; an improvement of the same range is not', async () => {
+    // The improvement: a twin of sum's episode on another series, of the same range and night.
+    const { copy } = triageCopy(`UPDATE regressions SET issue_number = NULL;
+      CREATE TEMP TABLE twin AS SELECT * FROM regressions WHERE workload = 'sum';
+      UPDATE twin SET id = (SELECT max(id) + 1 FROM regressions), kind = 'improvement', fingerprint = 'improved-twin', workload = 'sum_improved', series_key = replace(series_key, '"sum"', '"sum_improved"');
+      INSERT INTO regressions SELECT * FROM twin;`);
     try {
       const outcome = await triage(copy, 'mia', '/nightbench accept', 'maintain');
       expect(outcome).toMatchObject({ result: 'done', command: 'accept', episodes: 2 });
       expect(outcome.pending).toBeUndefined();
-      expect(copy.episodes.episodes().map((e) => `${e.state} #${e.issueNumber}`)).toEqual(['accepted #1', 'accepted #1']);
+      expect(copy.episodes.episodes().map((e) => `${e.kind} ${e.state} #${e.issueNumber}`)).toEqual(['regression accepted #1', 'regression accepted #1', 'improvement open #undefined']);
     } finally {
       copy.close();
     }
