@@ -169,7 +169,8 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
   const label = triageLabels[command];
   if (label && !labels.includes(label)) await step('labelled', `labelling #${issueNumber}`, () => client.rest.issues.addLabels({ owner, repo, issue_number: issueNumber, labels: [label] }));
   const done: Partial<TriageOutcome> = { command, episodes: episodes.length, ...(firstTime ? {} : { resumed: true as const }), ...(pending ? { pending: true as const } : {}) };
-  const later = pending ? ` ${replies.notYetInHistory(issueNumber)}` : '';
+  // The command carried out: its reply says so, and that it reaches the episodes later when they are not here yet.
+  const finish = (text: string, extra: Partial<TriageOutcome> = {}) => answer('done', pending ? `${text} ${replies.notYetInHistory(issueNumber)}` : text, { ...done, ...extra });
   switch (command) {
     case 'accept':
     case 'false-alarm': {
@@ -178,17 +179,17 @@ export async function runTriage(deps: TriageDeps, request: TriageRequest): Promi
           client.rest.issues.update({ owner, repo, issue_number: issueNumber, state: 'closed', state_reason: command === 'accept' ? 'completed' : 'not_planned' }),
         );
       }
-      return answer('done', `${command === 'accept' ? replies.accepted(episodes.length) : replies.falseAlarm(episodes.length)}${later}`, done);
+      return finish(command === 'accept' ? replies.accepted(episodes.length) : replies.falseAlarm(episodes.length));
     }
     case 'bisect':
     case 'rerun': {
       const ref = request.defaultBranch ?? (await call('reading the default branch', () => client.rest.repos.get({ owner, repo }))).data.default_branch;
       const inputs = { issue: String(issueNumber), mode: command };
       await step('dispatched', `starting ${bisectWorkflow}`, () => client.rest.actions.createWorkflowDispatch({ owner, repo, workflow_id: bisectWorkflow, ref, inputs }));
-      return answer('done', `${replies.dispatched(command, ref)}${later}`, { ...done, dispatched: { workflow: bisectWorkflow, ref, inputs } });
+      return finish(replies.dispatched(command, ref), { dispatched: { workflow: bisectWorkflow, ref, inputs } });
     }
     case 'fixed-by':
-      return answer('done', `${replies.fixRecorded(fix!)}${later}`, done);
+      return finish(replies.fixRecorded(fix!));
   }
 }
 
