@@ -41,7 +41,7 @@ import { differenceNoise, medianOf } from '../stats/segmentation.js';
 export const clipNoiseUnits = 3;
 
 /** The lag-1 correlation of the nights is taken at most this large (its estimate from a few dozen nights is rough). */
-const maxCorrelation = 0.8;
+export const maxCorrelation = 0.8;
 
 /** Nights on each side of a night whose median it is clipped around. */
 const clipNeighbours = 2;

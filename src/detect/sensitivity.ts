@@ -4,17 +4,26 @@
  * target. The one home of the formulas: the verdict's `detectable`, the pages, the summary,
  * issues and `nightbench tune` all read them from here. Pure: numbers in, numbers out.
  *
- * The figures are the change that passes a detection gate in {@link detectionPower} of the
- * nights it happens (the usual definition of a minimum detectable effect): the gate plus
- * {@link powerZ} standard errors, where
+ * The figures are the change that passes a path's gates in {@link detectionPower} of the nights it
+ * happens (the usual definition of a minimum detectable effect): the gate plus {@link powerZ}
+ * standard errors, where
  * - on its first night (the fast path) the gate is `noiseMultiple` times the noise of the change,
  *   `noise * sqrt(1 + 1/b)` for a baseline of b nights, and only with `minRepeats` repeats;
  * - within k nights (the persistence path, k at least `persistNights`) it is `persistZ` standard
  *   errors of the mean of k nights against the mean of the s nights since the last judged level,
- *   `persistNoise * sqrt(1/k + 1/s)`.
- * Both are floored by the series' threshold: detection reports nothing smaller. The detector's
- * other conditions (the rank test, tonight beyond the noise, the clipped mean) cost it some of
- * that power: test/detect/sensitivity.test.ts measures how much.
+ *   `persistNoise * sqrt(1/k + 1/s)`, read as a t and widened for the nights' correlation as the
+ *   path does, the spread of that widening from series to series counted.
+ * Detection reports nothing below the series' threshold, and that is a gate too: the fast path's
+ * change must reach the threshold, the persistence path's must not measure clearly below it. A
+ * change of the threshold itself measures below it about half the time, so the figures are never
+ * the threshold but a little above it (`threshold * e^(0.84 u)` on the first night for its noise
+ * of the change u; about a third of a standard error above it within 3 nights): what the threshold
+ * allows. What the noise alone allows ({@link minimumDetectable}: the gates without the
+ * threshold) is what repeats change, so the repeats a series needs are those that bring that to
+ * its threshold (or a target). The rank tests, tonight beyond the noise and the clipped mean cost
+ * some power the figures do not count: bench/sensitivity-calibration.ts plants steps of exactly
+ * the promised size into synthetic series and counts how many are caught (79-87% of noise-limited
+ * promises at CV 3-10% and 1-5 repeats; docs/detection.md has the table).
  *
  * @module
  */
@@ -22,6 +31,7 @@ import { formatPercent } from '../format/index.js';
 import { changeNoiseOf, medianNoiseFactor } from './compare.js';
 import type { DetectionPolicy } from './policy.js';
 import { zAsT } from '../stats/student-t.js';
+import { episodeGateStandardErrors, maxCorrelation } from './evidence.js';
 
 /** What a series' sensitivity is computed from: the figures of its latest judged night. */
 export interface SensitivityBasis {
@@ -41,7 +51,7 @@ export interface SensitivityBasis {
   threshold: number;
 }
 
-/** The smallest changes a series catches at its settings (relative, e.g. 0.18 for 18%), floored by its threshold. */
+/** The smallest changes a series catches at its settings (relative, e.g. 0.18 for 18%), every gate counted: always above its threshold. */
 export interface Detectable {
   /** Ok repeats tonight. */
   repeats: number;
@@ -54,9 +64,15 @@ export interface Detectable {
   /** Caught within `nights` nights by the persistence path. */
   persistent: number;
   nights: number;
-  /** Repeats a night that would catch the threshold within `nights` nights, when these do not; absent when they do or when none would. */
+  /**
+   * Repeats a night from which the threshold, not the noise, limits what it catches within `nights`
+   * nights (what the noise alone allows is at most the threshold), when these are too few; absent
+   * when they are enough or when none would be.
+   */
   repeatsForThreshold?: number;
-  /** True when no number of repeats catches the threshold within `nights` nights: the night-to-night noise alone is too large. */
+  /** What it would catch within `nights` nights at `repeatsForThreshold` repeats (a little above the threshold: see `persistentDetectable`). */
+  atRepeatsForThreshold?: number;
+  /** True when no number of repeats brings it to its threshold within `nights` nights: the night-to-night noise alone is too large. */
   thresholdOutOfReach?: boolean;
   basis: SensitivityBasis;
 }
@@ -85,8 +101,9 @@ export function noiseAt(basis: SensitivityBasis, repeats: number): { noise: numb
 }
 
 /**
- * The smallest change caught within `nights` nights at `repeats` a night, not floored by the
- * threshold (Infinity when no path can catch anything that fast, e.g. one night at one repeat).
+ * The smallest change caught within `nights` nights at `repeats` a night as far as the noise goes:
+ * the threshold's gate left out (Infinity when no path can catch anything that fast, e.g. one
+ * night at one repeat). At or below the threshold, the threshold limits the series, not its noise.
  */
 export function minimumDetectable(basis: SensitivityBasis, policy: SensitivityPolicy, nights: number, repeats = basis.repeats): number {
   const { noise, persistNoise } = noiseAt(basis, repeats);
@@ -95,7 +112,7 @@ export function minimumDetectable(basis: SensitivityBasis, policy: SensitivityPo
   return Math.min(first, persistent);
 }
 
-/** Fewest repeats a night (up to {@link maxTunedRepeats}) that catch `target` within `nights` nights; undefined when none does. */
+/** Fewest repeats a night (up to {@link maxTunedRepeats}) at which the noise alone allows `target` within `nights` nights; undefined when none does. */
 export function repeatsNeeded(basis: SensitivityBasis, policy: SensitivityPolicy, target: number, nights: number): number | undefined {
   for (let repeats = 1; repeats <= maxTunedRepeats; repeats++) {
     if (minimumDetectable(basis, policy, nights, repeats) <= target) return repeats;
@@ -105,23 +122,27 @@ export function repeatsNeeded(basis: SensitivityBasis, policy: SensitivityPolicy
 
 /** The verdict's `detectable`: what the series catches at its settings, and what it would need for its threshold. */
 export function detectableOf(basis: SensitivityBasis, policy: SensitivityPolicy): Detectable {
-  const { noise, persistNoise } = noiseAt(basis, basis.repeats);
   const nights = policy.persistNights;
-  const detectable: Detectable = {
-    repeats: basis.repeats,
-    noise,
-    persistNoise,
-    firstNight: basis.repeats >= policy.minRepeats ? Math.max(basis.threshold, firstNightDetectable(noise, basis.baselineNights, policy)) : undefined,
-    persistent: Math.max(basis.threshold, persistentDetectable(basis, basis.repeats, persistNoise, nights, policy)),
-    nights,
-    basis,
-  };
+  const detectable: Detectable = { ...caughtAt(basis, policy, basis.repeats), nights, basis };
   if (minimumDetectable(basis, policy, nights) <= basis.threshold) return detectable;
   const needed = repeatsNeeded(basis, policy, basis.threshold, nights);
-  return needed === undefined ? { ...detectable, thresholdOutOfReach: true } : { ...detectable, repeatsForThreshold: needed };
+  if (needed === undefined) return { ...detectable, thresholdOutOfReach: true };
+  return { ...detectable, repeatsForThreshold: needed, atRepeatsForThreshold: detectableWithin({ ...caughtAt(basis, policy, needed), nights, basis }, nights) };
 }
 
-/** The smallest change caught within `nights` nights (floored by the threshold), the fast path's first night counting too. */
+/** What the series catches at `repeats` a night, every gate counted (the threshold's too). */
+function caughtAt(basis: SensitivityBasis, policy: SensitivityPolicy, repeats: number): Pick<Detectable, 'repeats' | 'noise' | 'persistNoise' | 'firstNight' | 'persistent'> {
+  const { noise, persistNoise } = noiseAt(basis, repeats);
+  return {
+    repeats,
+    noise,
+    persistNoise,
+    firstNight: repeats >= policy.minRepeats ? firstNightDetectable(noise, basis.baselineNights, policy, basis.threshold) : undefined,
+    persistent: persistentDetectable(basis, repeats, persistNoise, policy.persistNights, policy, basis.threshold),
+  };
+}
+
+/** The smallest change caught within `nights` nights, the fast path's first night counting too. */
 export function detectableWithin(detectable: Detectable, nights: number): number | undefined {
   const persistent = nights >= detectable.nights ? detectable.persistent : undefined;
   const candidates = [detectable.firstNight, persistent].filter((x): x is number => x !== undefined);
@@ -137,11 +158,11 @@ export interface SensitivitySummary {
   nights: number;
   repeats: number;
   threshold: number;
-  /** Repeats a night that would catch the threshold within `nights` nights, when these do not. */
+  /** Repeats a night from which its threshold, not its noise, would limit it within `nights` nights, when these are too few. */
   repeatsForThreshold?: number;
-  /** No number of repeats catches the threshold within `nights` nights. */
+  /** No number of repeats brings it to its threshold within `nights` nights. */
   thresholdOutOfReach?: boolean;
-  /** "this test sees a 12% change in 3 nights (...)", with the repeats it would need for its threshold. */
+  /** "this test sees a 12% change in 3 nights (...)", with what more repeats would bring it to when its noise limits it. */
   text: string;
 }
 
@@ -158,11 +179,17 @@ export function summarizeSensitivity(detectable: Detectable): SensitivitySummary
   };
 }
 
-/** "this test sees a 12% change in 3 nights (45% on its first night)", plus what it needs when it cannot see its threshold. */
+/** "this test sees a 12% change in 3 nights (45% on its first night)", plus what more repeats would do when its noise, not its threshold, limits it. */
 export function describeSensitivity(detectable: Detectable): string {
   const within = detectableWithin(detectable, detectable.nights)!;
   const first = detectable.firstNight === undefined ? ', none on its first night alone' : ` (${formatPercent(roundUp(detectable.firstNight))} on its first night)`;
-  return `this test sees a ${formatPercent(roundUp(within))} change in ${detectable.nights} nights${first}${thresholdNeed(detectable)}`;
+  const size = formatPercent(roundUp(within));
+  return `this test sees ${articleOf(size)} ${size} change in ${detectable.nights} nights${first}${thresholdNeed(detectable)}`;
+}
+
+/** "an" before a percentage said with a vowel first (8%, 11%, 18%, 80-89%), else "a". */
+function articleOf(percent: string): string {
+  return /^(8|1[18](\.|%))/.test(percent) ? 'an' : 'a';
 }
 
 /**
@@ -174,38 +201,93 @@ export function describeDetectable(detectable: Detectable): string {
   return `${detectable.repeats} repeat${detectable.repeats === 1 ? '' : 's'}, ${formatPercent(roundUp(detectable.persistNoise))} nightly noise: changes of ${formatPercent(roundUp(detectable.persistent))} or more within ${detectable.nights} nights${first}`;
 }
 
-/** "; to see 10% it needs 7 repeats a night" or why no number of repeats will do; empty when it sees its threshold. */
+/**
+ * "; with 7 repeats a night it would see 11% in 3 nights, its 10% threshold the limit", or why no
+ * number of repeats will do; empty when its threshold, not its noise, limits it already. A change
+ * of the threshold itself is never caught in {@link detectionPower} of the nights (it measures
+ * below it about half the time), so the repeats bring it to what its threshold allows, said in figures.
+ */
 function thresholdNeed(detectable: Detectable): string {
   const threshold = formatPercent(detectable.basis.threshold);
-  if (detectable.repeatsForThreshold !== undefined) return `; to see ${threshold} in ${detectable.nights} nights it needs ${detectable.repeatsForThreshold} repeats a night`;
+  const { basis, nights } = detectable;
+  if (detectable.repeatsForThreshold !== undefined) {
+    const then = detectable.atRepeatsForThreshold === undefined ? '' : ` it would see ${formatPercent(roundUp(detectable.atRepeatsForThreshold))} in ${nights} nights,`;
+    return `; with ${detectable.repeatsForThreshold} repeats a night${then} its ${threshold} threshold the limit`;
+  }
   if (!detectable.thresholdOutOfReach) return '';
-  const why = detectable.basis.repeatSpread > 0 ? 'its night-to-night noise alone is too large' : 'with one repeat a night its noise cannot be told apart from the night-to-night part';
-  return `; no number of repeats makes it see ${threshold} in ${detectable.nights} nights (${why})`;
-}
-
-function firstNightDetectable(noise: number, baselineNights: number, policy: SensitivityPolicy): number {
-  return Math.expm1((policy.noiseMultiple + powerZ) * changeNoiseOf(noise, baselineNights));
+  const why = basis.repeatSpread > 0 ? 'its night-to-night noise alone is too large' : 'with one repeat a night its noise cannot be told apart from the night-to-night part';
+  return `; no number of repeats brings it to its ${threshold} threshold in ${nights} nights (${why})`;
 }
 
 /**
- * The change the persistence path catches in {@link detectionPower} of the nights it happens. The
- * path compares the mean of the nights after a split with the mean of those before, and reads
- * its t, whose noise it estimated, on the normal scale (`tAsZ` in `evidence.ts`): the gate is a t
- * of `zAsT(persistZ, degrees)`, 5.1 at 31 nights where persistZ is 4.3, and an estimated noise
- * spreads the t wider than a z (the noncentral t's spread, sqrt(1 + t^2 / 2 degrees)). Taking the
- * gate as a z promised changes that detection caught within 3 nights in only 42-67% of synthetic
- * series (CV 3-10%, 1 to 5 repeats), not 80%.
+ * The change the fast path catches on its first night in {@link detectionPower} of the nights it
+ * happens: its log ratio, `unit` = the noise of the change, must reach both the noise gate
+ * (`noiseMultiple` units) and the threshold (`change >= threshold` in `judge.ts`), so the larger
+ * of the two plus {@link powerZ} units. The noise gate reads the series' noise as estimated, but
+ * the promise is made from that same estimate, so its uncertainty does not widen the spread. With
+ * `threshold` 0 it is what the noise alone allows (`minimumDetectable`). The threshold counted
+ * only as a floor, a change of the threshold was promised where it measures below it, and is not
+ * reported, about half the time (bench/sensitivity-calibration.ts: 47-55% of such steps caught
+ * on their first night; 74% at CV 3% and 5 repeats, where the noise's figure was just above it).
  */
-function persistentDetectable(basis: SensitivityBasis, repeats: number, persistNoise: number, nights: number, policy: SensitivityPolicy): number {
+function firstNightDetectable(noise: number, baselineNights: number, policy: SensitivityPolicy, threshold = 0): number {
+  const unit = changeNoiseOf(noise, baselineNights);
+  return Math.expm1(Math.max(Math.log1p(threshold), policy.noiseMultiple * unit) + powerZ * unit);
+}
+
+/**
+ * The change the persistence path catches within `nights` nights in {@link detectionPower} of
+ * the nights it happens, in units of `unit`, the standard deviation of the mean of those nights
+ * against the mean of the `sinceNights` before them (nights independent). The path compares those
+ * means and reads its t, whose noise it estimated, on the normal scale (`tAsZ` in `evidence.ts`):
+ * the gate is a t of `zAsT(persistZ, degrees)`, 5.1 at 31 nights where persistZ is 4.3. Its
+ * standard error is widened by sqrt((1 + r) / (1 - r)) for the nights' lag-1 correlation r,
+ * estimated from the nights themselves and taken at least 0, so on independent nights the gate
+ * stands at `gate * sqrt((1 + r) / (1 - r))` units, r spreading about 1 / sqrt(n) around 0 from
+ * n nights: its mean is the allowance, and its spread from series to series adds to the spread of
+ * the measured shift (1 unit), so the change must be the gate's mean plus {@link powerZ} times
+ * sqrt(1 + gate^2 * variance of the allowance). The noise the gate divides by is estimated, but
+ * the promise is made from that same estimate (the same nights but the few after them), so its
+ * uncertainty largely cancels. (The figure read it as a noncentral t's spread, sqrt(1 + t^2 / 2
+ * degrees), and counted the allowance at its mean only, multiplying the whole figure; the two
+ * nearly offset (6.49 units either way at 31 nights and one repeat; 5.92 then and 5.99 now where
+ * the repeats' floor gives 66 degrees), and the 1-repeat series' shortfall, 76-77% caught, came
+ * from the noise they were promised with: `judge.ts`.)
+ * A shift also opens only if it does not measure `episodeGateStandardErrors` below the threshold
+ * (`evidence.ts`): that gate sits half an estimated standard error under the threshold.
+ * With `threshold` 0 it is what the noise alone allows (`minimumDetectable`).
+ */
+function persistentDetectable(basis: SensitivityBasis, repeats: number, persistNoise: number, nights: number, policy: SensitivityPolicy, threshold = 0): number {
   const { sinceNights } = basis;
   const degrees = persistDegrees(basis, repeats, persistNoise, nights);
   const gate = zAsT(policy.persistZ, degrees);
-  const standardErrors = gate + powerZ * Math.sqrt(1 + (gate * gate) / (2 * degrees));
-  // The path widens its standard error by (1 + r) / (1 - r) for the nights' lag-1 correlation r,
-  // estimated and taken at least 0: on independent nights about 1 + 0.8 / sqrt(n) in variance on
-  // average, r's estimate from n nights spreading 1 / sqrt(n) around 0 and its positive half counted.
-  const correlationAllowance = Math.sqrt(1 + 0.8 / Math.sqrt(sinceNights + nights));
-  return Math.expm1(standardErrors * correlationAllowance * persistNoise * Math.sqrt(1 / nights + 1 / sinceNights));
+  const allowance = correlationAllowance(sinceNights + nights);
+  const unit = persistNoise * Math.sqrt(1 / nights + 1 / sinceNights);
+  const noiseGate = gate * allowance.mean + powerZ * Math.sqrt(1 + gate * gate * allowance.variance);
+  const thresholdGate = Math.log1p(threshold) + (powerZ - episodeGateStandardErrors * allowance.mean) * unit;
+  return Math.expm1(Math.max(noiseGate * unit, threshold > 0 ? thresholdGate : 0));
+}
+
+/**
+ * Mean and variance, on independent nights, of the factor sqrt((1 + r) / (1 - r)) by which the
+ * persistence path widens a standard error for the lag-1 correlation r it estimates from n nights
+ * (`strongestShift`: at least 0, at most `maxCorrelation`): the estimate spreads about 1 / sqrt(n)
+ * around 0, so half the series take 0 and the others a positive r. By the midpoint rule over r.
+ */
+function correlationAllowance(n: number): { mean: number; variance: number } {
+  const spread = 1 / Math.sqrt(n);
+  const steps = 64;
+  const top = Math.min(maxCorrelation, 8 * spread);
+  let mean = 0.5;
+  let square = 0.5;
+  for (let i = 0; i < steps; i++) {
+    const r = ((i + 0.5) / steps) * top;
+    const weight = (top / steps) * Math.exp(-0.5 * (r / spread) ** 2) / (spread * Math.sqrt(2 * Math.PI));
+    const factor = Math.sqrt((1 + r) / (1 - r));
+    mean += weight * factor;
+    square += weight * factor * factor;
+  }
+  return { mean, variance: Math.max(0, square - mean * mean) };
 }
 
 /**

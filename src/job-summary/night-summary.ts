@@ -185,7 +185,7 @@ export function nightOutputs(input: NightSummaryInput): Record<string, string> {
 const listedSensitivity = 30;
 
 /**
- * The Sensitivity section: how many series see their threshold, then the least sensitive ones,
+ * The Sensitivity section: how many series their threshold limits (not their noise), then the least sensitive ones,
  * each with what it sees and what it would need, so silence on them reads for what it is.
  */
 function renderSensitivitySection(series: readonly SummarySensitivity[], unknown: NightSummaryInput['sensitivityUnknown']): string[] {
@@ -194,9 +194,11 @@ function renderSensitivitySection(series: readonly SummarySensitivity[], unknown
   // rank apart: what it would catch is not said until it is known.
   const young = unknown?.series ? [`${unknown.series} judged series are too new at their level to tell what they catch: that is known from a series' ${unknown.reachNights}th night at its level.`] : [];
   if (series.length === 0) return [...lines, ...young];
-  const blind = series.filter((s) => s.withinNights > s.threshold);
+  // A change of the threshold itself measures below it half the time: what a series sees is a
+  // little above it even where its noise no longer matters (`src/detect/sensitivity.ts`).
+  const blind = series.filter((s) => s.repeatsForThreshold !== undefined || s.thresholdOutOfReach === true);
   const nights = series[0]!.nights;
-  lines.push(`${series.length - blind.length} of ${series.length} series with a known noise see their threshold within ${nights} nights.`);
+  lines.push(`${series.length - blind.length} of ${series.length} series with a known noise are limited by their threshold, not their noise, within ${nights} nights.`);
   if (young.length > 0) lines.push('', ...young);
   const listed = [...series].sort((a, b) => b.withinNights / b.threshold - a.withinNights / a.threshold).slice(0, listedSensitivity);
   lines.push('', `| workload | metric | repeats | first night | within ${nights} nights | in words |`, '|---|---|--:|--:|--:|---|');

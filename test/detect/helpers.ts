@@ -22,6 +22,8 @@ export interface SeriesSpec {
   repeats: number;
   /** Coefficient of variation of every repeat (independent normal noise). */
   cv: number;
+  /** Coefficient of variation of a night as a whole, on top of its repeats' (all of a night's repeats move together); default none. */
+  nightCv?: number;
   level?: number;
   workload?: string;
   metric?: string;
@@ -42,8 +44,10 @@ export function seriesRows(spec: SeriesSpec): ResultRow[] {
   const rows: ResultRow[] = [];
   for (let i = 0; i < spec.nights; i++) {
     const noise = Array.from({ length: spec.repeats }, gaussian);
+    // Drawn only when asked for, so that the series without it keep their values seed for seed.
+    const night = spec.nightCv ? 1 + spec.nightCv * gaussian() : 1;
     if (spec.absentNights?.includes(i)) continue;
-    const factor = (spec.steps ?? []).reduce((f, step) => (i >= step.from && (step.until === undefined || i < step.until) ? f * step.factor : f), 1);
+    const factor = night * (spec.steps ?? []).reduce((f, step) => (i >= step.from && (step.until === undefined || i < step.until) ? f * step.factor : f), 1);
     for (let repeat = 1; repeat <= spec.repeats; repeat++) {
       const failed = spec.failedNights?.includes(i) ?? false;
       const disturbed = spec.disturbed?.some((d) => d.night === i && d.repeat === repeat) ?? false;
