@@ -147,9 +147,10 @@ export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
  * The stored verdicts' form: raised with any change to a verdict's fields or to how its figures
  * are computed, so that verdicts stored by an older build of the same nightbench version are
  * judged again, not read (2: `reachKnownFrom`, sensitivity read as the persistence path's t;
- * 3: the repeats' pooled spread clipped, `pooledWithinSpread`).
+ * 3: the repeats' pooled spread clipped, `pooledWithinSpread`; 4: the sensitivity figures with the
+ * threshold read as a gate and, at one repeat, the nights' own spread).
  */
-const verdictFormat = 3;
+const verdictFormat = 4;
 
 /** What stored verdicts were judged with: a change of any may change every verdict. */
 function policyFingerprint(policy: DetectionPolicy): string {
