@@ -73,6 +73,8 @@ try {
     console.log(`the latest night's verdicts read back as detect stored them (stored: ${stored.stored}): ${readSeconds} s (${readCpuSeconds} s CPU); judged again instead: ${seconds(againStarted)} s (${cpuSeconds(againCpu)} s CPU)`);
   } else {
     console.log(`reusing the history in ${dbFile}`);
+    // Verdicts stored by an older verdict format or version do not hold: every build would judge the night again.
+    if (!judgedNight(store, policy).stored) console.log('its stored verdicts of the latest night do not hold (another verdict format or version): every build below judges the night again (3.5 s CPU at 20,000 series); write a new history in another --keep folder');
   }
 
   const build = async (label: string, from = store) => {
