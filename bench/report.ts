@@ -73,15 +73,16 @@ try {
     console.log(`the latest night's verdicts read back as detect stored them (stored: ${stored.stored}): ${readSeconds} s (${readCpuSeconds} s CPU); judged again instead: ${seconds(againStarted)} s (${cpuSeconds(againCpu)} s CPU)`);
   } else {
     console.log(`reusing the history in ${dbFile}`);
+    // Verdicts stored by an older verdict format or version do not hold: every build would judge the night again.
+    if (!judgedNight(store, policy).stored) console.log('its stored verdicts of the latest night do not hold (another verdict format or version): every build below judges the night again (3.5 s CPU at 20,000 series); write a new history in another --keep folder');
   }
 
   const build = async (label: string, from = store) => {
-    const cpu = process.cpuUsage();
     const summary = await buildSite({
       store: from, outDir: site, policy, now: new Date('2026-01-01T06:00:00Z'), log: silentLog,
       commitUrl: (repo, sha) => `https://github.com/${repo}/commit/${sha}`, issueUrl: (n) => `https://github.com/dask/dask/issues/${n}`, episodeIssueFingerprint,
     });
-    report(label, summary, cpuSeconds(cpu));
+    report(label, summary);
     return summary;
   };
   rmSync(site, { recursive: true, force: true });
@@ -120,9 +121,11 @@ function nightOldHistory(night: string): string {
   return file;
 }
 
-function report(label: string, s: BuildSummary, cpu: string): void {
+function report(label: string, s: BuildSummary): void {
+  const cpu = s.cpuSeconds;
   console.log(
-    `${label}: ${s.seconds.total.toFixed(1)} s (${cpu} s CPU; read ${s.seconds.read.toFixed(1)}, derive ${s.seconds.derive.toFixed(1)}, write ${s.seconds.write.toFixed(1)}); ` +
+    `${label}: ${cpu.total.toFixed(1)} s CPU (read ${cpu.read.toFixed(1)}, derive ${cpu.derive.toFixed(1)}, write ${cpu.write.toFixed(1)}), ` +
+      `${s.seconds.total.toFixed(1)} s wall (read ${s.seconds.read.toFixed(1)}, derive ${s.seconds.derive.toFixed(1)}, write ${s.seconds.write.toFixed(1)}); ` +
       `${s.files} files, ${s.pages} pages, ${s.workloads} workloads, ${s.series} series, drill-downs ${s.drilldowns.written} written / ${s.drilldowns.kept} kept; ` +
       `${mb(s.bytes)} MB in all, largest ${s.largest.path} ${mb(s.largest.bytes)} MB`,
   );

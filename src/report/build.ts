@@ -66,17 +66,21 @@ export interface BuildSummary {
   drilldowns: { written: number; kept: number };
   abReports: number;
   seconds: { read: number; derive: number; write: number; total: number };
+  /** The process's CPU time (user + system, of every thread: the garbage collector's too) in each step. */
+  cpuSeconds: { read: number; derive: number; write: number; total: number };
 }
 
 /** Builds the whole site into `outDir`. */
 export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary> {
   const started = performance.now();
+  const cpuStarted = cpuSecondsNow();
   const generatedAt = options.now.toISOString();
   const history = options.store.nights.reportHistory();
   const withSamples = options.store.nights.runsWithSamples();
   const detection = readDetection(options.store, options.policy, options.log);
   const events = options.store.triage.triageEvents();
   const read = performance.now();
+  const cpuRead = cpuSecondsNow();
   options.log.debug(`read ${history.runs.length} runs, ${history.measured.reduce((n, m) => n + m.metrics.reduce((k, [, , values]) => k + values.length, 0), 0)} values in ${((read - started) / 1000).toFixed(1)} s`);
 
   const issueFiles = readIssueFiles(options.issuesDir);
@@ -99,6 +103,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     generatedAt,
   });
   const derived = performance.now();
+  const cpuDerived = cpuSecondsNow();
 
   const out = new SiteWriter(options.outDir);
   for (const [name, content] of await buildAssets()) out.write(sitePaths.asset(name), content);
@@ -150,12 +155,19 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   for (const report of abReports) out.write(sitePaths.abReport(report.id), renderAbReport(report, generatedAt));
   out.removeOthers();
   const written = performance.now();
+  const cpuWritten = cpuSecondsNow();
 
   return {
     outDir: options.outDir, pages: out.pages, files: out.files, bytes: out.bytes, largest: out.largest,
     workloads: site.workloads.length, series: site.index.rows.length, drilldowns, abReports: abReports.length,
     seconds: { read: (read - started) / 1000, derive: (derived - read) / 1000, write: (written - derived) / 1000, total: (written - started) / 1000 },
+    cpuSeconds: { read: cpuRead - cpuStarted, derive: cpuDerived - cpuRead, write: cpuWritten - cpuDerived, total: cpuWritten - cpuStarted },
   };
+}
+
+function cpuSecondsNow(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
 }
 
 /** A metric's direction as detection resolves it (config, then the suite's declaration), or none where the suite says so. */
