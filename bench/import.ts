@@ -3,16 +3,20 @@
  * imports `--source` (default: the django-asv results, extracted from the mirror into a temp
  * folder) into a new temp database with `importHistory`, as `nightbench history import` does,
  * then imports it again (nothing new to write). Prints values, seconds, values/s of each pass,
- * and the time spent only reading and parsing the files, wall and CPU seconds: a line a pass on
- * stderr, and JSON on stdout.
+ * and the time spent only reading and parsing the files, wall and CPU seconds (CPU of every
+ * thread: the files are read in a worker thread while the main one writes): a line a pass on
+ * stderr, and JSON on stdout with a SHA-256 of each imported table in key order, to compare what
+ * two trees store.
  *   npx tsx bench/import.ts [--source DIR]
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openHistory } from '../src/history/open.js';
+import { openDatabase } from '../src/history/database.js';
 import { importHistory } from '../src/interchange/import.js';
 import { readSource } from '../src/interchange/read-source.js';
 
@@ -50,9 +54,18 @@ const first = pass('import into an empty history', () => importHistory(store, so
 const again = pass('import again (nothing new)', () => importHistory(store, source, { suite: 'django' }));
 store.close();
 const passes = [parseOnly, first, again];
+const db = openDatabase(file, { readonly: true });
+const tables = Object.fromEntries(
+  [['runs', 'id'], ['commits', 'repo, sha'], ['run_commits', 'run_id, repo'], ['repeats', 'run_id, workload, repeat'], ['metric_directions', 'suite, workload, metric']].map(([table, key]) => {
+    const hash = createHash('sha256');
+    for (const row of db.prepare(`SELECT * FROM ${table} ORDER BY ${key}`).raw().iterate()) hash.update(JSON.stringify(row));
+    return [table, hash.digest('hex')];
+  }),
+);
+db.close();
 // The figures as one line a pass on stderr, for reading; the JSON on stdout, for scripts.
 for (const p of passes) {
   process.stderr.write(`${p.pass.padEnd(30)} ${p.values.toLocaleString('en')} values: ${p.seconds.toFixed(2)} s, ${p.valuesPerSecond.toLocaleString('en')} values/s wall; ${p.cpuSeconds.toFixed(2)} CPU s, ${p.valuesPerCpuSecond.toLocaleString('en')} values per CPU second\n`);
 }
-process.stdout.write(`${JSON.stringify({ source, passes }, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify({ source, passes, tables }, null, 2)}\n`);
 rmSync(work, { recursive: true, force: true });
