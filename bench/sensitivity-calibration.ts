@@ -217,10 +217,15 @@ interface RealiseSeries {
 const labelSlack = 10;
 /** Plant nights with an episode opened this few nights before are skipped, as are those with one active: the series is not at a judged level. */
 const episodeSlack = 10;
-/** Nights before a plant whose lag-1 correlation is reported with it (the lookback's). */
-const correlationNights = policy.lookbackDays;
-/** Bounds of the correlation bands the pooled plants are broken down by. */
-const correlationBands = [0.1, 0.2, 0.3];
+/** Nights before a plant whose lag-1 correlation and kurtosis are reported with it (the lookback's). */
+const shapeNights = policy.lookbackDays;
+
+/** Excess kurtosis of `xs` (0 for a normal sample; outlier nights raise it). */
+function excessKurtosis(xs: readonly number[]): number {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const moment = (k: number) => xs.reduce((a, x) => a + (x - mean) ** k, 0) / xs.length;
+  return moment(2) > 0 ? moment(4) / moment(2) ** 2 - 3 : 0;
+}
 
 /** Lag-1 correlation of `xs` around their mean. */
 function lagOneCorrelation(xs: readonly number[]): number {
@@ -250,8 +255,11 @@ export interface RealTally {
   unplantedOpens: number;
   /** Steps caught among the plants whose unplanted series opened nothing (a catch not owed to an opening that happens anyway). */
   caughtWhereQuiet: number;
-  /** Each step planted: its size (relative), the lag-1 correlation of the series' log values over the {@link correlationNights} nights before it, whether it was caught. */
-  plants: { night: number; size: number; correlation: number; caught: boolean }[];
+  /**
+   * Each step planted: its size (relative), the lag-1 correlation and excess kurtosis of the
+   * series' log values over the {@link shapeNights} nights before it, whether it was caught (else why not).
+   */
+  plants: { night: number; size: number; correlation: number; kurtosis: number; caught: boolean; thresholdLimited: boolean; missed?: string }[];
   /** Why the missed steps were missed, on their third night (the persistence path's failed condition). */
   misses: Record<string, number>;
 }
@@ -303,9 +311,14 @@ function runReal(series: RealiseSeries, every: number, from: number): RealTally 
     const planted = valueRows(values.slice(0, t + nights).map((v, i) => [i >= t ? v * worse(promised) : v]));
     const step = runStep(planted, t, nights, episodes, at);
     const unplanted = runStep(rows, t, nights, episodes, at).caught;
+    const thresholdLimited = minimumDetectable(detectable.basis, at, nights) <= detectable.basis.threshold;
     tally.planted++;
-    tally.plants.push({ night: t, size: promised, correlation: lagOneCorrelation(values.slice(Math.max(0, t - correlationNights), t).map(Math.log)), caught: step.caught });
-    if (minimumDetectable(detectable.basis, at, nights) <= detectable.basis.threshold) tally.thresholdLimited++;
+    if (thresholdLimited) tally.thresholdLimited++;
+    const before30 = values.slice(Math.max(0, t - shapeNights), t).map(Math.log);
+    tally.plants.push({
+      night: t, size: promised, correlation: lagOneCorrelation(before30), kurtosis: excessKurtosis(before30), caught: step.caught, thresholdLimited,
+      ...(step.caught ? {} : { missed: persistMiss(step.last) }),
+    });
     if (step.caught) tally.caught++;
     if (unplanted) tally.unplantedOpens++;
     if (step.caught && !unplanted) tally.caughtWhereQuiet++;
@@ -358,18 +371,28 @@ function real(): void {
         `${t.planted === 0 ? '-' : `+${(100 * median(t.plants.map((p) => p.size))).toFixed(1)}%`} | ${share(t.caught, t.planted)} | ${share(t.unplantedOpens, t.planted)} | ${share(t.caughtWhereQuiet, quiet)} | ${misses} |`,
     );
   }
-  // The path widens its standard error for the correlation it measures; the promise counts only
-  // what independent nights would show (`correlationAllowance` in src/detect/sensitivity.ts).
+  // The path widens its standard error for the correlation it measures, where the promise counts
+  // only what independent nights would show (`correlationAllowance` in src/detect/sensitivity.ts);
+  // and outlier nights in the baseline keep a step's nights from ranking apart (`shiftRanksApart`).
   const plants = all.at(-1)!.plants;
-  const bounds = [Number.NEGATIVE_INFINITY, ...correlationBands, Number.POSITIVE_INFINITY];
-  console.log(`\nPooled, by the lag-1 correlation of the series' log values over the ${correlationNights} nights before the step:`);
-  console.log('| lag-1 correlation | plants | caught |');
-  console.log('|---|--:|--:|');
-  for (let i = 0; i + 1 < bounds.length; i++) {
-    const band = plants.filter((p) => p.correlation >= bounds[i]! && p.correlation < bounds[i + 1]!);
-    const name = i === 0 ? `below ${bounds[1]}` : i === bounds.length - 2 ? `${bounds[i]} or more` : `${bounds[i]} to ${bounds[i + 1]}`;
-    console.log(`| ${name} | ${band.length} | ${share(band.filter((p) => p.caught).length, band.length)} |`);
-  }
+  const breakdown = (title: string, of: (p: RealTally['plants'][number]) => number, bands: number[]) => {
+    const bounds = [Number.NEGATIVE_INFINITY, ...bands, Number.POSITIVE_INFINITY];
+    console.log(`\n| ${title} | plants | caught |`);
+    console.log('|---|--:|--:|');
+    for (let i = 0; i + 1 < bounds.length; i++) {
+      const band = plants.filter((p) => of(p) >= bounds[i]! && of(p) < bounds[i + 1]!);
+      const name = i === 0 ? `below ${bounds[1]}` : i === bounds.length - 2 ? `${bounds[i]} or more` : `${bounds[i]} to ${bounds[i + 1]}`;
+      console.log(`| ${name} | ${band.length} | ${share(band.filter((p) => p.caught).length, band.length)} |`);
+    }
+  };
+  console.log(`\nPooled, by the shape of the series' log values over the ${shapeNights} nights before the step:`);
+  breakdown('lag-1 correlation', (p) => p.correlation, [0.1, 0.2, 0.3]);
+  breakdown('excess kurtosis', (p) => p.kurtosis, [1, 3]);
+  const calm = plants.filter((p) => p.correlation < 0.2 && p.kurtosis < 3);
+  const rest = plants.filter((p) => !(p.correlation < 0.2 && p.kurtosis < 3));
+  console.log('\n| nights before the step | plants | caught |\n|---|--:|--:|');
+  console.log(`| correlation below 0.2 and kurtosis below 3 | ${calm.length} | ${share(calm.filter((p) => p.caught).length, calm.length)} |`);
+  console.log(`| either above | ${rest.length} | ${share(rest.filter((p) => p.caught).length, rest.length)} |`);
 }
 
 if (flags.real) real();
