@@ -12,12 +12,27 @@
  *   npx tsx bench/sensitivity-calibration.ts [--series 2000] [--seed 1] [--json] [--repeats R]...
  * At 2000 series a cell the binomial error of an 80% share is about +/-0.9 points (one standard error;
  * +/-2.8 at 200), and the run takes under a minute on 2 cores.
+ *
+ * With --real, the same check on real series instead (the project's rule: a claim about detection
+ * holds on real data too): REALISE's Firefox series (/work/shared/data/realise, one value a night),
+ * which wander, drift, are bimodal and correlated night to night. Each series is run night after
+ * night once, unplanted; at plant nights t (every `--every` nights from `--from` on) away from a
+ * labelled change point (+/-10 rows) and from any episode (none active, none opened in the 10 nights
+ * before), the night before is read for its 3-night promise, and a step of exactly that size is
+ * planted from t on (in the worse direction) and run from t, the episodes as they stood: caught as a
+ * synthetic step is. The unplanted series' own openings on the same nights, by the same rule, are
+ * the base rate a catch is read against.
+ *   npx tsx bench/sensitivity-calibration.ts --real [--realise DIR] [--every 5] [--from 40] [--json]
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDetectionPolicy as policy } from '../src/detect/policy.js';
+import { defaultDetectionPolicy as policy, type DetectionPolicy } from '../src/detect/policy.js';
 import { detectableWithin, detectionPower, minimumDetectable } from '../src/detect/sensitivity.js';
 import type { SeriesVerdict } from '../src/detect/judge.js';
-import { runNights, seriesRows, type SeriesSpec } from '../test/detect/helpers.js';
+import type { Episode, EpisodeChange } from '../src/detect/episodes.js';
+import type { ResultRow } from '../src/history/types.js';
+import { nightAt, runNights, seriesRows, valueRows, type SeriesSpec } from '../test/detect/helpers.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -25,6 +40,10 @@ const { values: flags } = parseArgs({
     seed: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
     repeats: { type: 'string', multiple: true, default: [] },
+    real: { type: 'boolean', default: false },
+    realise: { type: 'string', default: path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/data/realise') },
+    every: { type: 'string', default: '5' },
+    from: { type: 'string', default: '40' },
   },
 });
 
@@ -78,11 +97,33 @@ export interface Cell {
 
 const tally = (): Tally & { sizes: number } => ({ planted: 0, caught: 0, meanSize: 0, sizes: 0 });
 
-/** Whether detection opens a regression on nights `stepNight` .. `stepNight + nights - 1` of a series stepped by `factor`; with the first night's verdict. */
+/** How far from the step a caught episode's first bad night may be (nights, either way). */
+const firstBadSlack = 2;
+
+/**
+ * Whether `changes` open a regression whose first bad night is within {@link firstBadSlack} of the
+ * night of index `step`: what counts as catching a step planted there (and, on an unplanted real
+ * series, as an opening that would have been credited to one).
+ */
+function opensAt(changes: readonly EpisodeChange[], step: number): boolean {
+  const from = nightAt(Math.max(0, step - firstBadSlack));
+  const to = nightAt(step + firstBadSlack);
+  return changes.some((c) => c.action === 'open' && c.episode.kind === 'regression' && c.episode.firstBad.night >= from && c.episode.firstBad.night <= to);
+}
+
+/**
+ * Runs detection over `rows` (stepped from the night of index `step`) on that night and the
+ * `nights - 1` after it, `start` the episodes as they stood the night before, and says whether the
+ * step was caught ({@link opensAt}); with the first and last nights' verdicts.
+ */
+function runStep(rows: readonly ResultRow[], step: number, nights: number, start: Episode[] = [], at: DetectionPolicy = policy): { caught: boolean; first: SeriesVerdict; last: SeriesVerdict } {
+  const run = runNights(rows, at, step, step + nights - 1, start);
+  return { caught: opensAt(run.changes.flat(), step), first: run.verdicts[0]![0]!, last: run.verdicts.at(-1)![0]! };
+}
+
+/** Whether detection catches a step of `factor` planted after `stepNight` nights of a synthetic series, within `nights` nights. */
 function plant(spec: SeriesSpec, factor: number, nights: number): { caught: boolean; first: SeriesVerdict; last: SeriesVerdict } {
-  const rows = seriesRows({ ...spec, nights: stepNight + nights, steps: [{ from: stepNight, factor }] });
-  const run = runNights(rows, policy, stepNight, stepNight + nights - 1);
-  return { caught: run.changes.some((changes) => changes.some((c) => c.action === 'open')), first: run.verdicts[0]![0]!, last: run.verdicts.at(-1)![0]! };
+  return runStep(seriesRows({ ...spec, nights: stepNight + nights, steps: [{ from: stepNight, factor }] }), stepNight, nights);
 }
 
 /** The persistence path's failed condition on a step's last night: too few standard errors, its nights not ranking apart, or another gate (below the threshold, tonight back). */
@@ -138,22 +179,221 @@ function runCell(c: Case, repeats: number, cellIndex: number): Cell {
   };
 }
 
-const cells: Cell[] = [];
-cases.forEach((c, i) =>
-  repeatCounts.forEach((repeats, j) => {
-    if (onlyRepeats.size === 0 || onlyRepeats.has(repeats)) cells.push(runCell(c, repeats, i * repeatCounts.length + j));
-  }),
-);
+function synthetic(): void {
+  const cells: Cell[] = [];
+  cases.forEach((c, i) =>
+    repeatCounts.forEach((repeats, j) => {
+      if (onlyRepeats.size === 0 || onlyRepeats.has(repeats)) cells.push(runCell(c, repeats, i * repeatCounts.length + j));
+    }),
+  );
 
-if (flags.json) {
-  console.log(JSON.stringify({ series: seriesCount, seed: Number(flags.seed), stepNight, detectionPower, cells }, null, 2));
-} else {
-  const share = (t: Tally) => (t.planted === 0 ? '-' : `${((100 * t.caught) / t.planted).toFixed(0)}% of ${t.planted} (+${(100 * t.meanSize).toFixed(1)}%)`);
-  console.log(`${seriesCount} series a cell, ${stepNight} nights before the step; share caught (of steps planted at the promise, their mean size); promised: ${100 * detectionPower}%`);
-  console.log('| series | repeats | first night (noise-limited) | first night (threshold-limited) | within 3 nights (noise-limited) | within 3 (threshold-limited) | first-night misses | 3-night misses |');
-  console.log('|---|--:|--:|--:|--:|--:|---|---|');
-  for (const cell of cells) {
-    const misses = (m: Record<string, number>) => Object.entries(m).map(([why, n]) => `${why} ${n}`).join(', ');
-    console.log(`| ${cell.case} | ${cell.repeats} | ${share(cell.firstNight)} | ${share(cell.firstNightFloor)} | ${share(cell.within)} | ${share(cell.withinFloor)} | ${misses(cell.firstNightMisses)} | ${misses(cell.withinMisses)}${cell.excluded ? `; ${cell.excluded} excluded` : ''} |`);
+  if (flags.json) {
+    console.log(JSON.stringify({ series: seriesCount, seed: Number(flags.seed), stepNight, detectionPower, cells }, null, 2));
+  } else {
+    const share = (t: Tally) => (t.planted === 0 ? '-' : `${((100 * t.caught) / t.planted).toFixed(0)}% of ${t.planted} (+${(100 * t.meanSize).toFixed(1)}%)`);
+    console.log(`${seriesCount} series a cell, ${stepNight} nights before the step; share caught (of steps planted at the promise, their mean size); promised: ${100 * detectionPower}%`);
+    console.log('| series | repeats | first night (noise-limited) | first night (threshold-limited) | within 3 nights (noise-limited) | within 3 (threshold-limited) | first-night misses | 3-night misses |');
+    console.log('|---|--:|--:|--:|--:|--:|---|---|');
+    for (const cell of cells) {
+      const misses = (m: Record<string, number>) => Object.entries(m).map(([why, n]) => `${why} ${n}`).join(', ');
+      console.log(`| ${cell.case} | ${cell.repeats} | ${share(cell.firstNight)} | ${share(cell.firstNightFloor)} | ${share(cell.within)} | ${share(cell.withinFloor)} | ${misses(cell.firstNightMisses)} | ${misses(cell.withinMisses)}${cell.excluded ? `; ${cell.excluded} excluded` : ''} |`);
+    }
   }
 }
+
+// ---------------------------------------------------------------- real series (--real)
+
+/** A REALISE series as /work/shared/data/realise holds it (its README.md has every field). */
+interface RealiseSeries {
+  signature: string;
+  name: string;
+  values: number[];
+  /** Row indices of the labelled change points. */
+  truth: number[];
+  lowerIsBetter: boolean;
+}
+
+/** Plant nights this close to a labelled change point (rows, either way) are skipped: the series is not at one level there. */
+const labelSlack = 10;
+/** Plant nights with an episode opened this few nights before are skipped, as are those with one active: the series is not at a judged level. */
+const episodeSlack = 10;
+/** Nights before a plant whose lag-1 correlation and kurtosis are reported with it (the lookback's). */
+const shapeNights = policy.lookbackDays;
+
+/** Excess kurtosis of `xs` (0 for a normal sample; outlier nights raise it). */
+function excessKurtosis(xs: readonly number[]): number {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const moment = (k: number) => xs.reduce((a, x) => a + (x - mean) ** k, 0) / xs.length;
+  return moment(2) > 0 ? moment(4) / moment(2) ** 2 - 3 : 0;
+}
+
+/** Lag-1 correlation of `xs` around their mean. */
+function lagOneCorrelation(xs: readonly number[]): number {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  let squares = 0;
+  let lagged = 0;
+  xs.forEach((x, i) => {
+    squares += (x - mean) ** 2;
+    if (i > 0) lagged += (x - mean) * (xs[i - 1]! - mean);
+  });
+  return squares > 0 ? lagged / squares : 0;
+}
+
+/** What the plants into one real series (or all, pooled) found. */
+export interface RealTally {
+  series: string;
+  name: string;
+  /** Plant nights considered, and those skipped: near a labelled change point, near an episode, no promise yet (too few nights at its level). */
+  considered: number;
+  skipped: { label: number; episode: number; noPromise: number };
+  /** Steps planted at the 3-night promise, and of those the promises the threshold, not the noise, limits. */
+  planted: number;
+  thresholdLimited: number;
+  /** Steps caught within their 3 nights. */
+  caught: number;
+  /** Plant nights on which the unplanted series opens a regression by the same rule (the base rate). */
+  unplantedOpens: number;
+  /** Steps caught among the plants whose unplanted series opened nothing (a catch not owed to an opening that happens anyway). */
+  caughtWhereQuiet: number;
+  /**
+   * Each step planted: its size (relative), the lag-1 correlation and excess kurtosis of the
+   * series' log values over the {@link shapeNights} nights before it, whether it was caught (else why not).
+   */
+  plants: { night: number; size: number; correlation: number; kurtosis: number; caught: boolean; thresholdLimited: boolean; missed?: string }[];
+  /** Why the missed steps were missed, on their third night (the persistence path's failed condition). */
+  misses: Record<string, number>;
+}
+
+/**
+ * Runs one real series unplanted night after night, and at every plant night that qualifies
+ * plants a step of its 3-night promise and runs detection from that night, the episodes as the
+ * unplanted run left them the night before.
+ */
+function runReal(series: RealiseSeries, every: number, from: number): RealTally {
+  // The values are lower-is-better in every series of the set; a higher-is-better one is judged so and stepped down.
+  const at: DetectionPolicy = series.lowerIsBetter ? policy : { ...policy, directions: { ...policy.directions, wall_time: 'higher' } };
+  const worse = (size: number) => (series.lowerIsBetter ? 1 + size : 1 / (1 + size));
+  const { values } = series;
+  const nights = at.persistNights;
+  const rows = valueRows(values.map((v) => [v]));
+  const tally: RealTally = {
+    series: series.signature, name: series.name, considered: 0, skipped: { label: 0, episode: 0, noPromise: 0 },
+    planted: 0, thresholdLimited: 0, caught: 0, unplantedOpens: 0, caughtWhereQuiet: 0, plants: [], misses: {},
+  };
+  let episodes: Episode[] = [];
+  /** Nights (indices) on which the unplanted run opened an episode. */
+  const opened: number[] = [];
+  let next = 0;
+  for (let t = from; t + nights <= values.length; t += every) {
+    // The unplanted series, judged up to the night before the plant.
+    const run = runNights(rows, at, next, t - 1, episodes);
+    run.changes.forEach((changes, k) => {
+      if (changes.some((c) => c.action === 'open')) opened.push(next + k);
+    });
+    episodes = run.episodes;
+    next = t;
+    const before = run.verdicts.at(-1)![0]!;
+    tally.considered++;
+    if (series.truth.some((label) => Math.abs(label - t) <= labelSlack)) {
+      tally.skipped.label++;
+      continue;
+    }
+    if (episodes.some((e) => e.state === 'open' || e.state === 'still-regressed') || opened.some((night) => night >= t - episodeSlack)) {
+      tally.skipped.episode++;
+      continue;
+    }
+    const detectable = before.detectable;
+    if (detectable === undefined) {
+      tally.skipped.noPromise++;
+      continue;
+    }
+    const promised = detectableWithin(detectable, nights)!;
+    const planted = valueRows(values.slice(0, t + nights).map((v, i) => [i >= t ? v * worse(promised) : v]));
+    const step = runStep(planted, t, nights, episodes, at);
+    const unplanted = runStep(rows, t, nights, episodes, at).caught;
+    const thresholdLimited = minimumDetectable(detectable.basis, at, nights) <= detectable.basis.threshold;
+    tally.planted++;
+    if (thresholdLimited) tally.thresholdLimited++;
+    const before30 = values.slice(Math.max(0, t - shapeNights), t).map(Math.log);
+    tally.plants.push({
+      night: t, size: promised, correlation: lagOneCorrelation(before30), kurtosis: excessKurtosis(before30), caught: step.caught, thresholdLimited,
+      ...(step.caught ? {} : { missed: persistMiss(step.last) }),
+    });
+    if (step.caught) tally.caught++;
+    if (unplanted) tally.unplantedOpens++;
+    if (step.caught && !unplanted) tally.caughtWhereQuiet++;
+    if (!step.caught) tally.misses[persistMiss(step.last)] = (tally.misses[persistMiss(step.last)] ?? 0) + 1;
+  }
+  return tally;
+}
+
+function pooled(tallies: readonly RealTally[]): RealTally {
+  const sum = (f: (t: RealTally) => number) => tallies.reduce((total, t) => total + f(t), 0);
+  const misses: Record<string, number> = {};
+  for (const t of tallies) for (const [why, n] of Object.entries(t.misses)) misses[why] = (misses[why] ?? 0) + n;
+  return {
+    series: 'pooled', name: `${tallies.length} series`, considered: sum((t) => t.considered),
+    skipped: { label: sum((t) => t.skipped.label), episode: sum((t) => t.skipped.episode), noPromise: sum((t) => t.skipped.noPromise) },
+    planted: sum((t) => t.planted), thresholdLimited: sum((t) => t.thresholdLimited), caught: sum((t) => t.caught), unplantedOpens: sum((t) => t.unplantedOpens),
+    caughtWhereQuiet: sum((t) => t.caughtWhereQuiet), plants: tallies.flatMap((t) => t.plants), misses,
+  };
+}
+
+function real(): void {
+  const every = Number(flags.every);
+  const from = Number(flags.from);
+  const dir = flags.realise;
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const tallies = files.map((f) => runReal(JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as RealiseSeries, every, from));
+  const all = [...tallies, pooled(tallies)];
+  if (flags.json) {
+    console.log(JSON.stringify({ every, from, nights: policy.persistNights, labelSlack, episodeSlack, firstBadSlack, detectionPower, series: all }, null, 2));
+    return;
+  }
+  const median = (xs: readonly number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return sorted.length === 0 ? Number.NaN : (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2;
+  };
+  /** A share with its binomial standard error (plants taken as independent), in points. */
+  const share = (k: number, n: number) => (n === 0 ? '-' : `${((100 * k) / n).toFixed(0)}% +/- ${(100 * Math.sqrt((k / n) * (1 - k / n) / n)).toFixed(0)}`);
+  console.log(
+    `REALISE, ${files.length} series, one value a night: a step of the 3-night promise planted every ${every} nights from night ${from} ` +
+      `(none within ${labelSlack} rows of a labelled change point, ${episodeSlack} nights of an episode); caught: a regression opened on its ${policy.persistNights} nights, ` +
+      `its first bad night within ${firstBadSlack} of the step; promised: ${100 * detectionPower}%`,
+  );
+  console.log('| series | test | plant nights (skipped: label, episode, no promise) | plants (threshold-limited) | median promise | caught | unplanted opens | caught where unplanted quiet | misses |');
+  console.log('|---|---|--:|--:|--:|--:|--:|--:|---|');
+  for (const t of all) {
+    const misses = Object.entries(t.misses).map(([why, n]) => `${why} ${n}`).join(', ');
+    const quiet = t.planted - t.unplantedOpens;
+    console.log(
+      `| ${t.series} | ${t.name} | ${t.considered} (${t.skipped.label}, ${t.skipped.episode}, ${t.skipped.noPromise}) | ${t.planted} (${t.thresholdLimited}) | ` +
+        `${t.planted === 0 ? '-' : `+${(100 * median(t.plants.map((p) => p.size))).toFixed(1)}%`} | ${share(t.caught, t.planted)} | ${share(t.unplantedOpens, t.planted)} | ${share(t.caughtWhereQuiet, quiet)} | ${misses} |`,
+    );
+  }
+  // The path widens its standard error for the correlation it measures, where the promise counts
+  // only what independent nights would show (`correlationAllowance` in src/detect/sensitivity.ts);
+  // and outlier nights in the baseline keep a step's nights from ranking apart (`shiftRanksApart`).
+  const plants = all.at(-1)!.plants;
+  const breakdown = (title: string, of: (p: RealTally['plants'][number]) => number, bands: number[]) => {
+    const bounds = [Number.NEGATIVE_INFINITY, ...bands, Number.POSITIVE_INFINITY];
+    console.log(`\n| ${title} | plants | caught |`);
+    console.log('|---|--:|--:|');
+    for (let i = 0; i + 1 < bounds.length; i++) {
+      const band = plants.filter((p) => of(p) >= bounds[i]! && of(p) < bounds[i + 1]!);
+      const name = i === 0 ? `below ${bounds[1]}` : i === bounds.length - 2 ? `${bounds[i]} or more` : `${bounds[i]} to ${bounds[i + 1]}`;
+      console.log(`| ${name} | ${band.length} | ${share(band.filter((p) => p.caught).length, band.length)} |`);
+    }
+  };
+  console.log(`\nPooled, by the shape of the series' log values over the ${shapeNights} nights before the step:`);
+  breakdown('lag-1 correlation', (p) => p.correlation, [0.1, 0.2, 0.3]);
+  breakdown('excess kurtosis', (p) => p.kurtosis, [1, 3]);
+  const calm = plants.filter((p) => p.correlation < 0.2 && p.kurtosis < 3);
+  const rest = plants.filter((p) => !(p.correlation < 0.2 && p.kurtosis < 3));
+  console.log('\n| nights before the step | plants | caught |\n|---|--:|--:|');
+  console.log(`| correlation below 0.2 and kurtosis below 3 | ${calm.length} | ${share(calm.filter((p) => p.caught).length, calm.length)} |`);
+  console.log(`| either above | ${rest.length} | ${share(rest.filter((p) => p.caught).length, rest.length)} |`);
+}
+
+if (flags.real) real();
+else synthetic();
