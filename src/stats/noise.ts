@@ -69,3 +69,21 @@ export function pooledWithinSpread(groups: readonly (readonly number[])[], clip 
   for (const deviation of deviations) squares += limit > 0 ? Math.min(deviation * deviation, limit * limit) : deviation * deviation;
   return { spread: Math.sqrt(squares / degrees), degrees };
 }
+
+/**
+ * Lag-1 correlation of a series about its own mean, as the persistence path measures it within
+ * each side of a split (`strongestShift`): the sum of neighbouring deviations' products over the
+ * sum of squared deviations. 0 for fewer than 3 values or no spread.
+ */
+export function lagOneCorrelation(values: readonly number[]): number {
+  if (values.length < 3) return 0;
+  const level = values.reduce((sum, value) => sum + value, 0) / values.length;
+  let products = 0;
+  let squares = 0;
+  for (let i = 0; i < values.length; i++) {
+    const deviation = values[i]! - level;
+    squares += deviation * deviation;
+    if (i + 1 < values.length) products += deviation * (values[i + 1]! - level);
+  }
+  return squares > 0 ? products / squares : 0;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pooledWithinSpread, relativeSpread } from '../../src/stats/noise.js';
+import { lagOneCorrelation, pooledWithinSpread, relativeSpread } from '../../src/stats/noise.js';
 import { createRandom } from '../../src/stats/random.js';
 import { normalSample } from './helpers.js';
 
@@ -47,5 +47,16 @@ describe('pooledWithinSpread', () => {
 
   it('clips nothing where most deviations are 0 (rounded values)', () => {
     expect(pooledWithinSpread([[1, 1, 1], [1, 1, 1], [1, 1, 4]]).spread).toBeCloseTo(Math.sqrt(6 / 6), 12);
+  });
+});
+
+describe('lagOneCorrelation', () => {
+  it('is near 1 for nights that wander together, near -1 for nights that alternate, and 0 for too few', () => {
+    const wander = Array.from({ length: 30 }, (_, i) => Math.sin(i / 5));
+    expect(lagOneCorrelation(wander)).toBeGreaterThan(0.8);
+    const alternate = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? 1 : -1));
+    expect(lagOneCorrelation(alternate)).toBeLessThan(-0.9);
+    expect(lagOneCorrelation([1, 2])).toBe(0);
+    expect(lagOneCorrelation([3, 3, 3, 3])).toBe(0);
   });
 });
