@@ -95,6 +95,8 @@ export interface Shift {
   noise: number;
   /** Standard error of `shift`, the nights' correlation included (log units). */
   standardError: number;
+  /** The lag-1 correlation of the nights within the two sides that `standardError` allows for (0 to `maxCorrelation`). */
+  correlation: number;
 }
 
 /**
@@ -150,7 +152,7 @@ export function strongestShift(levels: readonly number[], options: ShiftOptions)
     const standardError = noise * Math.sqrt(((1 + correlation) / (1 - correlation)) * (1 / k + 1 / b));
     const degrees = pooled < options.noiseFloor && options.noiseFloorDegrees !== undefined ? Math.max(options.noiseFloorDegrees, n - from - 2) : n - from - 2;
     const z = tAsZ(shift / standardError, degrees);
-    if (best === undefined || Math.abs(z) > Math.abs(best.z)) best = { start, nights: k, z, shift, baselineLevel, baselineNights: b, noise, standardError };
+    if (best === undefined || Math.abs(z) > Math.abs(best.z)) best = { start, nights: k, z, shift, baselineLevel, baselineNights: b, noise, standardError, correlation };
   }
   return best;
 }

@@ -8,6 +8,7 @@ import { formatChange, formatMultiple, formatP, formatPercent } from '../format/
 import { changeNoiseOf, type Comparison } from './compare.js';
 import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, judgedLevelStart, rankBaselineNeeded, shiftRankAlpha, shiftRanksApart, strongestShift } from './evidence.js';
 import { suspectNights } from './suspect-range.js';
+import { lagOneCorrelation } from '../stats/noise.js';
 import { lookbackResults, resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
 import { detectableOf, type Detectable } from './sensitivity.js';
 import type { NightPoint, Series, SeriesIdentity } from './series.js';
@@ -235,12 +236,17 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // under it, the floor hides that bias (the promises were caught in 80-81%). Only the promise
   // reads this noise, not detection. Nights at its level that many (at least minNoiseNights) imply
   // a known noise too.
+  const shiftProved = shift !== undefined && Math.abs(shift.z) >= policy.persistZ;
+  // The nights' lag-1 correlation the persistence path will allow for, measured the same way: on
+  // the nights themselves where they hold no shift of persistZ (the strongest split's sides are the
+  // least correlated of many, as they are the calmest), else within the two sides of that shift.
+  const nightsCorrelation = shiftProved ? shift!.correlation : lagOneCorrelation(levels.slice(0, -1));
   const reachNights = reachKnownNights(policy.persistNights);
-  const nightsAlone = stats.repeatNoise === 0 && !(shift !== undefined && Math.abs(shift.z) >= policy.persistZ);
+  const nightsAlone = stats.repeatNoise === 0 && !shiftProved;
   const persistNoise = nightsAlone ? Math.max(nightsSpread, noiseFloor) : Math.min(nightNoise, baselineNoise);
   const detectable = since.length >= reachNights
     ? detectableOf(
-        { repeats, noise: baselineNoise, persistNoise, repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold },
+        { repeats, noise: baselineNoise, persistNoise, repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold, correlation: nightsCorrelation },
         policy,
       )
     : undefined;

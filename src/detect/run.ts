@@ -148,9 +148,10 @@ export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
  * are computed, so that verdicts stored by an older build of the same nightbench version are
  * judged again, not read (2: `reachKnownFrom`, sensitivity read as the persistence path's t;
  * 3: the repeats' pooled spread clipped, `pooledWithinSpread`; 4: the sensitivity figures with the
- * threshold read as a gate and, at one repeat, the nights' own spread).
+ * threshold read as a gate and, at one repeat, the nights' own spread; 5: the nights' own lag-1
+ * correlation in the sensitivity figures).
  */
-const verdictFormat = 4;
+const verdictFormat = 5;
 
 /** What stored verdicts were judged with: a change of any may change every verdict. */
 function policyFingerprint(policy: DetectionPolicy): string {

@@ -95,14 +95,14 @@ describe('the shift test', () => {
   it('gives shifted nights all beyond a tied baseline the exact p of that one arrangement, and asks a short baseline for more nights', () => {
     // 20 baseline nights on five values, then 3 nights all above them: 1 / C(23, 3).
     const tied = [...Array.from({ length: 20 }, (_, i) => Math.log(1 + (i % 5) / 100)), ...steps([3, 1.5])];
-    const shift = { start: 20, nights: 3, z: 9, shift: Math.log(1.45), baselineLevel: 0.02, baselineNights: 20, noise: 0.015, standardError: 0.01 };
+    const shift = { start: 20, nights: 3, z: 9, shift: Math.log(1.45), baselineLevel: 0.02, baselineNights: 20, noise: 0.015, standardError: 0.01, correlation: 0 };
     expect(shiftRanksApart(tied, shift)).toEqual({ apart: true, p: 1 / 1771 });
     // The same 3 nights after 8 baseline nights (a level judged a week ago): 1 / C(11, 3) at best.
     expect(shiftRanksApart(tied.slice(12), { ...shift, start: 8, baselineNights: 8 })).toEqual({ apart: false, p: 1 / 165 });
   });
 
   it('calls a shift below the threshold only when its size plus the given standard errors stays below it', () => {
-    const shift = { start: 10, nights: 10, z: 5, shift: Math.log(1.07), baselineLevel: 0, baselineNights: 10, noise: 0.03, standardError: 0.015 };
+    const shift = { start: 10, nights: 10, z: 5, shift: Math.log(1.07), baselineLevel: 0, baselineNights: 10, noise: 0.03, standardError: 0.015, correlation: 0 };
     expect(belowThreshold(shift, 0.1, knownBelowStandardErrors)).toBe(false);
     expect(belowThreshold({ ...shift, standardError: 0.01 }, 0.1, knownBelowStandardErrors)).toBe(true);
     expect(belowThreshold({ ...shift, standardError: 0.05 }, 0.1, episodeGateStandardErrors)).toBe(true);

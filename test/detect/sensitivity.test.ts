@@ -49,6 +49,16 @@ describe('sensitivity', () => {
     expect(describeSensitivity(seen)).toBe('this test sees an 11% change in 3 nights (11% on its first night)');
   });
 
+  it("widens the 3-night figure for the series' own correlation, as the persistence path widens its standard error", () => {
+    const independent = minimumDetectable(repeatNoisy, policy, 3, 1);
+    // Measured correlation 0 is close to the independent allowance (half the series' estimates fall below 0).
+    expect(minimumDetectable({ ...repeatNoisy, correlation: 0 }, policy, 3, 1)).toBeCloseTo(independent, 1);
+    const wandering = minimumDetectable({ ...repeatNoisy, correlation: 0.3 }, policy, 3, 1);
+    // sqrt(1.3 / 0.7) = 1.36: the gate's share of the figure grows by about that much.
+    expect(wandering / independent).toBeGreaterThan(1.2);
+    expect(wandering / independent).toBeLessThan(1.45);
+  });
+
   it('names the fewest repeats that reach a target, and none when the night-to-night noise alone is too large', () => {
     const needed = repeatsNeeded(repeatNoisy, policy, 0.1, 1)!;
     expect(minimumDetectable(repeatNoisy, policy, 1, needed)).toBeLessThanOrEqual(0.1);

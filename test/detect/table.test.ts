@@ -25,7 +25,7 @@ describe('renderReport', () => {
     const text = renderReport(reportOf(18)).replace(/episode [0-9a-f]{16}/g, 'episode <fingerprint>');
     expect(text.split('\n')).toEqual([
       'series                                             baseline median  new median  change  p        noise  catches          verdict',
-      'dask/shuffle wall_time [local:2x1:2GiB · default]  9.9 s            12 s        +21.6%  0.00049  2.9%   15% in 3 nights  regression since 2026-01-19 (one night): +21.6% (threshold 10%), p = 0.00049, 6.4x noise',
+      'dask/shuffle wall_time [local:2x1:2GiB · default]  9.9 s            12 s        +21.6%  0.00049  2.9%   17% in 3 nights  regression since 2026-01-19 (one night): +21.6% (threshold 10%), p = 0.00049, 6.4x noise',
       'dask/join wall_time [local:2x1:2GiB · default]     -                -           -       -        -      -                failed: 3 of 3 repeats failed',
       'night 2026-01-19: 3 series (1 regression, 1 stable, 1 failed)',
       '(1 stable series not listed; --all lists them)',

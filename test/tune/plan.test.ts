@@ -10,7 +10,7 @@ function verdicts(...specs: { workload: string; metric?: string; cv: number; rep
 }
 
 describe('planRepeats', () => {
-  const judged = verdicts({ workload: 'quiet', cv: 0.01, repeats: 3 }, { workload: 'noisy', cv: 0.05, repeats: 3 }, { workload: 'noisy', metric: 'cpu_time', cv: 0.03, repeats: 3 });
+  const judged = verdicts({ workload: 'quiet', cv: 0.01, repeats: 3 }, { workload: 'noisy', cv: 0.04, repeats: 3 }, { workload: 'noisy', metric: 'cpu_time', cv: 0.03, repeats: 3 });
   const seconds = new Map([['dask/quiet', 10], ['dask/noisy', 20]]);
   const options = { target: 0.1, nights: 3, currentRepeats: 3, warmupRepeats: 1 };
 
