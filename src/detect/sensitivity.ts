@@ -114,39 +114,54 @@ export function noiseAt(basis: SensitivityBasis, repeats: number): { noise: numb
  * night at one repeat). At or below the threshold, the threshold limits the series, not its noise.
  */
 export function minimumDetectable(basis: SensitivityBasis, policy: SensitivityPolicy, nights: number, repeats = basis.repeats): number {
-  const { noise, persistNoise } = noiseAt(basis, repeats);
-  const first = repeats >= policy.minRepeats ? firstNightDetectable(noise, basis.baselineNights, policy) : Number.POSITIVE_INFINITY;
-  const persistent = nights >= policy.persistNights ? persistentDetectable(basis, repeats, persistNoise, nights, policy) : Number.POSITIVE_INFINITY;
-  return Math.min(first, persistent);
+  return noiseLimited(basis, policy, nights, repeats, correlationAllowance(basis.sinceNights, nights, basis.correlation));
 }
 
 /** Fewest repeats a night (up to {@link maxTunedRepeats}) at which the noise alone allows `target` within `nights` nights; undefined when none does. */
 export function repeatsNeeded(basis: SensitivityBasis, policy: SensitivityPolicy, target: number, nights: number): number | undefined {
-  for (let repeats = 1; repeats <= maxTunedRepeats; repeats++) {
-    if (minimumDetectable(basis, policy, nights, repeats) <= target) return repeats;
-  }
-  return undefined;
+  return fewestRepeats(basis, policy, target, nights, correlationAllowance(basis.sinceNights, nights, basis.correlation));
 }
 
 /** The verdict's `detectable`: what the series catches at its settings, and what it would need for its threshold. */
 export function detectableOf(basis: SensitivityBasis, policy: SensitivityPolicy): Detectable {
   const nights = policy.persistNights;
-  const detectable: Detectable = { ...caughtAt(basis, policy, basis.repeats), nights, basis };
-  if (minimumDetectable(basis, policy, nights) <= basis.threshold) return detectable;
-  const needed = repeatsNeeded(basis, policy, basis.threshold, nights);
+  const allowance = correlationAllowance(basis.sinceNights, nights, basis.correlation);
+  const detectable: Detectable = { ...caughtAt(basis, policy, basis.repeats, allowance), nights, basis };
+  if (noiseLimited(basis, policy, nights, basis.repeats, allowance) <= basis.threshold) return detectable;
+  const needed = fewestRepeats(basis, policy, basis.threshold, nights, allowance);
   if (needed === undefined) return { ...detectable, thresholdOutOfReach: true };
-  return { ...detectable, repeatsForThreshold: needed, atRepeatsForThreshold: detectableWithin({ ...caughtAt(basis, policy, needed), nights, basis }, nights) };
+  return { ...detectable, repeatsForThreshold: needed, atRepeatsForThreshold: detectableWithin({ ...caughtAt(basis, policy, needed, allowance), nights, basis }, nights) };
 }
 
-/** What the series catches at `repeats` a night, every gate counted (the threshold's too). */
-function caughtAt(basis: SensitivityBasis, policy: SensitivityPolicy, repeats: number): Pick<Detectable, 'repeats' | 'noise' | 'persistNoise' | 'firstNight' | 'persistent'> {
+/**
+ * {@link minimumDetectable} with the correlation allowance given: it depends on the nights, not on
+ * the repeats, so a search over the repeats computes it once (an integral over the correlation:
+ * once a repeat, a series no repeats bring to its threshold cost 100 of them).
+ */
+function noiseLimited(basis: SensitivityBasis, policy: SensitivityPolicy, nights: number, repeats: number, allowance: Allowance): number {
+  const { noise, persistNoise } = noiseAt(basis, repeats);
+  const first = repeats >= policy.minRepeats ? firstNightDetectable(noise, basis.baselineNights, policy) : Number.POSITIVE_INFINITY;
+  const persistent = nights >= policy.persistNights ? persistentDetectable(basis, repeats, persistNoise, nights, policy, allowance) : Number.POSITIVE_INFINITY;
+  return Math.min(first, persistent);
+}
+
+/** {@link repeatsNeeded} with the correlation allowance given. */
+function fewestRepeats(basis: SensitivityBasis, policy: SensitivityPolicy, target: number, nights: number, allowance: Allowance): number | undefined {
+  for (let repeats = 1; repeats <= maxTunedRepeats; repeats++) {
+    if (noiseLimited(basis, policy, nights, repeats, allowance) <= target) return repeats;
+  }
+  return undefined;
+}
+
+/** What the series catches at `repeats` a night within `policy.persistNights` (whose allowance is given), every gate counted (the threshold's too). */
+function caughtAt(basis: SensitivityBasis, policy: SensitivityPolicy, repeats: number, allowance: Allowance): Pick<Detectable, 'repeats' | 'noise' | 'persistNoise' | 'firstNight' | 'persistent'> {
   const { noise, persistNoise } = noiseAt(basis, repeats);
   return {
     repeats,
     noise,
     persistNoise,
     firstNight: repeats >= policy.minRepeats ? firstNightDetectable(noise, basis.baselineNights, policy, basis.threshold) : undefined,
-    persistent: persistentDetectable(basis, repeats, persistNoise, policy.persistNights, policy, basis.threshold),
+    persistent: persistentDetectable(basis, repeats, persistNoise, policy.persistNights, policy, allowance, basis.threshold),
   };
 }
 
@@ -265,15 +280,20 @@ function firstNightDetectable(noise: number, baselineNights: number, policy: Sen
  * (`evidence.ts`): that gate sits half an estimated standard error under the threshold.
  * With `threshold` 0 it is what the noise alone allows (`minimumDetectable`).
  */
-function persistentDetectable(basis: SensitivityBasis, repeats: number, persistNoise: number, nights: number, policy: SensitivityPolicy, threshold = 0): number {
+function persistentDetectable(basis: SensitivityBasis, repeats: number, persistNoise: number, nights: number, policy: SensitivityPolicy, allowance: Allowance, threshold = 0): number {
   const { sinceNights } = basis;
   const degrees = persistDegrees(basis, repeats, persistNoise, nights);
   const gate = zAsT(policy.persistZ, degrees);
-  const allowance = correlationAllowance(sinceNights, nights, basis.correlation);
   const unit = persistNoise * Math.sqrt(1 / nights + 1 / sinceNights);
   const noiseGate = gate * allowance.mean + powerZ * Math.sqrt(1 + gate * gate * allowance.variance);
   const thresholdGate = Math.log1p(threshold) + (powerZ - episodeGateStandardErrors * allowance.mean) * unit;
   return Math.expm1(Math.max(noiseGate * unit, threshold > 0 ? thresholdGate : 0));
+}
+
+/** The correlation allowance's mean and variance over series (`correlationAllowance`). */
+interface Allowance {
+  mean: number;
+  variance: number;
 }
 
 /**
@@ -289,7 +309,7 @@ function persistentDetectable(basis: SensitivityBasis, repeats: number, persistN
  * before, and the step's nights join them; `bench/sensitivity-calibration.ts --real`). By the
  * midpoint rule over r.
  */
-function correlationAllowance(sinceNights: number, nights: number, correlation?: number): { mean: number; variance: number } {
+function correlationAllowance(sinceNights: number, nights: number, correlation?: number): Allowance {
   const n = sinceNights + nights;
   const centre = correlation ?? 0;
   const spread = 1 / Math.sqrt(n);
