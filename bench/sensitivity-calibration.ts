@@ -32,6 +32,7 @@ import { detectableWithin, detectionPower, minimumDetectable } from '../src/dete
 import type { SeriesVerdict } from '../src/detect/judge.js';
 import type { Episode, EpisodeChange } from '../src/detect/episodes.js';
 import type { ResultRow } from '../src/history/types.js';
+import { lagOneCorrelation } from '../src/stats/noise.js';
 import { nightAt, runNights, seriesRows, valueRows, type SeriesSpec } from '../test/detect/helpers.js';
 
 const { values: flags } = parseArgs({
@@ -227,18 +228,6 @@ function excessKurtosis(xs: readonly number[]): number {
   return moment(2) > 0 ? moment(4) / moment(2) ** 2 - 3 : 0;
 }
 
-/** Lag-1 correlation of `xs` around their mean. */
-function lagOneCorrelation(xs: readonly number[]): number {
-  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  let squares = 0;
-  let lagged = 0;
-  xs.forEach((x, i) => {
-    squares += (x - mean) ** 2;
-    if (i > 0) lagged += (x - mean) * (xs[i - 1]! - mean);
-  });
-  return squares > 0 ? lagged / squares : 0;
-}
-
 /** What the plants into one real series (or all, pooled) found. */
 export interface RealTally {
   series: string;
@@ -371,9 +360,9 @@ function real(): void {
         `${t.planted === 0 ? '-' : `+${(100 * median(t.plants.map((p) => p.size))).toFixed(1)}%`} | ${share(t.caught, t.planted)} | ${share(t.unplantedOpens, t.planted)} | ${share(t.caughtWhereQuiet, quiet)} | ${misses} |`,
     );
   }
-  // The path widens its standard error for the correlation it measures, where the promise counts
-  // only what independent nights would show (`correlationAllowance` in src/detect/sensitivity.ts);
-  // and outlier nights in the baseline keep a step's nights from ranking apart (`shiftRanksApart`).
+  // The path widens its standard error for the correlation it measures, which the promise reads
+  // from the series' own nights (`correlationAllowance` in src/detect/sensitivity.ts); outlier
+  // nights in the baseline keep a step's nights from ranking apart (`shiftRanksApart`).
   const plants = all.at(-1)!.plants;
   const breakdown = (title: string, of: (p: RealTally['plants'][number]) => number, bands: number[]) => {
     const bounds = [Number.NEGATIVE_INFINITY, ...bands, Number.POSITIVE_INFINITY];
