@@ -210,6 +210,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // Every night since the last judged level is tested together against it (`evidence.ts`); the
   // noise floor is what the repeats imply, raised by a maintainer's false alarms.
   const shift = strongestShift(persistLevels, { ...shiftOptions, firstSplit: Math.max(0, earlier.length - judgedFrom) });
+  const shiftProved = shift !== undefined && Math.abs(shift.z) >= policy.persistZ;
   const nightNoise = Math.max(shift?.noise ?? noise, noiseFloor);
   const tonight = levels.at(-1)!;
   const shiftedLevel = shift && shift.baselineLevel + shift.shift;
@@ -218,7 +219,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // A step of the threshold measures below it about half the time: the shift counts as large
   // unless it measures clearly below it (`episodeGateStandardErrors`), so a 10% step is found
   // within weeks instead of on a coin flip (and a 9% one sometimes is too).
-  const significantShift = noiseKnown && shift !== undefined && Math.abs(shift.z) >= policy.persistZ && !belowThreshold(shift, threshold, episodeGateStandardErrors) && tonightShifted;
+  const significantShift = noiseKnown && shiftProved && !belowThreshold(shift, threshold, episodeGateStandardErrors) && tonightShifted;
   // Tested only where it can decide: a rank test per series and night is not free at 20,000 series.
   const ranks = significantShift ? shiftRanksApart(persistLevels, shift) : undefined;
   const persistent = significantShift && ranks!.apart;
@@ -236,17 +237,15 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // under it, the floor hides that bias (the promises were caught in 80-81%). Only the promise
   // reads this noise, not detection. Nights at its level that many (at least minNoiseNights) imply
   // a known noise too.
-  const shiftProved = shift !== undefined && Math.abs(shift.z) >= policy.persistZ;
-  // The nights' lag-1 correlation the persistence path will allow for, measured the same way: on
-  // the nights themselves where they hold no shift of persistZ (the strongest split's sides are the
-  // least correlated of many, as they are the calmest), else within the two sides of that shift.
-  const nightsCorrelation = shiftProved ? shift!.correlation : lagOneCorrelation(levels.slice(0, -1));
   const reachNights = reachKnownNights(policy.persistNights);
   const nightsAlone = stats.repeatNoise === 0 && !shiftProved;
   const persistNoise = nightsAlone ? Math.max(nightsSpread, noiseFloor) : Math.min(nightNoise, baselineNoise);
+  // The nights' lag-1 correlation the persistence path will allow for, measured the same way: on
+  // the nights themselves where they hold no shift of persistZ (the strongest split's sides are the
+  // least correlated of many, as they are the calmest), else within the two sides of that shift.
   const detectable = since.length >= reachNights
     ? detectableOf(
-        { repeats, noise: baselineNoise, persistNoise, repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold, correlation: nightsCorrelation },
+        { repeats, noise: baselineNoise, persistNoise, repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold, correlation: shiftProved ? shift.correlation : lagOneCorrelation(levels.slice(0, -1)) },
         policy,
       )
     : undefined;
