@@ -23,6 +23,7 @@ import { buildSiteData, commitRow } from './data.js';
 import { indexDetection, type DetectionFacts } from './detection.js';
 import { indexDataParts } from './index-data.js';
 import { buildDrilldown } from './drilldown.js';
+import { ownCpuSeconds } from '../runner/proc.js';
 import { sitePaths } from './paths.js';
 import { fileIssues, publishedIssues } from './published.js';
 import { dataEntryScript, dataScript, jsonDataScript } from './render.js';
@@ -73,14 +74,14 @@ export interface BuildSummary {
 /** Builds the whole site into `outDir`. */
 export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary> {
   const started = performance.now();
-  const cpuStarted = cpuSecondsNow();
+  const cpuStarted = ownCpuSeconds();
   const generatedAt = options.now.toISOString();
   const history = options.store.nights.reportHistory();
   const withSamples = options.store.nights.runsWithSamples();
   const detection = readDetection(options.store, options.policy, options.log);
   const events = options.store.triage.triageEvents();
   const read = performance.now();
-  const cpuRead = cpuSecondsNow();
+  const cpuRead = ownCpuSeconds();
   options.log.debug(`read ${history.runs.length} runs, ${history.measured.reduce((n, m) => n + m.metrics.reduce((k, [, , values]) => k + values.length, 0), 0)} values in ${((read - started) / 1000).toFixed(1)} s`);
 
   const issueFiles = readIssueFiles(options.issuesDir);
@@ -103,7 +104,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     generatedAt,
   });
   const derived = performance.now();
-  const cpuDerived = cpuSecondsNow();
+  const cpuDerived = ownCpuSeconds();
 
   const out = new SiteWriter(options.outDir);
   for (const [name, content] of await buildAssets()) out.write(sitePaths.asset(name), content);
@@ -155,7 +156,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   for (const report of abReports) out.write(sitePaths.abReport(report.id), renderAbReport(report, generatedAt));
   out.removeOthers();
   const written = performance.now();
-  const cpuWritten = cpuSecondsNow();
+  const cpuWritten = ownCpuSeconds();
 
   return {
     outDir: options.outDir, pages: out.pages, files: out.files, bytes: out.bytes, largest: out.largest,
@@ -163,11 +164,6 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     seconds: { read: (read - started) / 1000, derive: (derived - read) / 1000, write: (written - derived) / 1000, total: (written - started) / 1000 },
     cpuSeconds: { read: cpuRead - cpuStarted, derive: cpuDerived - cpuRead, write: cpuWritten - cpuDerived, total: cpuWritten - cpuStarted },
   };
-}
-
-function cpuSecondsNow(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e6;
 }
 
 /** A metric's direction as detection resolves it (config, then the suite's declaration), or none where the suite says so. */
