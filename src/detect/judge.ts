@@ -6,7 +6,7 @@
 import { median, sampleStandardDeviation } from 'simple-statistics';
 import { formatChange, formatMultiple, formatP, formatPercent } from '../format/index.js';
 import { changeNoiseOf, type Comparison } from './compare.js';
-import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, judgedLevelStart, rankBaselineNeeded, shiftRankAlpha, shiftRanksApart, strongestShift } from './evidence.js';
+import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, heldImprovementNights, heldImprovementStart, heldLongEnough, judgedLevelStart, rankBaselineNeeded, shiftRankAlpha, shiftRanksApart, strongestShift } from './evidence.js';
 import { suspectNights } from './suspect-range.js';
 import { lagOneCorrelation } from '../stats/noise.js';
 import { lookbackResults, resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
@@ -88,6 +88,12 @@ export interface SeriesVerdict {
   notPositive?: boolean;
   /** The night's machine against its baseline's, when its run recorded one (src/detect/machine-change.ts). */
   machine?: MachineComparison;
+  /**
+   * The first night of an improvement the nights before tonight prove at `persistZ` but not yet
+   * at `persistZ + improvementMarginZ`, where it opens (`heldImprovementStart`): a regression is
+   * judged against that level too (`judgeNight` judges the series again from this night).
+   */
+  heldImprovementFrom?: string;
 }
 
 /**
@@ -209,7 +215,8 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
 
   // Every night since the last judged level is tested together against it (`evidence.ts`); the
   // noise floor is what the repeats imply, raised by a maintainer's false alarms.
-  const shift = strongestShift(persistLevels, { ...shiftOptions, firstSplit: Math.max(0, earlier.length - judgedFrom) });
+  const scanOptions = { ...shiftOptions, firstSplit: Math.max(0, earlier.length - judgedFrom) };
+  const shift = strongestShift(persistLevels, scanOptions);
   const shiftProved = shift !== undefined && Math.abs(shift.z) >= policy.persistZ;
   const nightNoise = Math.max(shift?.noise ?? noise, noiseFloor);
   const tonight = levels.at(-1)!;
@@ -219,7 +226,11 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // A step of the threshold measures below it about half the time: the shift counts as large
   // unless it measures clearly below it (`episodeGateStandardErrors`), so a 10% step is found
   // within weeks instead of on a coin flip (and a 9% one sometimes is too).
-  const significantShift = noiseKnown && shiftProved && !belowThreshold(shift, threshold, episodeGateStandardErrors) && tonightShifted;
+  // An improvement opens at `improvementMarginZ` beyond persistZ, or at persistZ once it has held
+  // there for `heldImprovementNights`; until then its level is held (`heldImprovementFrom`).
+  const improvementSign = direction === 'lower' ? -1 : 1;
+  const improvementHeld = shiftProved && Math.sign(shift.shift) === improvementSign && Math.abs(shift.z) < policy.persistZ + policy.improvementMarginZ && !heldLongEnough(persistLevels, scanOptions, policy, threshold, improvementSign);
+  const significantShift = noiseKnown && shiftProved && !improvementHeld && !belowThreshold(shift, threshold, episodeGateStandardErrors) && tonightShifted;
   // Tested only where it can decide: a rank test per series and night is not free at 20,000 series.
   const ranks = significantShift ? shiftRanksApart(persistLevels, shift) : undefined;
   const persistent = significantShift && ranks!.apart;
@@ -249,8 +260,10 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
         policy,
       )
     : undefined;
+  const held = noiseKnown && policy.improvementMarginZ > 0 ? heldImprovementStart(persistLevels.slice(0, -1), scanOptions, policy, threshold, improvementSign) : undefined;
   const judged: SeriesVerdict = {
     ...base, baselineMedian: stats.baselineMedian, change, pValue: stats.pValue, noise, noiseMultiple: multiple, shiftZ: shift?.z, ...(detectable ? { detectable } : { reachKnownFrom: reachNights }),
+    ...(held === undefined ? {} : { heldImprovementFrom: persistSince[held]!.night }),
   };
   const floored = noise > stats.noise ? ` (${formatPercent(noise)} after a false alarm)` : '';
   const fastFigures = `${formatChange(change)} (threshold ${formatPercent(threshold)}), p = ${formatP(stats.pValue)}, ${formatMultiple(multiple)}x noise${floored}`;
@@ -297,7 +310,8 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
       ]
     : [`${repeats} repeat${repeats === 1 ? '' : 's'}: one night alone is not enough, only the persistence path judges`];
   const notApart = ranks && !ranks.apart ? `, but its nights do not rank apart from the baseline's (p = ${formatP(ranks.p)}, ${shiftRankAlpha} needed)` : '';
-  const persistence = shift === undefined ? 'no recent shift' : `strongest recent shift ${formatChange(Math.expm1(shift.shift))} at ${formatMultiple(Math.abs(shift.z))} standard errors${notApart}`;
+  const heldBack = improvementHeld ? `, an improvement opens at ${formatMultiple(policy.persistZ + policy.improvementMarginZ)} or after ${heldImprovementNights} nights at ${formatMultiple(policy.persistZ)}` : '';
+  const persistence = shift === undefined ? 'no recent shift' : `strongest recent shift ${formatChange(Math.expm1(shift.shift))} at ${formatMultiple(Math.abs(shift.z))} standard errors${notApart}${heldBack}`;
   return { ...judged, kind: 'stable', reason: `${fastFigures}: ${missed.filter((why) => why !== undefined).join(', ')}; ${persistence}` };
 }
 

@@ -74,6 +74,13 @@ export const detectionSchema = z.strictObject({
    * near 0.5 per 100 unchanged series x 60 nights at CV 5-10% and 1-3 repeats (bench/detect-quality.ts).
    */
   persistZ: z.number().positive().max(100).default(4.3),
+  /**
+   * Standard errors beyond `persistZ` the persistence path asks of an improvement before it opens
+   * one. Until then the improved level is held (`heldImprovementStart` in `src/detect/evidence.ts`):
+   * a regression is judged against it as well as against the level before it, so a regression right
+   * after a speed-up is not hidden by it. 0 opens improvements at `persistZ`, as regressions.
+   */
+  improvementMarginZ: z.number().min(0).max(100).default(1),
   /** A series with fewer good nights than this in its window is reported as insufficient, never judged. */
   minBaselineNights: z.number().int().min(1).max(365).default(3),
   /**

@@ -149,9 +149,10 @@ export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
  * judged again, not read (2: `reachKnownFrom`, sensitivity read as the persistence path's t;
  * 3: the repeats' pooled spread clipped, `pooledWithinSpread`; 4: the sensitivity figures with the
  * threshold read as a gate and, at one repeat, the nights' own spread; 5: the nights' own lag-1
- * correlation in the sensitivity figures).
+ * correlation in the sensitivity figures; 6: improvements held below persistZ + improvementMarginZ,
+ * `heldImprovementFrom`).
  */
-const verdictFormat = 5;
+const verdictFormat = 6;
 
 /** What stored verdicts were judged with: a change of any may change every verdict. */
 function policyFingerprint(policy: DetectionPolicy): string {
@@ -253,7 +254,9 @@ export function judgeRows(
  * An unfiled episode that began on one of the `machineNights` is provisional until a later night
  * shows it still shifted: it re-baselines nothing and its night is no baseline of its series
  * (`machine-night.ts`). A night is compared only with the nights of its machine class when the
- * lookback holds enough of them (`machine-change.ts`).
+ * lookback holds enough of them (`machine-change.ts`). A series holding an improvement not yet
+ * proved enough to open (`SeriesVerdict.heldImprovementFrom`) is also judged from that improvement's
+ * first night, and a regression found so is its verdict.
  */
 export function judgeNight(
   series: Iterable<Series>,
@@ -290,9 +293,17 @@ export function judgeNight(
     // A night is compared with the nights of its own machine class when there are enough of them.
     const view = sameClassView(one, night, policy);
     const compared = view?.series ?? one;
-    const comparison = compareNight(compared, { night, windowResults: policy.windowDays, lookbackResults: policy.lookbackDays, earlierResults: readResults(policy) - lookbackResults(policy), baselineStart: levelFrom.get(one.key), levelStart: levelStart.get(one.key), machineNights });
+    const compareFrom = (from: string | undefined, level: string | undefined) =>
+      compareNight(compared, { night, windowResults: policy.windowDays, lookbackResults: policy.lookbackDays, earlierResults: readResults(policy) - lookbackResults(policy), baselineStart: from, levelStart: level, machineNights });
+    const comparison = compareFrom(levelFrom.get(one.key), levelStart.get(one.key));
     if (comparison.latest === undefined) continue;
-    verdicts.push(withMachine(judge(compared, comparison, policy, declared(one.identity.suite, one.identity.workload, one.identity.metric), noiseFloors.get(one.key)), view));
+    const declaredDirection = declared(one.identity.suite, one.identity.workload, one.identity.metric);
+    const verdict = judge(compared, comparison, policy, declaredDirection, noiseFloors.get(one.key));
+    // An improvement not yet proved enough to open is a level a regression tonight is judged
+    // against too: a slowdown right after a speed-up would otherwise hide behind it.
+    const held = verdict.heldImprovementFrom;
+    const againstHeld = held !== undefined && verdict.kind !== 'regression' ? judge(compared, compareFrom(held, held), policy, declaredDirection, noiseFloors.get(one.key)) : undefined;
+    verdicts.push(withMachine(againstHeld?.kind === 'regression' ? { ...againstHeld, heldImprovementFrom: held, reason: `${againstHeld.reason}, against the improved level since ${held} (an improvement not yet proved enough to open)` } : verdict, view));
   }
   return verdicts.sort((a, b) => (a.seriesKey < b.seriesKey ? -1 : a.seriesKey > b.seriesKey ? 1 : 0));
 }

@@ -85,6 +85,29 @@ describe('the persistence path', () => {
     }
   });
 
+  it('opens an improvement at persistZ + improvementMarginZ, a night or two later than a regression, with the same first bad night', () => {
+    const spec = { seed: 7111, nights: stepNight + 15, repeats: 3, cv: 0.1, steps: [{ from: stepNight, factor: 0.75 }] };
+    const held = firstEpisode(spec, stepNight + 14);
+    const atPersistZ = runNights(seriesRows(spec), detectionSchema.parse({ improvementMarginZ: 0 }), 0, stepNight + 14);
+    const openedAtPersistZ = atPersistZ.changes.findIndex((changes) => changes.some((c) => c.action === 'open'));
+    expect(held.episode).toMatchObject({ kind: 'improvement', firstBad: { night: nightAt(stepNight) } });
+    expect(atPersistZ.episodes[0]).toMatchObject({ kind: 'improvement', firstBad: { night: nightAt(stepNight) } });
+    expect(held.openedAt).toBeGreaterThan(openedAtPersistZ);
+    // The nights between, the improvement is held: the verdicts name its first night.
+    expect(held.run.verdicts[openedAtPersistZ + 1]![0]!.heldImprovementFrom).toBe(nightAt(stepNight));
+  });
+
+  it('judges a slowdown right after a held speed-up against the faster level: found on its night (the real Dask recording\'s planted regression)', () => {
+    // 28% faster from the step night (a faster host), then +30% three nights later (the code):
+    // against the level before the speed-up, the slowdown is no change at all.
+    const slowNight = stepNight + 3;
+    const { run, openedAt, episode } = firstEpisode({ seed: 7111, nights: slowNight + 1, repeats: 3, cv: 0.1, steps: [{ from: stepNight, factor: 0.75 }, { from: slowNight, factor: 1.3 }] }, slowNight);
+    expect(openedAt).toBe(slowNight);
+    expect(episode).toMatchObject({ kind: 'regression', firstBad: { night: nightAt(slowNight) } });
+    expect(run.episodes).toHaveLength(1);
+    expect(run.verdicts[slowNight]![0]).toMatchObject({ kind: 'regression', path: 'fast', heldImprovementFrom: nightAt(stepNight) });
+  });
+
   it('does not alert again in the week after a step: detection re-baselines from the first bad night', () => {
     const { run } = firstEpisode({ seed: 8, nights: 60, repeats: 3, cv: 0.05, steps: [{ from: stepNight, factor: 1.3 }] }, 59);
     expect(run.opened).toBe(1);
