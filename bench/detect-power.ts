@@ -42,6 +42,28 @@ export interface PowerCase {
   lateInside: number;
 }
 
+/** Improvements: how soon they open (they ask more than regressions: `improvementMarginZ`). */
+export interface ImprovementCase {
+  step: number;
+  cv: number;
+  repeats: number;
+  /** Share opened within 3, 7 and 28 nights. */
+  within: number[];
+  medianNights: number;
+}
+
+/** A slowdown a few nights after a speed-up (a faster host, then the code): how often it opens on its night and within 3. */
+export interface AfterSpeedUp {
+  speedUp: number;
+  slowdown: number;
+  nightsBetween: number;
+  cv: number;
+  repeats: number;
+  series: number;
+  onItsNight: number;
+  within3: number;
+}
+
 export interface Synthetic {
   falseAlarmsPer100: Record<string, number>;
   /** The seed rule's, on the same series' nightly medians (each change it finds is one alarm). */
@@ -49,6 +71,8 @@ export interface Synthetic {
   /** The figures issue 23 quoted: found within 1 and 3 nights, for two steps. */
   power: Record<string, { within1: number; within3: number }>;
   grid: PowerCase[];
+  improvements: ImprovementCase[];
+  afterSpeedUp: AfterSpeedUp;
 }
 
 const pct = (x: number) => (Number.isNaN(x) ? '-' : `${(x * 100).toFixed(0)}%`);
@@ -76,6 +100,55 @@ export function printSynthetic(log: (line: string) => void, synthetic: Synthetic
   const late = planted.reduce((sum, c) => sum + c.lateFinds, 0);
   const lateInside = planted.reduce((sum, c) => sum + c.lateInside, 0);
   log(`   of them found after their third night (late finds): culprit night inside the range in ${lateInside} of ${late}, ${late > 0 ? ((100 * lateInside) / late).toFixed(1) : '-'}% (target 95%)`);
+  log(`   improvements (opened at persistZ + improvementMarginZ, or after their nights held at persistZ), ${powerTrials} series a case: share opened within 3 / 7 / 28 nights, median nights`);
+  log('   | CV | step | repeats | <= 3 | <= 7 | <= 28 | median nights |');
+  log('   |---|--:|--:|--:|--:|--:|--:|');
+  for (const c of synthetic.improvements) log(`   | ${pct(c.cv)} | ${pct(c.step)} | ${c.repeats} | ${c.within.map(pct).join(' | ')} | ${nights(c.medianNights)} |`);
+  const a = synthetic.afterSpeedUp;
+  log(`   a slowdown x${1 + a.slowdown} ${a.nightsBetween} nights after a speed-up x${1 + a.speedUp} (CV ${pct(a.cv)}, ${a.repeats} repeats, ${a.series} series): opened on its night in ${pct(a.onItsNight)}, within 3 nights in ${pct(a.within3)}`);
+}
+
+/** The improvement cases: steps down about as far, in noise units, as the grid's middle steps go up. */
+const improvementCases = [
+  { cv: 0.03, step: -0.1 },
+  { cv: 0.05, step: -0.15 },
+  { cv: 0.1, step: -0.23 },
+  { cv: 0.1, step: -0.3 },
+] as const;
+
+export function improvementGrid(policy: DetectionPolicy): ImprovementCase[] {
+  return improvementCases.flatMap(({ cv, step }) =>
+    [1, 3].map((repeats) => {
+      const delays: number[] = [];
+      for (let seed = 1; seed <= powerTrials; seed++) {
+        const run = runNights(powerRows(seed, repeats, step, cv), policy, stepNight, stepNight + powerNights - 1);
+        const found = run.changes.findIndex((changes) => changes.some((c) => c.action === 'open' && c.episode.kind === 'improvement'));
+        delays.push(found < 0 ? Number.POSITIVE_INFINITY : found + 1);
+      }
+      return { step, cv, repeats, within: [3, 7, 28].map((n) => delays.filter((delay) => delay <= n).length / powerTrials), medianNights: medianOf(delays) };
+    }),
+  );
+}
+
+/**
+ * The real Dask recording's case (test/fixtures/dask-history): the host ran 28% faster, and three
+ * nights later a planted +30% slowdown brought it back to where it stood before. Against the
+ * level before the speed-up it is no change at all; against the faster one it is a regression.
+ */
+export function slowdownAfterSpeedUp(policy: DetectionPolicy): AfterSpeedUp {
+  const spec = { speedUp: -0.25, slowdown: 0.3, nightsBetween: 3, cv: 0.1, repeats: 3, series: 2 * powerTrials };
+  const slowNight = stepNight + spec.nightsBetween;
+  let onItsNight = 0;
+  let within3 = 0;
+  for (let seed = 1; seed <= spec.series; seed++) {
+    const rows = seriesRows({ seed: 7000 + seed, nights: slowNight + 3, repeats: spec.repeats, cv: spec.cv, steps: [{ from: stepNight, factor: 1 + spec.speedUp }, { from: slowNight, factor: 1 + spec.slowdown }] });
+    const run = runNights(rows, policy, stepNight, slowNight + 2);
+    const found = run.changes.findIndex((changes) => changes.some((c) => c.action === 'open' && c.episode.kind === 'regression' && c.episode.firstBad.night >= nightAt(slowNight - 1)));
+    const nightsTaken = found < 0 ? Number.POSITIVE_INFINITY : stepNight + found - slowNight + 1;
+    if (nightsTaken <= 1) onItsNight++;
+    if (nightsTaken <= 3) within3++;
+  }
+  return { ...spec, onItsNight: onItsNight / spec.series, within3: within3 / spec.series };
 }
 
 /** Share of unchanged series allowed a false alarm (either way) in their 60 nights: 0.5 per 100. */

@@ -8,7 +8,8 @@
  *   3. Synthetic (bench/detect-power.ts): false alarms per 100 unchanged series x 60 nights (noise
  *      at CV 5% and 10%, drift, bimodal), and a power grid of steps 5-50% at CV 3, 5, 10% with 1
  *      and 3 repeats: found within 1-28 nights, median nights to detection, the seed rule and the
- *      two-sample limit beside it, the culprit night inside the suspect range.
+ *      two-sample limit beside it, the culprit night inside the suspect range; how soon
+ *      improvements open, and a slowdown a few nights after a speed-up (the Dask recording's case).
  *   npx tsx bench/detect-quality.ts [--realise DIR] [--dask DIR] [--json]
  */
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { detectRegressions } from '../src/detect/run.js';
 import { openHistory } from '../src/history/open.js';
 import { changePoints } from '../src/stats/segmentation.js';
 import { nightAt, runNights, valueRows } from '../test/detect/helpers.js';
-import { falseAlarms, powerGrid, printSynthetic, type Synthetic } from './detect-power.js';
+import { falseAlarms, improvementGrid, powerGrid, printSynthetic, slowdownAfterSpeedUp, type Synthetic } from './detect-power.js';
 import { seedRuleChanges } from './seed-rule.js';
 import { stepCases, stepNight, stepRows, stepTrials } from './synthetic-suite.js';
 import { decodeFixture, loadHistoryFixture } from '../test/helpers/history-fixture.js';
@@ -201,7 +202,7 @@ function synthetic(): Synthetic {
     }
   }
   const alarms = falseAlarms(policy);
-  return { falseAlarmsPer100: alarms.nightbench, seedFalseAlarmsPer100: alarms.seedRule, power, grid: powerGrid(policy) };
+  return { falseAlarmsPer100: alarms.nightbench, seedFalseAlarmsPer100: alarms.seedRule, power, grid: powerGrid(policy), improvements: improvementGrid(policy), afterSpeedUp: slowdownAfterSpeedUp(policy) };
 }
 
 // ---------------------------------------------------------------- report
