@@ -7,7 +7,7 @@
 import { median } from 'simple-statistics';
 import { mannWhitneyU, pooledWithinSpread } from '../stats/index.js';
 import { differenceNoise } from '../stats/segmentation.js';
-import type { NightPoint, Series } from './series.js';
+import { logMedianOf, nightMedian, type NightPoint, type Series } from './series.js';
 
 export interface CompareOptions {
   /** The judged night, YYYY-MM-DD. */
@@ -139,7 +139,7 @@ export function compareNight(series: Series, options: CompareOptions): Compariso
   const levelNights = lookback.filter((point) => (options.levelStart === undefined || point.night >= options.levelStart) && !options.machineNights?.has(point.night));
   const comparison: Comparison = { night: options.night, latest, baseline, lookback, earlier, levelNights, skipped, lastGood, baselineStart: options.baselineStart };
   if (latest?.status !== 'ok') return comparison;
-  comparison.newMedian = median(latest.values);
+  comparison.newMedian = nightMedian(latest.values);
   comparison.stats = statistics(latest.values, comparison.newMedian, baseline, lookback);
   return comparison;
 }
@@ -151,7 +151,7 @@ function statistics(values: number[], newMedian: number, baseline: NightPoint[],
   const pooled = baseline.flatMap((point) => point.values);
   const { spread: repeatSpread, degrees: degreesOfFreedom } = pooledWithinSpread(lookback.map((point) => point.values.map(Math.log)));
   const baselineMedian = median(pooled);
-  const nightSpread = differenceNoise(lookback.map((point) => Math.log(median(point.values))));
+  const nightSpread = differenceNoise(lookback.map(logMedianOf));
   const repeatNoise = repeatSpread * medianNoiseFactor(values.length);
   const noise = Math.max(nightSpread, repeatNoise);
   const ratio = newMedian / baselineMedian;

@@ -114,8 +114,12 @@ export function strongestShift(levels: readonly number[], options: ShiftOptions)
   const clipped = clipToNeighbours(levels, options.clip * scale);
   const sum = prefixSums(clipped);
   const rawSum = prefixSums(levels);
-  const rawSquares = prefixSums(levels.map((value) => value * value));
-  const rawLagged = prefixSums(levels.slice(1).map((value, i) => value * levels[i]!));
+  const rawSquares = new Float64Array(n + 1);
+  const rawLagged = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    rawSquares[i + 1] = rawSquares[i]! + levels[i]! * levels[i]!;
+    if (i > 0) rawLagged[i] = rawLagged[i - 1]! + levels[i]! * levels[i - 1]!;
+  }
   const mean = (from: number, to: number) => (rawSum[to]! - rawSum[from]!) / (to - from);
   const within = (from: number, to: number) => rawSquares[to]! - rawSquares[from]! - (rawSum[to]! - rawSum[from]!) ** 2 / (to - from);
   // Sum of (x_i - mean)(x_i+1 - mean) over the neighbouring pairs of [from, to).
@@ -326,9 +330,9 @@ export function heldLongEnough(levels: readonly number[], options: ShiftOptions,
 }
 
 /** `[0, v0, v0 + v1, ...]`. */
-function prefixSums(values: readonly number[]): number[] {
-  const sums = [0];
-  for (const value of values) sums.push(sums.at(-1)! + value);
+function prefixSums(values: readonly number[]): Float64Array {
+  const sums = new Float64Array(values.length + 1);
+  for (let i = 0; i < values.length; i++) sums[i + 1] = sums[i]! + values[i]!;
   return sums;
 }
 

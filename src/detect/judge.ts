@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { median, sampleStandardDeviation } from 'simple-statistics';
+import { sampleStandardDeviation } from 'simple-statistics';
 import { formatChange, formatMultiple, formatP, formatPercent } from '../format/index.js';
 import { changeNoiseOf, type Comparison } from './compare.js';
 import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, heldImprovementNights, heldImprovementStart, heldLongEnough, judgedLevelStart, rankBaselineNeeded, shiftRankAlpha, shiftRanksApart, strongestShift } from './evidence.js';
@@ -11,7 +11,7 @@ import { suspectNights } from './suspect-range.js';
 import { lagOneCorrelation } from '../stats/noise.js';
 import { lookbackResults, resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
 import { detectableOf, type Detectable } from './sensitivity.js';
-import type { NightPoint, Series, SeriesIdentity } from './series.js';
+import { logMedianOf, type NightPoint, type Series, type SeriesIdentity } from './series.js';
 import type { MachineComparison } from './machine-class.js';
 import type { NightRef } from '../history/types.js';
 
@@ -187,7 +187,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // baseline only: its splits stay inside the lookback.
   const earlier = comparison.earlier ?? [];
   const persistPoints = [...earlier, ...sinceEpisode];
-  const episodeLevels = [...persistPoints.map((point) => Math.log(median(point.values))), Math.log(stats.newMedian)];
+  const episodeLevels = [...persistPoints.map(logMedianOf), Math.log(stats.newMedian)];
   const judgedFrom = judgedLevelStart(episodeLevels, shiftOptions, policy.persistZ, threshold);
   const persistSince = persistPoints.slice(judgedFrom);
   const persistLevels = episodeLevels.slice(judgedFrom);
@@ -320,7 +320,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
  * direction `sign` of the change (+1: at or above it, -1: at or below it).
  */
 function reachedBefore(nights: readonly NightPoint[], level: number, sign: number, noise: number): NightPoint | undefined {
-  return nights.findLast((point) => (Math.log(median(point.values)) - level) * sign >= -noise);
+  return nights.findLast((point) => (logMedianOf(point) - level) * sign >= -noise);
 }
 
 /** The night, run and commits of a point, without its values. */

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { median } from 'simple-statistics';
 import type { ResultRow, SeriesIdentity } from '../history/types.js';
 import { workloadNightsOfRows, type WorkloadNight } from '../history/workload-nights.js';
 
@@ -36,6 +37,24 @@ export interface NightPoint {
   disturbedRepeats: number;
   /** The class of the machine that ran the night (src/detect/machine-class.ts), when its run recorded one. */
   machineClass?: string;
+}
+
+/**
+ * The median of a night's repeats, the same number `simple-statistics`' `median` gives, without its
+ * copy and selection for the one to three repeats nights hold (a night's judgement at 20,000 series
+ * takes the median of every night of every series' lookback).
+ */
+export function nightMedian(values: readonly number[]): number {
+  const [a, b, c] = values;
+  if (values.length === 1) return a!;
+  if (values.length === 2) return Math.min(a!, b!) + 0.5 * (Math.max(a!, b!) - Math.min(a!, b!));
+  if (values.length === 3) return Math.max(Math.min(a!, b!), Math.min(Math.max(a!, b!), c!));
+  return median(values as number[]);
+}
+
+/** The log of a point's median: its level, as the comparison and the judgement read it. */
+export function logMedianOf(point: NightPoint): number {
+  return Math.log(nightMedian(point.values));
 }
 
 export interface Series {
