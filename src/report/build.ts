@@ -1,9 +1,9 @@
 /**
  * Writes the site: reads the history and detection results, derives the page data, renders the
  * pages and data files, bundles the assets, and removes what no longer belongs. Drill-downs of
- * finished runs never change, so one that is already on disk is kept instead of re-read: a
- * nightly rebuild reads drill-down timelines (cut as each repeat was recorded) only for the new
- * night.
+ * finished runs never change, so a part of a run's drill-downs that is already on disk is kept
+ * instead of re-read: a nightly rebuild reads drill-down timelines (cut as each repeat was
+ * recorded) only for the new night.
  *
  * @module
  */
@@ -24,15 +24,16 @@ import { indexDetection, type DetectionFacts } from './detection.js';
 import { indexDataParts } from './index-data.js';
 import { buildDrilldown } from './drilldown.js';
 import { ownCpuSeconds } from '../runner/proc.js';
-import { sitePaths } from './paths.js';
+import { drilldownPart, sitePaths } from './paths.js';
 import { fileIssues, publishedIssues } from './published.js';
-import { dataEntryScript, dataScript, jsonDataScript } from './render.js';
+import { dataEntryScript, dataScript, jsonDataEntryScript } from './render.js';
 import { renderComparePage } from './render-compare.js';
 import { splitBySize } from './data-parts.js';
 import { renderIndex } from './render-index.js';
 import { renderQualityPage } from './render-quality.js';
 import { renderDrilldownPage, renderWorkloadPage } from './render-workload.js';
 import { detectionQuality } from '../detect/quality.js';
+import type { CommitRow, ReportRun } from './types.js';
 
 export interface BuildSiteOptions {
   store: Pick<HistoryStore, 'runs' | 'episodes' | 'bisects' | 'triage' | 'nights'>;
@@ -122,24 +123,27 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     const key = `${bisect.suite}\u0000${bisect.workload}`;
     bisects.set(key, [...(bisects.get(key) ?? []), bisect]);
   }
-  const drilldowns = { written: 0, kept: 0 };
   out.write(sitePaths.drilldown, renderDrilldownPage(generatedAt));
+  // The parts of runs' drill-downs that the pages link, and how many links each.
+  const linked = new Map<string, { run: ReportRun; part: number; links: number }>();
   for (const page of site.workloads) {
     out.write(sitePaths.workloadPage(page.suite, page.workload), renderWorkloadPage(page, generatedAt, bisects.get(`${page.suite}\u0000${page.workload}`) ?? []));
     out.write(sitePaths.workloadData(page.suite, page.workload), dataScript('NIGHTBENCH_WORKLOAD', page));
     for (const link of page.variants.flatMap((v) => v.drilldowns)) {
       const run = runs.get(link.runId)!;
-      const dataPath = sitePaths.drilldownData(run.suite, page.workload, run.id);
-      if (!unfinished.has(run.id) && out.keep(dataPath)) {
-        drilldowns.kept++;
-        continue;
-      }
-      const repeats = options.store.nights.runWorkload(run.id, page.workload);
-      const runCommits = run.commits.map(({ repo, sha }) => commitRow(repo, sha, commits.get(`${repo}\u0000${sha}`), options));
-      out.write(dataPath, jsonDataScript('NIGHTBENCH_DRILLDOWN', buildDrilldown(run, page.workload, repeats, runCommits)));
-      drilldowns.written++;
+      const part = drilldownPart(page.workload);
+      const dataPath = sitePaths.drilldownPart(run.suite, run.id, part);
+      const seen = linked.get(dataPath);
+      if (seen) seen.links++;
+      else linked.set(dataPath, { run, part, links: 1 });
     }
   }
+  const commitsOfRun = new Map<string, CommitRow[]>();
+  const drilldowns = writeDrilldowns(out, linked, withSamples, unfinished, (run, workload) => {
+    let runCommits = commitsOfRun.get(run.id);
+    if (runCommits === undefined) commitsOfRun.set(run.id, (runCommits = run.commits.map(({ repo, sha }) => commitRow(repo, sha, commits.get(`${repo}\u0000${sha}`), options))));
+    return buildDrilldown(run, workload, options.store.nights.runWorkload(run.id, workload), runCommits);
+  });
 
   const abReports = readAbReports(options.abDir, options.log);
   out.write(sitePaths.abIndex, renderAbIndex(abReports, generatedAt));
@@ -164,6 +168,51 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     seconds: { read: (read - started) / 1000, derive: (derived - read) / 1000, write: (written - derived) / 1000, total: (written - started) / 1000 },
     cpuSeconds: { read: cpuRead - cpuStarted, derive: cpuDerived - cpuRead, write: cpuWritten - cpuDerived, total: cpuWritten - cpuStarted },
   };
+}
+
+/**
+ * Writes the parts of runs' drill-downs that the pages link (`linked`, by path). A part holds the
+ * drill-down of every workload of its run that falls in it and has samples, linked now or not, so
+ * a part kept from an earlier build never lacks one a later build links (a marker put on an older
+ * night). A finished run's part already on disk is kept, unless it was written while the run was
+ * still being written (`drilldownUnfinished` is then on disk beside it).
+ */
+function writeDrilldowns(
+  out: SiteWriter,
+  linked: ReadonlyMap<string, { run: ReportRun; part: number; links: number }>,
+  withSamples: ReadonlySet<string>,
+  unfinished: ReadonlySet<string>,
+  drilldownJson: (run: ReportRun, workload: string) => string,
+): BuildSummary['drilldowns'] {
+  const counts = { written: 0, kept: 0 };
+  const runs = new Map([...linked.values()].map(({ run }) => [run.id, run]));
+  // Each linked run's workloads with samples, by part.
+  const workloadsOf = new Map<string, string[][]>();
+  for (const pair of withSamples) {
+    const [runId, workload] = pair.split('\u0000') as [string, string];
+    if (!runs.has(runId)) continue;
+    let parts = workloadsOf.get(runId);
+    if (parts === undefined) workloadsOf.set(runId, (parts = []));
+    (parts[drilldownPart(workload)] ??= []).push(workload);
+  }
+  const rewrite = new Set<string>();
+  for (const run of runs.values()) {
+    const marker = sitePaths.drilldownUnfinished(run.suite, run.id);
+    if (unfinished.has(run.id) || out.exists(marker)) rewrite.add(run.id);
+    if (unfinished.has(run.id)) out.write(marker, 'The drill-downs beside this file were written while their run was: the next build writes them again.\n');
+  }
+  for (const [dataPath, { run, part, links }] of linked) {
+    if (!rewrite.has(run.id) && out.keep(dataPath)) {
+      counts.kept += links;
+      continue;
+    }
+    // In name order: a part's bytes do not depend on the order the history gave.
+    const workloads = workloadsOf.get(run.id)![part]!.sort();
+    const entries = workloads.map((workload) => `${JSON.stringify(workload)}:${drilldownJson(run, workload)}`);
+    out.write(dataPath, jsonDataEntryScript('NIGHTBENCH_DRILLDOWN', run.id, `{${entries.join(',')}}`));
+    counts.written += workloads.length;
+  }
+  return counts;
 }
 
 /** A metric's direction as detection resolves it (config, then the suite's declaration), or none where the suite says so. */
@@ -229,6 +278,11 @@ class SiteWriter {
     if (stat === undefined) return false;
     this.count(relative, stat.size);
     return true;
+  }
+
+  /** Whether a file is on disk, without keeping it: a file that is neither kept nor written is removed. */
+  exists(relative: string): boolean {
+    return existsSync(path.join(this.root, relative));
   }
 
   removeOthers(dir = this.root): void {

@@ -41,6 +41,18 @@ export const variantParam = 'variant';
 /** The address parameters that name the run of the drill-down page, by its suite, workload and run id. */
 export const drilldownParams = { suite: 'suite', workload: 'workload', run: 'run' } as const;
 
+/**
+ * How many parts a run's drill-downs are spread over. At 5,000 workloads a drill-down is 4-27 KB
+ * (15 KB on average), so a part holds 10-32 of them, under 0.9 MB; past about 15,000 workloads a
+ * run, parts would pass 1 MB.
+ */
+export const drilldownParts = 256;
+
+/** The part of every run's drill-downs that holds `workload`'s: from its name alone, so the drill-down page finds it from its address. */
+export function drilldownPart(workload: string): number {
+  return Number.parseInt(shortHash(workload), 16) % drilldownParts;
+}
+
 export const sitePaths = {
   index: 'index.html',
   /** The index's rows, part by part (`index-data.ts`). */
@@ -67,7 +79,15 @@ export const sitePaths = {
   drilldown: 'run.html',
   drilldownPage: (suite: string, workload: string, runId: string) =>
     `${sitePaths.drilldown}?${drilldownParams.suite}=${encodeURIComponent(suite)}&${drilldownParams.workload}=${encodeURIComponent(workload)}&${drilldownParams.run}=${encodeURIComponent(runId)}`,
-  drilldownData: (suite: string, workload: string, runId: string) => `data/${slugify(suite)}/runs/${slugify(workload)}/${slugify(runId)}.js`,
+  /** The data file that holds `workload`'s drill-down of run `runId`: the run's part of it (`drilldownPart`). */
+  drilldownData: (suite: string, workload: string, runId: string) => sitePaths.drilldownPart(suite, runId, drilldownPart(workload)),
+  /**
+   * One part of a run's drill-downs. A file per (run, workload) made a night's increment create
+   * 5,000 files at 5,000 workloads (1.0-1.6 s, mostly system time, bench/README.md).
+   */
+  drilldownPart: (suite: string, runId: string, part: number) => `data/${slugify(suite)}/drilldowns/${slugify(runId)}/${part}.js`,
+  /** Present while the parts of a run still being written are on disk: they may lack what it recorded since, so none is kept. */
+  drilldownUnfinished: (suite: string, runId: string) => `data/${slugify(suite)}/drilldowns/${slugify(runId)}/unfinished`,
   asset: (name: string) => `assets/${name}`,
   /** A regression or broken-workload issue written as a Markdown file (reports/issues/<fingerprint>.md). */
   issueFile: (fingerprint: string) => `issues/${slugify(fingerprint)}.md`,

@@ -90,7 +90,12 @@ export function statusBadge(status: SeriesStatus, note?: string): Html {
 
 /** A data file that adds one entry to a global record, for data a page loads piece by piece. */
 export function dataEntryScript(global: string, key: string, data: unknown): string {
-  return `(window.${global} = window.${global} || {})[${JSON.stringify(key)}] = ${parsedJson(JSON.stringify(data))};\n`;
+  return jsonDataEntryScript(global, key, JSON.stringify(data));
+}
+
+/** `dataEntryScript` of data already written as JSON. */
+export function jsonDataEntryScript(global: string, key: string, json: string): string {
+  return `(window.${global} = window.${global} || {})[${JSON.stringify(key)}] = ${parsedJson(json)};\n`;
 }
 
 /** A data file: a script that hands the page its data through a global (fetch() fails on file://). */

@@ -68,6 +68,40 @@ describe('buildSite', () => {
     }
   });
 
+  it("writes again the drill-downs of a run that was still being written when they were, once it is finished", async () => {
+    const file = path.join(dir, 'unfinished.sqlite');
+    const store = openHistory(file);
+    const history = writeSyntheticHistory(store, { seed: 6, workloads: 3, nights: 3, repeats: 2 });
+    const runId = history.runIds[history.clusterShapes[0]!]!.at(-1)!;
+    const db = new Database(file);
+    const setStatus = (status: string) => db.prepare('UPDATE runs SET status = ? WHERE id = ?').run(status, runId);
+    const site = path.join(dir, 'unfinished-site');
+    const options: BuildSiteOptions = {
+      store, outDir: site, policy: defaultDetectionPolicy, now: new Date('2026-01-04T06:00:00Z'), log: silentLog,
+      commitUrl: () => undefined, issueUrl: () => undefined, episodeIssueFingerprint, drilldownNights: 1,
+    };
+    try {
+      setStatus('running');
+      expect((await buildSite(options)).drilldowns).toEqual({ written: 3, kept: 0 });
+      const marker = path.join(site, sitePaths.drilldownUnfinished('dask', runId));
+      expect(existsSync(marker)).toBe(true);
+      // As if the run recorded more after the build: what the parts hold then is not the run's last word.
+      const part = path.join(site, sitePaths.drilldownData('dask', history.workloads[0]!, runId));
+      writeFileSync(part, 'written mid-run');
+
+      setStatus('complete');
+      expect((await buildSite(options)).drilldowns).toEqual({ written: 3, kept: 0 });
+      expect(existsSync(marker)).toBe(false);
+      expect(readFileSync(part, 'utf8')).not.toBe('written mid-run');
+      expect((await buildSite(options)).drilldowns).toEqual({ written: 0, kept: 3 });
+      await buildSite({ ...options, outDir: path.join(dir, 'finished-site') });
+      expect(siteFiles(site)).toEqual(siteFiles(path.join(dir, 'finished-site')));
+    } finally {
+      db.close();
+      store.close();
+    }
+  });
+
   it('writes the same drill-downs from samples recorded before their timelines were (db/migrations/028)', async () => {
     const file = path.join(dir, 'timelines.sqlite');
     const store = openHistory(file);

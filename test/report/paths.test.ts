@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relativeHref, sitePaths, slugify, variantOf } from '../../src/report/paths.js';
+import { drilldownPart, drilldownParts, relativeHref, sitePaths, slugify, variantOf } from '../../src/report/paths.js';
 
 describe('slugify', () => {
   it('keeps file-safe names as they are', () => expect(slugify('tree_reduce-2.5')).toBe('tree_reduce-2.5'));
@@ -26,6 +26,20 @@ describe('relativeHref', () => {
 
   it('puts every data file beside its page kind', () => {
     expect(sitePaths.workloadData('dask', 'a/b')).toBe(`data/dask/workloads/${slugify('a/b')}.js`);
+  });
+});
+
+describe('drill-down data files', () => {
+  it("puts a run's drill-downs in parts picked by the workload's name alone", () => {
+    expect(sitePaths.drilldownData('dask', 'a/b', 'r?1')).toBe(`data/dask/drilldowns/${slugify('r?1')}/${drilldownPart('a/b')}.js`);
+    expect(sitePaths.drilldownData('dask', 'a/b', 'r2')).toBe(`data/dask/drilldowns/r2/${drilldownPart('a/b')}.js`);
+  });
+
+  it('spreads 5,000 workloads over the parts evenly enough that no part holds more than twice its share', () => {
+    const counts = new Array<number>(drilldownParts).fill(0);
+    for (let i = 0; i < 5000; i++) counts[drilldownPart(`workload_${i}`)]!++;
+    expect(Math.min(...counts)).toBeGreaterThan(0);
+    expect(Math.max(...counts)).toBeLessThan((2 * 5000) / drilldownParts);
   });
 });
 

@@ -16,7 +16,7 @@ import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
 import { silentLog } from '../../src/log.js';
 import { buildSite, type BuildSummary } from '../../src/report/build.js';
-import { sitePaths } from '../../src/report/paths.js';
+import { drilldownPart, sitePaths } from '../../src/report/paths.js';
 import { detectEachNight, hostileAuthor, hostileSubject, writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
 import { launchChromium, reportScreenshotsDir, screenshot } from './browser.js';
 import { brokenLinks, inlineScripts } from './links.js';
@@ -229,6 +229,12 @@ describe('the published site', () => {
     await open(sitePaths.drilldownPage('dask', 'shuffle', 'no-such-run'));
     expect(await page.textContent('#facts')).toContain('No drill-down of run no-such-run of shuffle is on this site');
     expect(await page.locator('#memory canvas').count()).toBe(0);
+    // A workload the run did not run whose name falls in the part that holds shuffle's: the part loads, without it.
+    const runId = history.runIds[history.clusterShapes[0]!]!.at(-1)!;
+    let other = 0;
+    while (drilldownPart(`shuffle_${other}`) !== drilldownPart('shuffle')) other++;
+    await open(sitePaths.drilldownPage('dask', `shuffle_${other}`, runId));
+    expect(await page.textContent('#facts')).toBe(`No drill-down of run ${runId} of shuffle_${other} is on this site.`);
   });
 
   it('escapes an error tail on the index and lists failed repeats on the workload page', async () => {

@@ -1,7 +1,8 @@
 /**
- * The run drill-down, one page for every run: the run its address names is loaded from that run's
- * data file, its facts and each repeat's metrics written, and for the chosen repeat every cluster
- * process's memory (RSS) and CPU use over the repeat drawn, from the samples the runner stored.
+ * The run drill-down, one page for every run: the run its address names is loaded from the part of
+ * that run's drill-downs that holds its workload, its facts and each repeat's metrics written, and
+ * for the chosen repeat every cluster process's memory (RSS) and CPU use over the repeat drawn, from
+ * the samples the runner stored.
  *
  * @module
  */
@@ -108,10 +109,15 @@ function load(): void {
     markReady();
   };
   if (suite === null || workload === null || run === null) return missing('This address names no run: open a drill-down from a workload page.');
-  // The data file's path is built from the names as the site names files (slugs), so an address
-  // can only ever load a drill-down data file of this site.
+  // The data file's path is built from the names as the site names files (slugs, and the
+  // workload's part of the run), so an address can only ever load a drill-down data file of this site.
   const script = el('script', { src: sitePaths.drilldownData(suite, workload, run) });
-  script.addEventListener('load', () => (window.NIGHTBENCH_DRILLDOWN ? start(window.NIGHTBENCH_DRILLDOWN) : missing(`No drill-down of run ${run} of ${workload} is on this site.`)));
+  script.addEventListener('load', () => {
+    const parts = window.NIGHTBENCH_DRILLDOWN ?? {};
+    const drilldowns = Object.hasOwn(parts, run) ? parts[run]! : {};
+    if (Object.hasOwn(drilldowns, workload)) start(drilldowns[workload]!);
+    else missing(`No drill-down of run ${run} of ${workload} is on this site.`);
+  });
   script.addEventListener('error', () => missing(`No drill-down of run ${run} of ${workload} is on this site (only the latest nights' runs and marked nights have one).`));
   document.body.append(script);
 }

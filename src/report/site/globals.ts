@@ -20,7 +20,8 @@ declare global {
     NIGHTBENCH_INDEX?: Record<string, IndexDataPart>;
     NIGHTBENCH_WORKLOAD?: WorkloadPage;
     NIGHTBENCH_COMMITS?: CommitTable;
-    NIGHTBENCH_DRILLDOWN?: DrilldownPage;
+    /** Runs' drill-downs by run id, then workload: a part's data file adds the drill-downs of one run's workloads that fall in it. */
+    NIGHTBENCH_DRILLDOWN?: Record<string, Record<string, DrilldownPage>>;
     NIGHTBENCH_COMPARE?: CompareData;
     /** The compare page's series, by part number (`NIGHTBENCH_COMPARE.series` is empty in its file). */
     NIGHTBENCH_COMPARE_SERIES?: Record<string, CompareSeries[]>;
