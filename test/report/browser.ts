@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const artifactsDir = fileURLToPath(new URL('../../test-artifacts/report/', import.meta.url));
@@ -16,6 +16,12 @@ export function launchChromium(): Promise<Browser> {
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/** A site address as the browser has it, from the site's folder; a query (`run.html?run=...`) stays one. */
+export function siteUrl(site: string, relative: string): string {
+  const [file, query] = relative.split('?', 2);
+  return pathToFileURL(path.join(site, file!)).href + (query === undefined ? '' : `?${query}`);
 }
 
 /** Saves a full-page screenshot as <dir>/<name>.png (default test-artifacts/report/). */

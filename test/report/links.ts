@@ -29,12 +29,16 @@ function drilldownOf(ref: string): { data: string; run: string; workload: string
   return suite === null || workload === null || run === null ? { data: '(no run named)', run: '', workload: '' } : { data: sitePaths.drilldownData(suite, workload, run), run, workload };
 }
 
-/** Whether a part of a run's drill-downs holds the drill-down of `run` and `workload`: the file run as the page runs it. */
-function holdsDrilldown(file: string, run: string, workload: string): boolean {
-  if (!existsSync(file)) return false;
+/** The drill-downs a part of a run's drill-downs holds, by run and workload: the file run as the page runs it. */
+export function drilldownsIn(file: string): Record<string, Record<string, unknown>> {
   const window: { NIGHTBENCH_DRILLDOWN?: Record<string, Record<string, unknown>> } = {};
   runInNewContext(readFileSync(file, 'utf8'), { window });
-  const drilldowns = window.NIGHTBENCH_DRILLDOWN?.[run];
+  return window.NIGHTBENCH_DRILLDOWN ?? {};
+}
+
+/** Whether a part of a run's drill-downs holds the drill-down of `run` and `workload`. */
+function holdsDrilldown(file: string, run: string, workload: string): boolean {
+  const drilldowns = existsSync(file) ? drilldownsIn(file)[run] : undefined;
   return drilldowns !== undefined && Object.hasOwn(drilldowns, workload);
 }
 

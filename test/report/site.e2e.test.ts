@@ -18,7 +18,7 @@ import { silentLog } from '../../src/log.js';
 import { buildSite, type BuildSummary } from '../../src/report/build.js';
 import { drilldownPart, sitePaths } from '../../src/report/paths.js';
 import { detectEachNight, hostileAuthor, hostileSubject, writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
-import { launchChromium, reportScreenshotsDir, screenshot } from './browser.js';
+import { launchChromium, reportScreenshotsDir, screenshot, siteUrl } from './browser.js';
 import { brokenLinks, inlineScripts } from './links.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -39,11 +39,7 @@ let browser: Browser;
 let page: Page;
 const dialogs: string[] = [];
 
-/** A site address as the browser has it; a query (`run.html?run=...`) stays one. */
-const url = (relative: string) => {
-  const [file, query] = relative.split('?', 2);
-  return pathToFileURL(path.join(site, file!)).href + (query === undefined ? '' : `?${query}`);
-};
+const url = (relative: string) => siteUrl(site, relative);
 
 async function open(relative: string): Promise<void> {
   await page.goto(url(relative));
