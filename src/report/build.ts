@@ -125,7 +125,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   }
   out.write(sitePaths.drilldown, renderDrilldownPage(generatedAt));
   // The parts of runs' drill-downs that the pages link, and how many links each.
-  const linked = new Map<string, { run: ReportRun; part: number; links: number }>();
+  const linked = new Map<string, LinkedPart>();
   for (const page of site.workloads) {
     out.write(sitePaths.workloadPage(page.suite, page.workload), renderWorkloadPage(page, generatedAt, bisects.get(`${page.suite}\u0000${page.workload}`) ?? []));
     out.write(sitePaths.workloadData(page.suite, page.workload), dataScript('NIGHTBENCH_WORKLOAD', page));
@@ -170,6 +170,13 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   };
 }
 
+/** A part of a run's drill-downs that pages link, and how many links. */
+interface LinkedPart {
+  run: ReportRun;
+  part: number;
+  links: number;
+}
+
 /**
  * Writes the parts of runs' drill-downs that the pages link (`linked`, by path). A part holds the
  * drill-down of every workload of its run that falls in it and has samples, linked now or not, so
@@ -179,7 +186,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
  */
 function writeDrilldowns(
   out: SiteWriter,
-  linked: ReadonlyMap<string, { run: ReportRun; part: number; links: number }>,
+  linked: ReadonlyMap<string, LinkedPart>,
   withSamples: ReadonlySet<string>,
   unfinished: ReadonlySet<string>,
   drilldownJson: (run: ReportRun, workload: string) => string,
@@ -206,7 +213,8 @@ function writeDrilldowns(
       counts.kept += links;
       continue;
     }
-    // In name order: a part's bytes do not depend on the order the history gave.
+    // A linked workload has samples (data.ts links no other), so its part is here. In name order:
+    // a part's bytes do not depend on the order the history gave.
     const workloads = workloadsOf.get(run.id)![part]!.sort();
     const entries = workloads.map((workload) => `${JSON.stringify(workload)}:${drilldownJson(run, workload)}`);
     out.write(dataPath, jsonDataEntryScript('NIGHTBENCH_DRILLDOWN', run.id, `{${entries.join(',')}}`));
