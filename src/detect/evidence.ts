@@ -278,19 +278,21 @@ export function belowThreshold(shift: Shift, threshold: number, standardErrors: 
 }
 
 /**
- * Index of the first night of the level judged last, among `levels` (log nightly medians since
- * the last episode, tonight last): issue 31's "nothing is absorbed unjudged". A significant shift
+ * The first night of the level judged last (`from`, an index into `levels`: log nightly medians
+ * since the last episode, tonight last), with the strongest shift of the nights from there (the
+ * scan that ended the search, which the judgement reads again): issue 31's "nothing is absorbed
+ * unjudged". A significant shift
  * (at least `z` standard errors) known to be below the threshold ({@link knownBelowStandardErrors}) is judged: the level
  * it moved to becomes the baseline, and the nights before it are left out. Repeated, so a slow
  * drift is judged step by step and never adds up to an episode against an old level, while a
  * step of the threshold stays measured against the level before it, however long it takes.
  * Nights are never dropped for their age alone (only the read, `readResults`, bounds them).
  */
-export function judgedLevelStart(levels: readonly number[], options: ShiftOptions, z: number, threshold: number): number {
+export function judgedLevelStart(levels: readonly number[], options: ShiftOptions, z: number, threshold: number): { from: number; shift: Shift | undefined } {
   let from = 0;
   for (;;) {
     const shift = strongestShift(levels.slice(from), options);
-    if (shift === undefined || Math.abs(shift.z) < z || !belowThreshold(shift, threshold, knownBelowStandardErrors)) return from;
+    if (shift === undefined || Math.abs(shift.z) < z || !belowThreshold(shift, threshold, knownBelowStandardErrors)) return { from, shift };
     from += shift.start;
   }
 }

@@ -188,7 +188,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const earlier = comparison.earlier ?? [];
   const persistPoints = [...earlier, ...sinceEpisode];
   const episodeLevels = [...persistPoints.map(logMedianOf), Math.log(stats.newMedian)];
-  const judgedFrom = judgedLevelStart(episodeLevels, shiftOptions, policy.persistZ, threshold);
+  const { from: judgedFrom, shift: judgedLevelShift } = judgedLevelStart(episodeLevels, shiftOptions, policy.persistZ, threshold);
   const persistSince = persistPoints.slice(judgedFrom);
   const persistLevels = episodeLevels.slice(judgedFrom);
   const since = persistSince.slice(Math.max(0, earlier.length - judgedFrom));
@@ -216,7 +216,8 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // Every night since the last judged level is tested together against it (`evidence.ts`); the
   // noise floor is what the repeats imply, raised by a maintainer's false alarms.
   const scanOptions = { ...shiftOptions, firstSplit: Math.max(0, earlier.length - judgedFrom) };
-  const shift = strongestShift(persistLevels, scanOptions);
+  // The scan that ended the judged level's search is this one, unless nights before the lookback must not be split at.
+  const shift = scanOptions.firstSplit === 0 ? judgedLevelShift : strongestShift(persistLevels, scanOptions);
   const shiftProved = shift !== undefined && Math.abs(shift.z) >= policy.persistZ;
   const nightNoise = Math.max(shift?.noise ?? noise, noiseFloor);
   const tonight = levels.at(-1)!;
