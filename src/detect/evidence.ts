@@ -243,6 +243,74 @@ export function shiftRanksApart(levels: readonly number[], shift: Shift): { apar
 }
 
 /**
+ * The most baseline-over-shifted pairs (the U statistic's shortfall from every shifted night
+ * beyond every baseline night) with which `nights` shifted nights still rank apart from
+ * `baseline` baseline nights at {@link shiftRankAlpha}, as {@link shiftRanksApart} tests them;
+ * -1 when not even all beyond does. Cached: a night's promises ask it for every series.
+ */
+function rankShortfallAllowed(nights: number, baseline: number): number {
+  const key = nights * 1000 + baseline;
+  let allowed = shortfalls.get(key);
+  if (allowed === undefined) {
+    const base = Array.from({ length: baseline }, (_, j) => j + 1);
+    allowed = -1;
+    for (let shortfall = 0; shortfall <= baseline; shortfall++) {
+      // One shifted night below `shortfall` baseline nights, the others beyond all of them.
+      const shifted = Array.from({ length: nights }, (_, i) => (i === 0 ? baseline - shortfall + 0.5 : baseline + 1 + i));
+      const level = { levels: [...base, ...shifted], shift: { start: baseline, baselineNights: baseline, shift: 1 } as Shift };
+      if (!shiftRanksApart(level.levels, level.shift).apart) break;
+      allowed = shortfall;
+    }
+    shortfalls.set(key, allowed);
+  }
+  return allowed;
+}
+const shortfalls = new Map<number, number>();
+
+/**
+ * The smallest step (log) that `nights` shifted nights rank apart from `baseline` (the log levels
+ * a step would be judged against) with probability `power`, when each shifted night is a night
+ * like the baseline's own (drawn from them) plus the step, in the direction `sign`: the rank
+ * test's share of a promise (`SensitivityBasis.rankStep`). The t of the persistence path reads
+ * nights clipped and their noise pooled; the rank test reads them as they are, so a baseline with
+ * an outlying night (a heavy tail) holds back a step the t proves: on REALISE's heavy-tailed
+ * Firefox series 34 of the 60 promised steps missed were held back by it. Undefined when no step
+ * can rank apart against so few nights.
+ */
+export function rankStepNeeded(baseline: readonly number[], nights: number, power: number, sign = 1): number | undefined {
+  const allowed = rankShortfallAllowed(nights, baseline.length);
+  if (allowed < 0) return undefined;
+  const sorted = Float64Array.from(baseline, (value) => sign * value).sort();
+  const b = sorted.length;
+  // The chance that `nights` shifted nights leave at most `allowed` baseline nights above them, for a step d.
+  const passes = (d: number) => {
+    // Share of nights k with exactly c baseline nights above y_k + d, for c up to `allowed`.
+    const share = new Float64Array(allowed + 1);
+    let above = 0;
+    for (let k = b - 1; k >= 0; k--) {
+      while (above < b && sorted[b - 1 - above]! > sorted[k]! + d) above++;
+      if (above <= allowed) share[above]! += 1 / b;
+    }
+    // The sum of `nights` independent draws, kept up to `allowed`.
+    let total = Float64Array.of(1);
+    for (let i = 0; i < nights; i++) {
+      const next = new Float64Array(allowed + 1);
+      for (let t = 0; t < total.length; t++) for (let c = 0; c + t <= allowed; c++) next[t + c]! += total[t]! * share[c]!;
+      total = next;
+    }
+    return total.reduce((sum, p) => sum + p, 0) >= power;
+  };
+  let low = 0;
+  let high = sorted[b - 1]! - sorted[0]! + Number.EPSILON;
+  for (let i = 0; i < 30; i++) {
+    const mid = (low + high) / 2;
+    if (passes(mid)) high = mid;
+    else low = mid;
+  }
+  return high;
+}
+
+/**
  * The fewest baseline nights against which `nights` shifted nights can rank apart at
  * {@link shiftRankAlpha} (all of them beyond every baseline night): 17 for 3 nights. With fewer,
  * the persistence path cannot open a shift that young, however large.

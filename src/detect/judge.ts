@@ -6,11 +6,11 @@
 import { sampleStandardDeviation } from 'simple-statistics';
 import { formatChange, formatMultiple, formatP, formatPercent } from '../format/index.js';
 import { changeNoiseOf, type Comparison } from './compare.js';
-import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, heldImprovementNights, heldImprovementStart, heldLongEnough, judgedLevelStart, rankBaselineNeeded, shiftRankAlpha, shiftRanksApart, strongestShift } from './evidence.js';
+import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, heldImprovementNights, heldImprovementStart, heldLongEnough, judgedLevelStart, rankBaselineNeeded, rankStepNeeded, shiftRankAlpha, shiftRanksApart, strongestShift, type Shift } from './evidence.js';
 import { suspectNights } from './suspect-range.js';
 import { lagOneCorrelation } from '../stats/noise.js';
 import { lookbackResults, resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
-import { detectableOf, type Detectable } from './sensitivity.js';
+import { detectableOf, detectionPower, type Detectable } from './sensitivity.js';
 import { logMedianOf, type NightPoint, type Series, type SeriesIdentity } from './series.js';
 import type { MachineComparison } from './machine-class.js';
 import type { NightRef } from '../history/types.js';
@@ -257,7 +257,11 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // least correlated of many, as they are the calmest), else within the two sides of that shift.
   const detectable = since.length >= reachNights
     ? detectableOf(
-        { repeats, noise: baselineNoise, persistNoise, repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold, correlation: shiftProved ? shift.correlation : lagOneCorrelation(levels.slice(0, -1)) },
+        {
+          repeats, noise: baselineNoise, persistNoise, repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold,
+          correlation: shiftProved ? shift.correlation : lagOneCorrelation(levels.slice(0, -1)),
+          rankStep: rankStepNeeded((shiftProved ? aboutTheirSides(persistLevels, shift) : levels).slice(-shiftOptions.maxBaseline), policy.persistNights, detectionPower, -improvementSign),
+        },
         policy,
       )
     : undefined;
@@ -314,6 +318,19 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const heldBack = improvementHeld ? `, an improvement opens at ${formatMultiple(policy.persistZ + policy.improvementMarginZ)} or after ${heldImprovementNights} nights at ${formatMultiple(policy.persistZ)}` : '';
   const persistence = shift === undefined ? 'no recent shift' : `strongest recent shift ${formatChange(Math.expm1(shift.shift))} at ${formatMultiple(Math.abs(shift.z))} standard errors${notApart}${heldBack}`;
   return { ...judged, kind: 'stable', reason: `${fastFigures}: ${missed.filter((why) => why !== undefined).join(', ')}; ${persistence}` };
+}
+
+/**
+ * The nights of `shift`'s two sides (its baseline's and its own, the last of `levels`), each about
+ * its side's mean: how far a night strays from its level, where the nights hold a step. The next
+ * step will be judged against nights like these, not against the spread across this one.
+ */
+function aboutTheirSides(levels: readonly number[], shift: Shift): number[] {
+  const about = (side: readonly number[]) => {
+    const mean = side.reduce((sum, level) => sum + level, 0) / side.length;
+    return side.map((level) => level - mean);
+  };
+  return [...about(levels.slice(shift.start - shift.baselineNights, shift.start)), ...about(levels.slice(shift.start))];
 }
 
 /**

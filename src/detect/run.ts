@@ -150,9 +150,9 @@ export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
  * 3: the repeats' pooled spread clipped, `pooledWithinSpread`; 4: the sensitivity figures with the
  * threshold read as a gate and, at one repeat, the nights' own spread; 5: the nights' own lag-1
  * correlation in the sensitivity figures; 6: improvements held below persistZ + improvementMarginZ,
- * `heldImprovementFrom`).
+ * `heldImprovementFrom`; 7: the rank test in the sensitivity figures, `rankStep`).
  */
-const verdictFormat = 6;
+const verdictFormat = 7;
 
 /** What stored verdicts were judged with: a change of any may change every verdict. */
 function policyFingerprint(policy: DetectionPolicy): string {

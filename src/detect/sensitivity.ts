@@ -25,8 +25,9 @@
  * the promised size into synthetic series and counts how many are caught (79-89% of noise-limited
  * promises at CV 3-10% and 1-5 repeats; docs/detection.md has the table). On real series whose
  * nights jump (heavy tails) fewer are caught: `--real` plants it into REALISE's Firefox series,
- * 76% caught (80% where the 30 nights before show lag-1 correlation under 0.2 and excess kurtosis
- * under 3; 65% before the figure read the series' own correlation, {@link correlationAllowance}).
+ * 78% caught (81% where the 30 nights before show lag-1 correlation under 0.2 and excess kurtosis
+ * under 3; 65% before the figure read the series' own correlation, {@link correlationAllowance},
+ * 76% before it counted the rank test, `SensitivityBasis.rankStep`).
  *
  * @module
  */
@@ -57,6 +58,12 @@ export interface SensitivityBasis {
    * it about their mean; absent when unknown (the nights are then taken as independent).
    */
   correlation?: number;
+  /**
+   * The step (log) with which `persistNights` nights like these rank apart from them in
+   * {@link detectionPower} of the nights it happens (`rankStepNeeded`: the rank test reads the nights
+   * as they are, outliers too); read at the series' own repeats only. Absent when unknown.
+   */
+  rankStep?: number;
 }
 
 /** The smallest changes a series catches at its settings (relative, e.g. 0.18 for 18%), every gate counted: always above its threshold. */
@@ -287,7 +294,8 @@ function persistentDetectable(basis: SensitivityBasis, repeats: number, persistN
   const unit = persistNoise * Math.sqrt(1 / nights + 1 / sinceNights);
   const noiseGate = gate * allowance.mean + powerZ * Math.sqrt(1 + gate * gate * allowance.variance);
   const thresholdGate = Math.log1p(threshold) + (powerZ - episodeGateStandardErrors * allowance.mean) * unit;
-  return Math.expm1(Math.max(noiseGate * unit, threshold > 0 ? thresholdGate : 0));
+  const rankGate = repeats === basis.repeats && nights === policy.persistNights ? (basis.rankStep ?? 0) : 0;
+  return Math.expm1(Math.max(noiseGate * unit, threshold > 0 ? thresholdGate : 0, rankGate));
 }
 
 /** The correlation allowance's mean and variance over series (`correlationAllowance`). */

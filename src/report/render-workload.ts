@@ -69,7 +69,7 @@ function sensitivitySection(page: WorkloadPage) {
   if (rows.length === 0) return html`<h2>Sensitivity</h2>
 ${youngNote || html`<p class="muted">No series of this workload was judged on the latest night.</p>`}`;
   return html`<h2>Sensitivity</h2>
-<p class="muted">The smallest change each series catches at its noise and repeats on the latest night, meant for 80% of the nights it happens. On series whose nights wander together or jump, fewer are caught: 76% on real Firefox series (80% where their nights do neither), where synthetic ones reach 79-89%.</p>
+<p class="muted">The smallest change each series catches at its noise and repeats on the latest night, meant for 80% of the nights it happens. On series whose nights wander together or jump, fewer are caught: 78% on real Firefox series (81% where their nights do neither), where synthetic ones reach 79-89%.</p>
 <table class="sensitivity"><thead><tr><th>Cluster · environment</th><th>Metric</th><th class="num">Repeats</th><th class="num">First night</th><th class="num">Within ${rows[0]!.nights} nights</th><th>In words</th></tr></thead><tbody>
 ${rows.map((r) => html`<tr><td>${r.variant}</td><td>${r.metric}</td><td class="num">${r.repeats}</td><td class="num">${r.oneNight === undefined ? '-' : formatPercent(r.oneNight)}</td><td class="num">${formatPercent(r.withinNights)}</td><td>${r.text}</td></tr>
 `)}</tbody></table>

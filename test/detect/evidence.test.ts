@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { belowThreshold, episodeGateStandardErrors, judgedLevelStart, knownBelowStandardErrors, shiftRankAlpha, shiftRanksApart, strongestShift, type ShiftOptions } from '../../src/detect/evidence.js';
+import { belowThreshold, episodeGateStandardErrors, judgedLevelStart, knownBelowStandardErrors, rankStepNeeded, shiftRankAlpha, shiftRanksApart, strongestShift, type ShiftOptions } from '../../src/detect/evidence.js';
 import { createRandom, standardNormal } from '../../src/stats/index.js';
 
 const options: ShiftOptions = { minBaseline: 7, maxBaseline: 30, minNights: 3, clip: 3, noiseFloor: 0 };
@@ -99,6 +99,27 @@ describe('the shift test', () => {
     expect(shiftRanksApart(tied, shift)).toEqual({ apart: true, p: 1 / 1771 });
     // The same 3 nights after 8 baseline nights (a level judged a week ago): 1 / C(11, 3) at best.
     expect(shiftRanksApart(tied.slice(12), { ...shift, start: 8, baselineNights: 8 })).toEqual({ apart: false, p: 1 / 165 });
+  });
+
+  it('finds the step with which three nights like the baseline\'s rank apart from it, larger behind an outlying night, and none against too few nights', () => {
+    const calm = noisy(Array<number>(30).fill(0), 0.05, 7);
+    const step = rankStepNeeded(calm, 3, 0.8)!;
+    // Three nights drawn from the baseline's own plus that step: they rank apart in about 80% of draws.
+    const random = createRandom(11);
+    let apart = 0;
+    for (let draw = 0; draw < 2000; draw++) {
+      const shifted = [0, 1, 2].map(() => calm[Math.floor(random() * calm.length)]! + step);
+      if (shiftRanksApart([...calm, ...shifted], { start: 30, nights: 3, z: 5, shift: step, baselineLevel: 0, baselineNights: 30, noise: 0.05, standardError: 0.03, correlation: 0 }).apart) apart++;
+    }
+    expect(apart / 2000).toBeGreaterThan(0.77);
+    expect(apart / 2000).toBeLessThan(0.83);
+    // One slow outlier night among the 30 (a heavy tail): the nights must clear it too.
+    const outlier = calm.map((level, i) => (i === 12 ? level + 0.5 : level));
+    expect(rankStepNeeded(outlier, 3, 0.8)!).toBeGreaterThan(step + 0.2);
+    // Downwards for a metric whose regressions are lower values: the same step, mirrored.
+    expect(rankStepNeeded(calm.map((level) => -level), 3, 0.8, -1)).toBeCloseTo(step, 10);
+    // 3 nights never rank apart at 0.001 from fewer than 17 (`rankBaselineNeeded`).
+    expect(rankStepNeeded(calm.slice(0, 16), 3, 0.8)).toBeUndefined();
   });
 
   it('calls a shift below the threshold only when its size plus the given standard errors stays below it', () => {
