@@ -282,27 +282,33 @@ export function rankStepNeeded(baseline: readonly number[], nights: number, powe
   if (allowed < 0) return undefined;
   const sorted = Float64Array.from(baseline, (value) => sign * value).sort();
   const b = sorted.length;
+  // Scratch for each step tried (a night's promises try about 17 for each of 20,000 series).
+  const share = new Float64Array(allowed + 1);
+  const total = new Float64Array(allowed + 1);
+  const next = new Float64Array(allowed + 1);
   // The chance that `nights` shifted nights leave at most `allowed` baseline nights above them, for a step d.
   const passes = (d: number) => {
     // Share of nights k with exactly c baseline nights above y_k + d, for c up to `allowed`.
-    const share = new Float64Array(allowed + 1);
+    share.fill(0);
     let above = 0;
     for (let k = b - 1; k >= 0; k--) {
       while (above < b && sorted[b - 1 - above]! > sorted[k]! + d) above++;
       if (above <= allowed) share[above]! += 1 / b;
     }
     // The sum of `nights` independent draws, kept up to `allowed`.
-    let total = Float64Array.of(1);
+    total.fill(0);
+    total[0] = 1;
     for (let i = 0; i < nights; i++) {
-      const next = new Float64Array(allowed + 1);
-      for (let t = 0; t < total.length; t++) for (let c = 0; c + t <= allowed; c++) next[t + c]! += total[t]! * share[c]!;
-      total = next;
+      next.fill(0);
+      for (let t = 0; t <= allowed; t++) for (let c = 0; c + t <= allowed; c++) next[t + c]! += total[t]! * share[c]!;
+      total.set(next);
     }
     return total.reduce((sum, p) => sum + p, 0) >= power;
   };
+  // To 1e-5 in log units (0.001%): promises are said in whole percents.
   let low = 0;
   let high = sorted[b - 1]! - sorted[0]! + Number.EPSILON;
-  for (let i = 0; i < 30; i++) {
+  while (high - low > 1e-5) {
     const mid = (low + high) / 2;
     if (passes(mid)) high = mid;
     else low = mid;
