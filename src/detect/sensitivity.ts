@@ -61,7 +61,7 @@ export interface SensitivityBasis {
   /**
    * The step (log) with which `persistNights` nights like these rank apart from them in
    * {@link detectionPower} of the nights it happens (`rankStepNeeded`: the rank test reads the nights
-   * as they are, outliers too); read at the series' own repeats only. Absent when unknown.
+   * as they are, outliers too); at other repeats it scales with the nights' noise. Absent when unknown.
    */
   rankStep?: number;
 }
@@ -294,7 +294,9 @@ function persistentDetectable(basis: SensitivityBasis, repeats: number, persistN
   const unit = persistNoise * Math.sqrt(1 / nights + 1 / sinceNights);
   const noiseGate = gate * allowance.mean + powerZ * Math.sqrt(1 + gate * gate * allowance.variance);
   const thresholdGate = Math.log1p(threshold) + (powerZ - episodeGateStandardErrors * allowance.mean) * unit;
-  const rankGate = repeats === basis.repeats && nights === policy.persistNights ? (basis.rankStep ?? 0) : 0;
+  // Measured on the nights at the series' repeats; at others it scales with the nights' noise, as
+  // the rest of the figure does (`noiseAt`), so more repeats never promise less.
+  const rankGate = nights === policy.persistNights && basis.rankStep !== undefined && basis.persistNoise > 0 ? (basis.rankStep * persistNoise) / basis.persistNoise : 0;
   return Math.expm1(Math.max(noiseGate * unit, threshold > 0 ? thresholdGate : 0, rankGate));
 }
 
