@@ -231,7 +231,7 @@ export const shiftRankAlpha = 0.001;
  * baseline needs more shifted nights to reach the level: at least 1 / C(b + k, k), so 7
  * baseline nights (a level judged a week ago) need 6 shifted ones, 20 need 3.
  */
-export function shiftRanksApart(levels: readonly number[], shift: Shift): { apart: boolean; p: number } {
+export function shiftRanksApart(levels: readonly number[], shift: Pick<Shift, 'start' | 'baselineNights' | 'shift'>): { apart: boolean; p: number } {
   const recent = levels.slice(shift.start);
   const baseline = levels.slice(shift.start - shift.baselineNights, shift.start);
   const test = mannWhitneyU(recent, baseline, { alternative: shift.shift > 0 ? 'greater' : 'less' });
@@ -257,8 +257,7 @@ function rankShortfallAllowed(nights: number, baseline: number): number {
     for (let shortfall = 0; shortfall <= baseline; shortfall++) {
       // One shifted night below `shortfall` baseline nights, the others beyond all of them.
       const shifted = Array.from({ length: nights }, (_, i) => (i === 0 ? baseline - shortfall + 0.5 : baseline + 1 + i));
-      const level = { levels: [...base, ...shifted], shift: { start: baseline, baselineNights: baseline, shift: 1 } as Shift };
-      if (!shiftRanksApart(level.levels, level.shift).apart) break;
+      if (!shiftRanksApart([...base, ...shifted], { start: baseline, baselineNights: baseline, shift: 1 }).apart) break;
       allowed = shortfall;
     }
     shortfalls.set(key, allowed);
@@ -383,8 +382,16 @@ export function heldImprovementStart(levels: readonly number[], options: ShiftOp
   if (shift === undefined || Math.sign(shift.shift) !== improvementSign) return undefined;
   const z = Math.abs(shift.z);
   if (z < policy.persistZ || z >= policy.persistZ + policy.improvementMarginZ || belowThreshold(shift, threshold, episodeGateStandardErrors)) return undefined;
-  if ((levels.at(-1)! - shift.baselineLevel - shift.shift / 2) * shift.shift <= 0 || !shiftRanksApart(levels, shift).apart) return undefined;
+  if (!latestOnShiftedSide(levels, shift) || !shiftRanksApart(levels, shift).apart) return undefined;
   return shift.start;
+}
+
+/**
+ * Whether the last of `levels` (tonight) stands past the midpoint between `shift`'s two levels, on
+ * its side: a shift the series already came back from is not opened, nor held.
+ */
+export function latestOnShiftedSide(levels: readonly number[], shift: Shift): boolean {
+  return (levels.at(-1)! - (shift.baselineLevel + (shift.baselineLevel + shift.shift)) / 2) * shift.shift > 0;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { sampleStandardDeviation } from 'simple-statistics';
 import { formatChange, formatMultiple, formatP, formatPercent } from '../format/index.js';
 import { changeNoiseOf, type Comparison } from './compare.js';
-import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, heldImprovementNights, heldImprovementStart, heldLongEnough, judgedLevelStart, rankBaselineNeeded, rankStepNeeded, shiftRankAlpha, shiftRanksApart, strongestShift, type Shift } from './evidence.js';
+import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, heldImprovementNights, heldImprovementStart, heldLongEnough, judgedLevelStart, latestOnShiftedSide, rankBaselineNeeded, rankStepNeeded, shiftRankAlpha, shiftRanksApart, strongestShift, type Shift } from './evidence.js';
 import { suspectNights } from './suspect-range.js';
 import { lagOneCorrelation } from '../stats/noise.js';
 import { lookbackResults, resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
@@ -220,10 +220,9 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const shift = scanOptions.firstSplit === 0 ? judgedLevelShift : strongestShift(persistLevels, scanOptions);
   const shiftProved = shift !== undefined && Math.abs(shift.z) >= policy.persistZ;
   const nightNoise = Math.max(shift?.noise ?? noise, noiseFloor);
-  const tonight = levels.at(-1)!;
   const shiftedLevel = shift && shift.baselineLevel + shift.shift;
   // A shift the series already came back from is not opened: tonight must not be clearly at the old level.
-  const tonightShifted = shift !== undefined && (tonight - (shift.baselineLevel + shiftedLevel!) / 2) * shift.shift > 0;
+  const tonightShifted = shift !== undefined && latestOnShiftedSide(persistLevels, shift);
   // A step of the threshold measures below it about half the time: the shift counts as large
   // unless it measures clearly below it (`episodeGateStandardErrors`), so a 10% step is found
   // within weeks instead of on a coin flip (and a 9% one sometimes is too).
