@@ -100,12 +100,7 @@ export function jsonDataEntryScript(global: string, key: string, json: string): 
 
 /** A data file: a script that hands the page its data through a global (fetch() fails on file://). */
 export function dataScript(global: string, data: unknown): string {
-  return jsonDataScript(global, JSON.stringify(data));
-}
-
-/** `dataScript` of data already written as JSON. */
-export function jsonDataScript(global: string, json: string): string {
-  return `window.${global} = ${parsedJson(json)};\n`;
+  return `window.${global} = ${parsedJson(JSON.stringify(data))};\n`;
 }
 
 /**
