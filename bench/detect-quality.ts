@@ -12,7 +12,7 @@
  *      improvements open, and a slowdown a few nights after a speed-up (the Dask recording's case).
  *   npx tsx bench/detect-quality.ts [--realise DIR] [--dask DIR] [--json]
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { detectionSchema, type DetectionPolicy } from '../src/detect/policy.js';
@@ -21,6 +21,7 @@ import { openHistory } from '../src/history/open.js';
 import { changePoints } from '../src/stats/segmentation.js';
 import { nightAt, runNights, valueRows } from '../test/detect/helpers.js';
 import { falseAlarms, improvementGrid, powerGrid, printSynthetic, slowdownAfterSpeedUp, type Synthetic } from './detect-power.js';
+import { readRealiseSeries, type RealiseSeries } from './realise-data.js';
 import { seedRuleChanges } from './seed-rule.js';
 import { stepCases, stepNight, stepRows, stepTrials } from './synthetic-suite.js';
 import { decodeFixture, loadHistoryFixture } from '../test/helpers/history-fixture.js';
@@ -38,13 +39,6 @@ const policy: DetectionPolicy = detectionSchema.parse(JSON.parse(argument('--pol
 const log = (line: string) => (asJson ? process.stderr : process.stdout).write(`${line}\n`);
 
 // ---------------------------------------------------------------- 1. REALISE
-interface RealiseSeries {
-  signature: string;
-  name: string;
-  values: number[];
-  truth: number[];
-  mozillaAlerts: number[];
-}
 
 /** TCPDBench's F1 with a margin, as the README defines it. */
 export function scoreF1(truth: readonly number[], predicted: readonly number[], n: number, margin = 5): { f1: number; precision: number; recall: number } {
@@ -110,8 +104,7 @@ const detectors: Record<string, (series: RealiseSeries) => number[]> = {
 
 function realise(): Record<string, { f1: number; precision: number; recall: number }> | string {
   if (!existsSync(realiseDir)) return `no REALISE data at ${realiseDir}`;
-  const files = readdirSync(realiseDir).filter((f) => f.endsWith('.json')).sort();
-  const series = files.map((f) => JSON.parse(readFileSync(path.join(realiseDir, f), 'utf8')) as RealiseSeries);
+  const series = readRealiseSeries(realiseDir);
   const scores: Record<string, { f1: number; precision: number; recall: number }> = {};
   for (const [name, detect] of Object.entries(detectors)) {
     const each = series.map((s) => scoreF1(s.truth, detect(s), s.values.length));

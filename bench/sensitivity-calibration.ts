@@ -24,9 +24,9 @@
  * the base rate a catch is read against.
  *   npx tsx bench/sensitivity-calibration.ts --real [--realise DIR] [--every 5] [--from 40] [--json]
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { median } from 'simple-statistics';
 import { defaultDetectionPolicy as policy, type DetectionPolicy } from '../src/detect/policy.js';
 import { detectableWithin, detectionPower, minimumDetectable } from '../src/detect/sensitivity.js';
 import type { SeriesVerdict } from '../src/detect/judge.js';
@@ -34,6 +34,7 @@ import type { Episode, EpisodeChange } from '../src/detect/episodes.js';
 import type { ResultRow } from '../src/history/types.js';
 import { lagOneCorrelation } from '../src/stats/noise.js';
 import { nightAt, runNights, seriesRows, valueRows, type SeriesSpec } from '../test/detect/helpers.js';
+import { readRealiseSeries, type RealiseSeries } from './realise-data.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -204,16 +205,6 @@ function synthetic(): void {
 
 // ---------------------------------------------------------------- real series (--real)
 
-/** A REALISE series as /work/shared/data/realise holds it (its README.md has every field). */
-interface RealiseSeries {
-  signature: string;
-  name: string;
-  values: number[];
-  /** Row indices of the labelled change points. */
-  truth: number[];
-  lowerIsBetter: boolean;
-}
-
 /** Plant nights this close to a labelled change point (rows, either way) are skipped: the series is not at one level there. */
 const labelSlack = 10;
 /** Plant nights with an episode opened this few nights before are skipped, as are those with one active: the series is not at a judged level. */
@@ -332,21 +323,16 @@ function real(): void {
   const every = Number(flags.every);
   const from = Number(flags.from);
   const dir = flags.realise;
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-  const tallies = files.map((f) => runReal(JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as RealiseSeries, every, from));
+  const tallies = readRealiseSeries(dir).map((series) => runReal(series, every, from));
   const all = [...tallies, pooled(tallies)];
   if (flags.json) {
     console.log(JSON.stringify({ every, from, nights: policy.persistNights, labelSlack, episodeSlack, firstBadSlack, detectionPower, series: all }, null, 2));
     return;
   }
-  const median = (xs: readonly number[]) => {
-    const sorted = [...xs].sort((a, b) => a - b);
-    return sorted.length === 0 ? Number.NaN : (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2;
-  };
   /** A share with its binomial standard error (plants taken as independent), in points. */
   const share = (k: number, n: number) => (n === 0 ? '-' : `${((100 * k) / n).toFixed(0)}% +/- ${(100 * Math.sqrt((k / n) * (1 - k / n) / n)).toFixed(0)}`);
   console.log(
-    `REALISE, ${files.length} series, one value a night: a step of the 3-night promise planted every ${every} nights from night ${from} ` +
+    `REALISE, ${tallies.length} series, one value a night: a step of the 3-night promise planted every ${every} nights from night ${from} ` +
       `(none within ${labelSlack} rows of a labelled change point, ${episodeSlack} nights of an episode); caught: a regression opened on its ${policy.persistNights} nights, ` +
       `its first bad night within ${firstBadSlack} of the step; promised: ${100 * detectionPower}%`,
   );
