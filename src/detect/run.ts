@@ -27,11 +27,16 @@ export { lookbackResults };
 /**
  * The oldest night detection reads from the history to judge `night`: as many nights with a
  * nightly run (of `suite`) as detection reads results (`readResults`: the lookback and the
- * persistence path's earlier baseline when `earlierBaseline` is set), since the windows count results and not calendar days;
+ * second look's earlier baseline when `earlierBaseline` is set), since the windows count results and not calendar days;
  * '' (everything before `night`) when the history holds fewer.
  */
-export function readFrom(store: Pick<HistoryStore, 'runs'>, policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays' | 'persistBaselineNights' | 'earlierBaseline'>, night: string, suite?: string): string {
-  return store.runs.nightlyNightsBack(night, readResults(policy), suite) ?? '';
+export function readFrom(store: Pick<HistoryStore, 'runs'>, policy: Pick<DetectionPolicy, 'windowDays' | 'lookbackDays' | 'earlierBaseline' | 'earlierBaselineResults'>, night: string, suite?: string): string {
+  return nightsBack(store, readResults(policy), night, suite);
+}
+
+/** The oldest of the `results` nightly nights (of `suite`) up to `night`; '' when the history holds fewer. */
+function nightsBack(store: Pick<HistoryStore, 'runs'>, results: number, night: string, suite?: string): string {
+  return store.runs.nightlyNightsBack(night, results, suite) ?? '';
 }
 
 export interface DetectOptions {
@@ -150,9 +155,10 @@ export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
  * 3: the repeats' pooled spread clipped, `pooledWithinSpread`; 4: the sensitivity figures with the
  * threshold read as a gate and, at one repeat, the nights' own spread; 5: the nights' own lag-1
  * correlation in the sensitivity figures; 6: improvements held below persistZ + improvementMarginZ,
- * `heldImprovementFrom`; 7: the rank test in the sensitivity figures, `rankStep`).
+ * `heldImprovementFrom`; 7: the rank test in the sensitivity figures, `rankStep`; 8: a stable
+ * series judged again for a regression with the results before the lookback in its baseline).
  */
-const verdictFormat = 7;
+const verdictFormat = 8;
 
 /** What stored verdicts were judged with: a change of any may change every verdict. */
 function policyFingerprint(policy: DetectionPolicy): string {
@@ -172,7 +178,9 @@ export function assessNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
     ? seriesOfLastResults(options.series.filter((one) => options.suite === undefined || one.identity.suite === options.suite), night, readResults(policy))
     : seriesOfWorkloadNights(store.runs.streamWorkloadNights({ kind: 'nightly', suite: options.suite, sinceNight: since, wholePointsOnly: true }), { from: since, to: night });
   return planNight(series, store.episodes.episodes({ suite: options.suite }), policy, {
-    night, suite: options.suite, lookbackFrom: since, declared: declaredDirections(store.runs.metricDirections()), falseAlarms: store.triage.falseAlarmEpisodes(),
+    // An episode is retired once its series has no result in the lookback, where it is judged:
+    // the results before it that the second look reads are baseline only.
+    night, suite: options.suite, lookbackFrom: nightsBack(store, lookbackResults(policy), night, options.suite), declared: declaredDirections(store.runs.metricDirections()), falseAlarms: store.triage.falseAlarmEpisodes(),
     machineNights: new Set(store.episodes.machineNights({ sinceNight: since, machineOnly: true }).map((m) => m.night)),
   });
 }
@@ -191,7 +199,7 @@ export function planNight(
   options: {
     night?: string;
     suite?: string;
-    /** The oldest night of the lookback read (`readFrom`): an active episode no ok night advanced since before it is retired ('' retires none). */
+    /** The oldest night of the lookback: an active episode no ok night advanced since before it is retired ('' retires none). */
     lookbackFrom?: string;
     declared?: DeclaredDirections;
     falseAlarms?: readonly FalseAlarmStep[];

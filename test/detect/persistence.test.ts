@@ -4,6 +4,7 @@ import { describeDetectable } from '../../src/detect/judge.js';
 import { groupSeries } from '../../src/detect/series.js';
 import { judgeNight } from '../../src/detect/run.js';
 import { nightAt, runNights, seriesRows } from './helpers.js';
+import type { Episode } from '../../src/detect/episodes.js';
 
 const stepNight = 30;
 
@@ -57,21 +58,39 @@ describe('the persistence path', () => {
     }
   });
 
-  it('with detection.earlierBaseline, keeps an old step\'s baseline past the lookback: +15% at CV 10% and one repeat found within 28 nights in twice as many series', () => {
+  it('looks at a stable series again with the results before the lookback: +15% at CV 10% and one repeat found within 28 nights in more series, the culprit in each new range', () => {
     const finds = (earlierBaseline: boolean) => {
-      const found = [];
+      const found = new Map<number, Episode>();
       for (let seed = 1; seed <= 40; seed++) {
         const run = runNights(seriesRows({ seed: 500 + seed, nights: stepNight + 28, repeats: 1, cv: 0.1, steps: [{ from: stepNight, factor: 1.15 }] }), detectionSchema.parse({ earlierBaseline }), stepNight, stepNight + 27);
-        if (run.episodes[0]) found.push(run.episodes[0]);
+        if (run.episodes[0]) found.set(seed, run.episodes[0]);
       }
       return found;
     };
-    const byDefault = finds(false);
-    const withEarlier = finds(true);
-    // Measured: 17 and 35 of 40; the ranges of 33 of the 35 hold the step night.
-    expect(byDefault.length).toBeLessThan(25);
-    expect(withEarlier.length).toBeGreaterThanOrEqual(30);
-    expect(withEarlier.filter((e) => e.lastGood.night < nightAt(stepNight) && e.firstBad.night >= nightAt(stepNight)).length).toBeGreaterThanOrEqual(0.9 * withEarlier.length);
+    const holdsCulprit = (e: Episode) => e.lastGood.night < nightAt(stepNight) && e.firstBad.night >= nightAt(stepNight);
+    const oneLook = finds(false);
+    const twoLooks = finds(true);
+    // Measured: 17 and 23 of 40; each of the 7 only the second look found holds the step night.
+    expect(oneLook.size).toBeLessThan(20);
+    expect(twoLooks.size).toBeGreaterThanOrEqual(21);
+    const secondLookOnly = [...twoLooks].filter(([seed]) => !oneLook.has(seed)).map(([, e]) => e);
+    expect(secondLookOnly.length).toBeGreaterThanOrEqual(5);
+    expect(secondLookOnly.filter(holdsCulprit).length).toBeGreaterThanOrEqual(secondLookOnly.length - 1);
+    expect(secondLookOnly.every((e) => e.kind === 'regression')).toBe(true);
+  });
+
+  it('opens no improvement on the second look: -15% at CV 10% and one repeat is found in the same series with it and without', () => {
+    const finds = (earlierBaseline: boolean) => {
+      const found: string[] = [];
+      for (let seed = 1; seed <= 20; seed++) {
+        const run = runNights(seriesRows({ seed: 700 + seed, nights: stepNight + 28, repeats: 1, cv: 0.1, steps: [{ from: stepNight, factor: 0.85 }] }), detectionSchema.parse({ earlierBaseline }), stepNight, stepNight + 27);
+        found.push(...run.episodes.map((e) => `${seed} ${e.kind} ${e.firstBad.night}`));
+      }
+      return found;
+    };
+    const withSecondLook = finds(true);
+    expect(withSecondLook.length).toBeGreaterThan(0);
+    expect(withSecondLook).toEqual(finds(false));
   });
 
   it.each([
