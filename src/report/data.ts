@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { median } from 'simple-statistics';
 import { judgeLevelChanges, nightlyLevels, summarizeSensitivity } from '../detect/index.js';
 import { formatChange } from '../format/index.js';
 import { relativeSpread } from '../stats/index.js';
+import { bufferFor, sortInto } from '../stats/sort-into.js';
 import type { SegmentationOptions } from '../stats/segmentation.js';
 import type { PublishedIssues } from './published.js';
 import type { CommitInfo } from '../history/types.js';
@@ -98,10 +98,10 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
     for (const [metric, unit, values, repeatNumbers] of metrics) {
       let byRun = group.values.get(metric);
       if (!byRun) group.values.set(metric, (byRun = new Map()));
-      // A run measures a workload's metric once: its repeats are all here.
-      const repeats: number[] = [];
-      for (let k = 0; k < values.length; k++) repeats[repeatNumbers[k]! - 1] = values[k]!;
-      byRun.set(runId, repeats);
+      // A run measures a workload's metric once: its repeats are all here. Most runs' values are
+      // repeats 1..n already, in order, and are taken as they are: 620,000 arrays fewer to
+      // allocate and keep at 20,000 series of 31 nights.
+      byRun.set(runId, inRepeatOrder(values, repeatNumbers) ? values : byRepeatNumber(values, repeatNumbers));
       // Never null here: every stored value has a unit (results.unit is NOT NULL).
       group.units.set(metric, unit ?? '');
     }
@@ -177,6 +177,46 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
   };
 }
 
+/** Whether a run's values are those of repeats 1, 2, ... n in order. */
+function inRepeatOrder(values: readonly number[], repeatNumbers: readonly number[]): boolean {
+  for (let k = 0; k < values.length; k++) if (repeatNumbers[k] !== k + 1) return false;
+  return true;
+}
+
+/** A run's values placed by repeat number: a repeat without a value is a hole (read as undefined). */
+function byRepeatNumber(values: readonly number[], repeatNumbers: readonly number[]): number[] {
+  const repeats: number[] = [];
+  for (let k = 0; k < values.length; k++) repeats[repeatNumbers[k]! - 1] = values[k]!;
+  return repeats;
+}
+
+/** The buffer the site's medians are sorted in (each is taken and read before the next starts). */
+let medianBuffer = new Float64Array(64);
+
+/** The median of a night's repeats (holes left out), or null when it has none. */
+function presentMedian(values: readonly (number | undefined)[]): number | null {
+  let n = 0;
+  for (const value of values) if (value !== undefined) n++;
+  if (n === values.length) return n === 0 ? null : sortedMedian(values as readonly number[], 0, n);
+  return presentMedian(values.filter((value) => value !== undefined));
+}
+
+/**
+ * The median of `values[start..end)` (non-empty), sorted in a kept buffer: 1.2 million medians at
+ * 20,000 series of 31 nights, where a copy of each window cost allocations the collector then
+ * swept. The middle two are averaged as `simple-statistics`' `median` does (`lo + 0.5 (hi - lo)`,
+ * not `(lo + hi) / 2`), which the pages took before: the same doubles.
+ */
+function sortedMedian(values: readonly number[], start: number, end: number): number {
+  const n = end - start;
+  medianBuffer = bufferFor(medianBuffer, n);
+  sortInto(values, medianBuffer, start, end);
+  const mid = n >> 1;
+  if (n % 2 === 1) return medianBuffer[mid]!;
+  const lo = medianBuffer[mid - 1]!;
+  return lo + 0.5 * (medianBuffer[mid]! - lo);
+}
+
 function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], nightMarkers: Marker[], options: SiteDataOptions): MetricSeries {
   const byRun = group.values.get(metric)!;
   const key = siteSeriesKey(group.suite, group.workload, metric, group.variant.id);
@@ -184,19 +224,16 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], nigh
   const perNight = nightRuns.map((run) => byRun.get(run.id) ?? []);
   const repeatCount = Math.max(0, ...perNight.map((values) => values.length));
   // A night an incomplete run cut short shows its repeats but, as in detection, is no point of the series.
-  const medians = perNight.map((values, i) => {
-    if (group.cutShort.has(nightRuns[i]!.id)) return null;
-    const present = values.filter((v) => v !== undefined);
-    return present.length ? median(present) : null;
-  });
+  const medians = perNight.map((values, i) => (group.cutShort.has(nightRuns[i]!.id) ? null : presentMedian(values)));
   // Detection's window counts results, not days (issue 30): a history with a result every ten
-  // days has a baseline band too, and it is the one detection compared each night with.
-  const baseline = medians.map((_, i) => {
-    const window: number[] = [];
-    for (let j = i - 1; j >= 0 && window.length < options.windowDays; j--) {
-      if (medians[j] !== null) window.push(medians[j]!);
-    }
-    return window.length >= options.minBaselineNights ? median(window) : null;
+  // days has a baseline band too, and it is the one detection compared each night with: the
+  // last `windowDays` medians before the night.
+  const results: number[] = [];
+  const baseline = medians.map((nightMedian) => {
+    const size = Math.min(results.length, options.windowDays);
+    const windowMedian = size >= options.minBaselineNights && size > 0 ? sortedMedian(results, results.length - size, results.length) : null;
+    if (nightMedian !== null) results.push(nightMedian);
+    return windowMedian;
   });
   // A loop, not perNight.flat().filter(): that took 1.0 s of a 5,000-workload build on a loaded
   // machine (20,000 series of 30 nights); a loop over the same shapes alone, 0.05 s against 0.42 s.
