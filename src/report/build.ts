@@ -26,7 +26,7 @@ import { buildDrilldown } from './drilldown.js';
 import { ownCpuSeconds } from '../runner/proc.js';
 import { drilldownPart, sitePaths } from './paths.js';
 import { fileIssues, publishedIssues } from './published.js';
-import { dataEntryScript, dataScript, jsonDataEntryScript } from './render.js';
+import { dataEntryScript, dataScript, jsonRecordEntryScript } from './render.js';
 import { renderComparePage } from './render-compare.js';
 import { splitBySize } from './data-parts.js';
 import { renderIndex } from './render-index.js';
@@ -216,8 +216,7 @@ function writeDrilldowns(
     // A linked workload has samples (data.ts links no other), so its part is here. In name order:
     // a part's bytes do not depend on the order the history gave.
     const workloads = workloadsOf.get(run.id)![part]!.sort();
-    const entries = workloads.map((workload) => `${JSON.stringify(workload)}:${drilldownJson(run, workload)}`);
-    out.write(dataPath, jsonDataEntryScript('NIGHTBENCH_DRILLDOWN', run.id, `{${entries.join(',')}}`));
+    out.write(dataPath, jsonRecordEntryScript('NIGHTBENCH_DRILLDOWN', run.id, workloads.map((workload) => [workload, drilldownJson(run, workload)] as const)));
     counts.written += workloads.length;
   }
   return counts;
