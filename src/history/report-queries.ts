@@ -46,19 +46,21 @@ export function readReportHistory(db: Db): ReportHistory {
     else nights.push(night);
   }
   const measured: ReportHistory['measured'] = [];
+  // Failed repeats are read only where the stored points count some: a scan of every repeat for
+  // them read 465,000 rows, values and all, at 20,000 series of 31 nights (0.4 s).
+  const failedOf = db.prepare(
+    `SELECT run_id AS runId, workload, repeat, status, error, failure_class AS failureClass, failure_cause AS failureCause FROM repeats
+     WHERE run_id = ? AND workload = ? AND status IN ('failed', 'timeout') ORDER BY repeat`,
+  );
+  const failures: ReportHistory['failures'] = [];
   for (const { id: runId } of runs) {
-    for (const { workload, metrics } of nightsByRun.get(runId) ?? []) {
-      const valued = metrics.filter(([, , values]) => values.length > 0);
+    for (const { workload, metrics, failedRepeats } of nightsByRun.get(runId) ?? []) {
+      // Most workloads have values of every metric: their list is taken as it is.
+      const valued = metrics.every(([, , values]) => values.length > 0) ? metrics : metrics.filter(([, , values]) => values.length > 0);
       if (valued.length > 0) measured.push({ runId, workload, metrics: valued });
+      if (failedRepeats > 0) failures.push(...(failedOf.all(runId, workload) as ReportHistory['failures']));
     }
   }
-
-  const failures = db
-    .prepare(
-      `SELECT p.run_id AS runId, p.workload, p.repeat, p.status, p.error, p.failure_class AS failureClass, p.failure_cause AS failureCause FROM repeats p JOIN runs r ON r.id = p.run_id AND r.kind = 'nightly'
-       WHERE p.status IN ('failed', 'timeout')`,
-    )
-    .all() as ReportHistory['failures'];
 
   const commits = (
     db
