@@ -99,14 +99,14 @@ export function unfinishedRuns(db: Db): Set<string> {
   return new Set((db.prepare("SELECT id FROM runs WHERE status = 'running'").pluck().all() as string[]));
 }
 
-/** The repeats of one workload in one run: status, error, metrics and their processes' timelines as JSON. */
+/** The repeats of one workload in one run: status, error, metrics and their processes' timelines as the bytes of their JSON. */
 export function readRunWorkload(db: Db, runId: string, workload: string): RepeatFacts[] {
   // Once per drill-down: 5,000 a night at 5,000 workloads, where preparing them each time cost 0.8 s.
   const repeats = preparedOnce(
     db,
-    `SELECT p.repeat, p.status, p.error, p.metric_values AS stored, l.processes
+    `SELECT p.repeat, p.status, p.error, p.metric_values AS stored, CAST(l.processes AS BLOB) AS processes
      FROM repeats p LEFT JOIN repeat_timelines l USING (run_id, workload, repeat) WHERE p.run_id = ? AND p.workload = ? ORDER BY p.repeat`,
-  ).all(runId, workload) as { repeat: number; status: RepeatStatus; error: string | null; stored: string; processes: string | null }[];
+  ).all(runId, workload) as { repeat: number; status: RepeatStatus; error: string | null; stored: string; processes: Buffer | null }[];
   // Repeats recorded before their timelines were (db/migrations/028): cut from their samples now.
   const samples = repeats.some((r) => r.processes === null)
     ? (preparedOnce(db, 'SELECT repeat, process, host, t, rss, cpu FROM samples WHERE run_id = ? AND workload = ?').all(runId, workload) as { repeat: number; process: string; host: string; t: string; rss: string; cpu: string }[])
@@ -116,10 +116,10 @@ export function readRunWorkload(db: Db, runId: string, workload: string): Repeat
     metrics: decodeRepeatValues(stored).map(([metric, value, unit]): MetricValue => ({ metric, value, unit })),
     timelines:
       processes ??
-      encodeRepeatTimelines(
+      Buffer.from(encodeRepeatTimelines(
         samples
           .filter((s) => s.repeat === r.repeat)
           .map((s): ProcessSamples => ({ process: s.process, host: s.host, t: JSON.parse(s.t) as number[], rss: JSON.parse(s.rss) as number[], cpu: JSON.parse(s.cpu) as number[] })),
-      ),
+      )),
   }));
 }

@@ -80,6 +80,11 @@ export interface RepeatFacts {
   status: RepeatStatus;
   error: string | null;
   metrics: MetricValue[];
-  /** Its processes' samples as the drill-down charts them: the JSON of a `ProcessTimeline` array, in the drill-down's order (sample-timelines.ts). */
-  timelines: string;
+  /**
+   * Its processes' samples as the drill-down charts them: the JSON of a `ProcessTimeline` array, in
+   * the drill-down's order (sample-timelines.ts), as UTF-8 bytes: the site writes them as they
+   * are, and a night's (76 MB at 5,000 workloads) decoded into strings only to be encoded again
+   * cost the build about half a second.
+   */
+  timelines: Buffer;
 }

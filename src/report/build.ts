@@ -189,7 +189,7 @@ function writeDrilldowns(
   linked: ReadonlyMap<string, LinkedPart>,
   withSamples: ReadonlySet<string>,
   unfinished: ReadonlySet<string>,
-  drilldownJson: (run: ReportRun, workload: string) => string,
+  drilldownJson: (run: ReportRun, workload: string) => Buffer,
 ): BuildSummary['drilldowns'] {
   const counts = { written: 0, kept: 0 };
   const runs = new Map([...linked.values()].map(({ run }) => [run.id, run]));
@@ -266,7 +266,7 @@ class SiteWriter {
 
   constructor(private readonly root: string) {}
 
-  write(relative: string, content: string): void {
+  write(relative: string, content: string | Buffer): void {
     const file = path.join(this.root, relative);
     const dir = path.dirname(file);
     // 20,000 series write some 15,000 files into a few thousand folders: each made once.
@@ -274,7 +274,7 @@ class SiteWriter {
       mkdirSync(dir, { recursive: true });
       this.madeDirs.add(dir);
     }
-    const bytes = Buffer.from(content);
+    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
     writeOver(file, bytes);
     this.count(relative, bytes.length);
   }

@@ -119,7 +119,7 @@ describe('migration 026: a repeat holds its values', () => {
     expect(shuffle.metrics.find(([metric]) => metric === 'wall_time')).toEqual(['wall_time', 's', awkward.filter((_, i) => i !== 3), [1, 2, 3, 5]]);
     expect(nights.find((n) => n.workload === 'join')).toMatchObject({ failedRepeats: 1, okRepeats: 0 });
     expect(drill[0]).toMatchObject({ repeat: 1, status: 'ok', metrics: [{ metric: 'cpu_time', value: awkward[0]! * 2, unit: 's' }, { metric: 'peak_memory', value: 1e9 + 1, unit: 'bytes' }, { metric: 'wall_time', value: awkward[0], unit: 's' }] });
-    expect(JSON.parse(drill[0]!.timelines)).toHaveLength(1);
+    expect(JSON.parse(drill[0]!.timelines.toString())).toHaveLength(1);
   });
 
   it('merges a shard written at 025 into a history at 026 with every value, once', () => {

@@ -4,7 +4,7 @@ import type { DrilldownPage } from '../../src/report/types.js';
 
 /** The drill-down's page data, checked to be the JSON `JSON.stringify` writes (the site's files are compared byte for byte). */
 function buildDrilldown(...args: Parameters<typeof drilldownJson>): DrilldownPage {
-  const json = drilldownJson(...args);
+  const json = drilldownJson(...args).toString();
   const page = JSON.parse(json) as DrilldownPage;
   expect(JSON.stringify(page)).toBe(json);
   return page;
@@ -15,8 +15,8 @@ describe('buildDrilldown', () => {
     const run = { id: 'r1', suite: 'dask', night: '2026-02-09', startedAt: '', environmentName: 'default', environmentFingerprint: 'f', provider: 'local', clusterShape: 'local:2x1:2GiB', commits: [] };
     const timeline = (process: string) => ({ process, host: 'h', t: [0, 1], rssMiB: [1, 2], cpuCores: [null, 1] });
     const page = buildDrilldown(run, 'shuffle', [
-      { repeat: 2, status: 'failed', error: 'boom', metrics: [], timelines: '[]' },
-      { repeat: 1, status: 'ok', error: null, metrics: [{ metric: 'wall_time', value: 1.234567, unit: 's' }], timelines: JSON.stringify([timeline('scheduler'), timeline('worker-2'), timeline('worker-10')]) },
+      { repeat: 2, status: 'failed', error: 'boom', metrics: [], timelines: Buffer.from('[]') },
+      { repeat: 1, status: 'ok', error: null, metrics: [{ metric: 'wall_time', value: 1.234567, unit: 's' }], timelines: Buffer.from(JSON.stringify([timeline('scheduler'), timeline('worker-2'), timeline('worker-10')])) },
     ], []);
     expect(page.repeats.map((r) => r.repeat)).toEqual([1, 2]);
     expect(page.repeats[0]!.metrics[0]!.value).toBe(1.2346);
