@@ -76,10 +76,13 @@ export function readReportHistory(db: Db): ReportHistory {
     .all() as NonNullable<ReportHistory['unsupported']>;
 
   // The condition holds for every repeat of a cut-short workload: one row per (run, workload).
+  // Runs first (CROSS JOIN keeps SQLite's join in this order): only incomplete runs' repeats are
+  // read, where SQLite otherwise scanned every repeat in the GROUP BY's order (465,000 at 20,000
+  // series of 31 nights, 0.1 s).
   const cutShort = db
     .prepare(
       `SELECT p.run_id AS runId, p.workload, SUM(p.status IN ('ok', 'disturbed')) AS measured, json_extract(r.config, '$.repeats') AS configured
-       FROM repeats p JOIN runs r ON r.id = p.run_id AND r.kind = 'nightly'
+       FROM runs r CROSS JOIN repeats p ON r.id = p.run_id AND r.kind = 'nightly'
        WHERE ${cutShortCondition} GROUP BY p.run_id, p.workload`,
     )
     .all() as NonNullable<ReportHistory['cutShort']>;
