@@ -212,10 +212,9 @@ let medianBuffer = new Float64Array(64);
 
 /** The median of a night's repeats (holes left out), or null when it has none. */
 function presentMedian(values: readonly (number | undefined)[]): number | null {
-  let n = 0;
-  for (const value of values) if (value !== undefined) n++;
-  if (n === values.length) return n === 0 ? null : sortedMedian(values as readonly number[], 0, n);
-  return presentMedian(values.filter((value) => value !== undefined));
+  // Indexed loops here and below: `for...of` over these arrays took 0.11 s of a derive at 20,000 series.
+  for (let k = 0; k < values.length; k++) if (values[k] === undefined) return presentMedian(values.filter((value) => value !== undefined));
+  return values.length === 0 ? null : sortedMedian(values as readonly number[], 0, values.length);
 }
 
 /**
@@ -258,7 +257,9 @@ function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], nigh
   // A loop, not perNight.flat().filter(): that took 1.0 s of a 5,000-workload build on a loaded
   // machine (20,000 series of 30 nights); a loop over the same shapes alone, 0.05 s against 0.42 s.
   const present: number[] = [];
-  for (const values of perNight) for (const value of values) if (value !== undefined) present.push(value);
+  for (const values of perNight) {
+    for (let k = 0; k < values.length; k++) if (values[k] !== undefined) present.push(values[k]!);
+  }
   const exponent = decimalExponent(present);
   const power = unitPower(exponent);
   const units = (value: number | null | undefined) => (value === null || value === undefined ? null : toUnits(value, exponent, power));
