@@ -8,7 +8,7 @@
 import { judgeLevelChanges, nightlyLevels, summarizeSensitivity } from '../detect/index.js';
 import { formatChange } from '../format/index.js';
 import { relativeSpread } from '../stats/index.js';
-import { bufferFor, sortInto } from '../stats/sort-into.js';
+import { sortedInBuffer } from '../stats/sort-into.js';
 import type { SegmentationOptions } from '../stats/segmentation.js';
 import type { PublishedIssues } from './published.js';
 import type { CommitInfo } from '../history/types.js';
@@ -207,9 +207,6 @@ function byRepeatNumber(values: readonly number[], repeatNumbers: readonly numbe
   return repeats;
 }
 
-/** The buffer the site's medians are sorted in (each is taken and read before the next starts). */
-let medianBuffer = new Float64Array(64);
-
 /** The median of a night's repeats (holes left out), or null when it has none. */
 function presentMedian(values: readonly (number | undefined)[]): number | null {
   // Indexed loops here and below: `for...of` over these arrays took 0.11 s of a derive at 20,000 series.
@@ -218,19 +215,19 @@ function presentMedian(values: readonly (number | undefined)[]): number | null {
 }
 
 /**
- * The median of `values[start..end)` (non-empty), sorted in a kept buffer: 1.2 million medians at
- * 20,000 series of 31 nights, where a copy of each window cost allocations the collector then
- * swept. The middle two are averaged as `simple-statistics`' `median` does (`lo + 0.5 (hi - lo)`,
- * not `(lo + hi) / 2`), which the pages took before: the same doubles.
+ * The median of `values[start..end)` (non-empty), sorted in the kept buffer detection's `medianOf`
+ * sorts in: 1.2 million medians at 20,000 series of 31 nights, where a copy of each window cost
+ * allocations the collector then swept. Not `medianOf` itself: the middle two are averaged as
+ * `simple-statistics`' `median` does (`lo + 0.5 (hi - lo)`, not `(lo + hi) / 2`), which the pages
+ * took before, so their numbers are the same doubles.
  */
 function sortedMedian(values: readonly number[], start: number, end: number): number {
   const n = end - start;
-  medianBuffer = bufferFor(medianBuffer, n);
-  sortInto(values, medianBuffer, start, end);
+  const sorted = sortedInBuffer(values, start, end);
   const mid = n >> 1;
-  if (n % 2 === 1) return medianBuffer[mid]!;
-  const lo = medianBuffer[mid - 1]!;
-  return lo + 0.5 * (medianBuffer[mid]! - lo);
+  if (n % 2 === 1) return sorted[mid]!;
+  const lo = sorted[mid - 1]!;
+  return lo + 0.5 * (sorted[mid]! - lo);
 }
 
 function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], nightMarkers: Marker[], options: SiteDataOptions): MetricSeries {

@@ -14,7 +14,7 @@
  * @module
  */
 import { MAD_TO_SIGMA } from './noise.js';
-import { bufferFor, sortInto } from './sort-into.js';
+import { sortedInBuffer } from './sort-into.js';
 
 /**
  * Noise of one value of a series that may hold level shifts: the MAD of successive differences,
@@ -117,17 +117,13 @@ function constantSteps(values: readonly number[], minSize: number): number[] {
   return steps;
 }
 
-/** The buffer `medianOf` sorts in (a median is taken and read before the next one starts). */
-let medianBuffer = new Float64Array(64);
-
 /**
  * Median of `values[start..end)`, a non-empty range, sorted in a buffer kept between calls
- * (`sort-into.ts`): detection takes such medians about a million times a night at 20,000 series.
+ * (`sortedInBuffer`): detection takes such medians about a million times a night at 20,000 series.
  */
 export function medianOf(values: readonly number[], start = 0, end = values.length): number {
   const n = end - start;
-  medianBuffer = bufferFor(medianBuffer, n);
-  sortInto(values, medianBuffer, start, end);
+  const sorted = sortedInBuffer(values, start, end);
   const mid = n >> 1;
-  return n % 2 === 1 ? medianBuffer[mid]! : (medianBuffer[mid - 1]! + medianBuffer[mid]!) / 2;
+  return n % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

@@ -32,3 +32,17 @@ export function sortInto(values: ArrayLike<number>, into: Float64Array, start = 
 export function bufferFor(buffer: Float64Array<ArrayBuffer>, size: number): Float64Array<ArrayBuffer> {
   return buffer.length >= size ? buffer : new Float64Array(2 * size);
 }
+
+/** The buffer {@link sortedInBuffer} sorts into, kept between calls. */
+let kept = new Float64Array(64);
+
+/**
+ * `values[start..end)` sorted ascending into the front of a buffer kept between calls, which the
+ * caller reads before the next call: detection's medians and the site's, about a million each a
+ * night at 20,000 series, without a copy of each window for the collector to sweep.
+ */
+export function sortedInBuffer(values: ArrayLike<number>, start = 0, end = values.length): Float64Array {
+  kept = bufferFor(kept, end - start);
+  sortInto(values, kept, start, end);
+  return kept;
+}
