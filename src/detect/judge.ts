@@ -148,8 +148,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   // of a judgement (detection of a night at 20,000 series took twice as long without it).
   const { shiftOptions, episodeLevels } = persistenceNights(comparison, comparison.stats, nightsSinceLevel(comparison), secondLook, noiseFloor);
   const shift = strongestShift(episodeLevels, { ...shiftOptions, firstSplit: comparison.earlier.length });
-  const worse = recent.direction === 'lower' ? 1 : -1;
-  if (shift === undefined || Math.sign(shift.shift) !== worse || Math.abs(shift.z) < secondLook.persistZ) return recent;
+  if (shift === undefined || Math.sign(shift.shift) !== -improvementSignOf(recent.direction) || Math.abs(shift.z) < secondLook.persistZ) return recent;
   const withEarlier = judgeNights(series, comparison, secondLook, declared, noiseFloor);
   return withEarlier.kind === 'regression' && withEarlier.path === 'persistent' ? withEarlier : recent;
 }
@@ -181,6 +180,11 @@ function persistenceNights(comparison: Comparison, stats: ComparisonStats, since
   const persistPoints = [...comparison.earlier, ...sinceEpisode];
   const episodeLevels = [...persistPoints.map(logMedianOf), Math.log(stats.newMedian)];
   return { shiftOptions, persistPoints, episodeLevels };
+}
+
+/** The sign of a change for the better in log units: -1 where lower is better. */
+function improvementSignOf(direction: Direction): number {
+  return direction === 'lower' ? -1 : 1;
 }
 
 /** The nights since the series' level began: the last episode's first bad night, if inside the lookback. */
@@ -275,7 +279,7 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
   // within weeks instead of on a coin flip (and a 9% one sometimes is too).
   // An improvement opens at `improvementMarginZ` beyond persistZ, or at persistZ once it has held
   // there for `heldImprovementNights`; until then its level is held (`heldImprovementFrom`).
-  const improvementSign = direction === 'lower' ? -1 : 1;
+  const improvementSign = improvementSignOf(direction);
   const improvementHeld = shiftProved && Math.sign(shift.shift) === improvementSign && Math.abs(shift.z) < policy.persistZ + policy.improvementMarginZ && !heldLongEnough(persistLevels, scanOptions, policy, threshold, improvementSign);
   const significantShift = noiseKnown && shiftProved && !improvementHeld && !belowThreshold(shift, threshold, episodeGateStandardErrors) && tonightShifted;
   // Tested only where it can decide: a rank test per series and night is not free at 20,000 series.

@@ -90,7 +90,7 @@ export function statusBadge(status: SeriesStatus, note?: string): Html {
 
 /** A data file that adds one entry to a global record, for data a page loads piece by piece. */
 export function dataEntryScript(global: string, key: string, data: unknown): string {
-  return entryScript(global, key, parsedJson(JSON.stringify(data)));
+  return `${entryScriptHead(global, key)}${parsedJson(JSON.stringify(data))};\n`;
 }
 
 /**
@@ -108,10 +108,7 @@ export function jsonRecordEntryScript(global: string, key: string, entries: read
   return Buffer.concat(pieces);
 }
 
-function entryScript(global: string, key: string, expression: string): string {
-  return `${entryScriptHead(global, key)}${expression};\n`;
-}
-
+/** The start of an entry script, up to the expression of the entry's data. */
 function entryScriptHead(global: string, key: string): string {
   return `(window.${global} = window.${global} || {})[${JSON.stringify(key)}] = `;
 }
