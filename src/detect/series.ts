@@ -9,7 +9,7 @@
  */
 import { median } from 'simple-statistics';
 import type { ResultRow, SeriesIdentity } from '../history/types.js';
-import { workloadNightsOfRows, type WorkloadNight } from '../history/workload-nights.js';
+import { workloadNightsOfRows, type RunFacts, type WorkloadNight } from '../history/workload-nights.js';
 
 export type { SeriesIdentity };
 
@@ -81,11 +81,29 @@ export function seriesKey(identity: SeriesIdentity): string {
   ]);
 }
 
-/** Every run of one workload in one comparable environment; its metrics are the union over runs. */
+/**
+ * Every run of one workload in one comparable environment; its metrics are the union over runs.
+ * Held compactly while the rest of the history is read: a night at 20,000 series holds 200,000
+ * workload nights, and kept as they were decoded (an object, its metrics' tuples and arrays, their
+ * strings: some twenty objects each) they all survived the young generation, so the garbage
+ * collector copied millions of objects it could not free. Here a workload's runs are a few arrays
+ * that grow, and each metric's values one array of numbers.
+ */
 interface WorkloadHistory {
   identity: Omit<SeriesIdentity, 'metric'>;
-  runs: WorkloadNight[];
+  /** The runs in the order read; the counts below are indexed alike. */
+  runs: RunFacts[];
+  okRepeats: number[];
+  disturbedRepeats: number[];
+  failedRepeats: number[];
   units: Map<string, string | null>;
+  metrics: Map<string, MetricRuns>;
+}
+
+/** One metric's ok values over a workload's runs: run `i`'s are `values[starts[i]..starts[i + 1])` (no values where it did not report). */
+interface MetricRuns {
+  starts: number[];
+  values: number[];
 }
 
 /** Which nights to keep: detection needs only the judged night and its window. */
@@ -125,9 +143,7 @@ export function* seriesOfWorkloadNights(nights: Iterable<WorkloadNight>, { from 
   const histories = new Map<string, WorkloadHistory>();
   for (const night of nights) {
     if (night.run.night < from || night.run.night > to) continue;
-    const history = locate(histories, night);
-    history.runs.push(night);
-    for (const [metric, unit] of night.metrics) if (!history.units.has(metric)) history.units.set(metric, unit);
+    keep(locate(histories, night), night);
   }
   for (const history of histories.values()) yield* seriesOf(history);
 }
@@ -185,27 +201,54 @@ function locate(histories: Map<string, WorkloadHistory>, { run, workload, worklo
       environmentName: run.environmentName,
       environmentFingerprint: run.environmentFingerprint,
     };
-    histories.set(key, (history = { identity, runs: [], units: new Map() }));
+    histories.set(key, (history = { identity, runs: [], okRepeats: [], disturbedRepeats: [], failedRepeats: [], units: new Map(), metrics: new Map() }));
   }
   return history;
 }
 
-function seriesOf(history: WorkloadHistory): Series[] {
-  const latestByNight = new Map<string, WorkloadNight>();
-  for (const one of history.runs) {
-    const seen = latestByNight.get(one.run.night);
-    if (seen === undefined || one.run.startedAt >= seen.run.startedAt) latestByNight.set(one.run.night, one);
+/** Appends a workload night to its history's arrays; nothing of the decoded night is kept. */
+function keep(history: WorkloadHistory, { run, okRepeats, disturbedRepeats, failedRepeats, metrics }: WorkloadNight): void {
+  const index = history.runs.length;
+  history.runs.push(run);
+  history.okRepeats.push(okRepeats);
+  history.disturbedRepeats.push(disturbedRepeats);
+  history.failedRepeats.push(failedRepeats);
+  for (const [metric, unit, values] of metrics) {
+    if (!history.units.has(metric)) history.units.set(metric, unit);
+    let kept = history.metrics.get(metric);
+    // A metric first reported by a later run has no values in the runs before it.
+    if (kept === undefined) history.metrics.set(metric, (kept = { starts: new Array<number>(index + 1).fill(0), values: [] }));
+    // Runs since its last report (and this one, so far) start where its values end.
+    while (kept.starts.length <= index) kept.starts.push(kept.values.length);
+    for (const value of values) kept.values.push(value);
   }
-  const nights = [...latestByNight.values()].sort((a, b) => (a.run.night < b.run.night ? -1 : a.run.night > b.run.night ? 1 : 0));
+}
+
+function seriesOf(history: WorkloadHistory): Series[] {
+  const latestByNight = new Map<string, number>();
+  history.runs.forEach((run, index) => {
+    const seen = latestByNight.get(run.night);
+    if (seen === undefined || run.startedAt >= history.runs[seen]!.startedAt) latestByNight.set(run.night, index);
+  });
+  const nights = [...latestByNight.values()].sort((a, b) => (history.runs[a]!.night < history.runs[b]!.night ? -1 : history.runs[a]!.night > history.runs[b]!.night ? 1 : 0));
   return [...history.units].map(([metric, unit]) => {
     const identity: SeriesIdentity = { ...history.identity, metric };
-    return { key: seriesKey(identity), identity, unit, points: nights.map((one) => pointOf(one, metric)) };
+    return { key: seriesKey(identity), identity, unit, points: nights.map((index) => pointOf(history, index, metric)) };
   });
 }
 
-function pointOf({ run, okRepeats, failedRepeats, disturbedRepeats, metrics }: WorkloadNight, metric: string): NightPoint {
-  const values = metrics.find((m) => m[0] === metric)?.[2] ?? [];
+function pointOf(history: WorkloadHistory, index: number, metric: string): NightPoint {
+  const run = history.runs[index]!;
+  const okRepeats = history.okRepeats[index]!;
+  const failedRepeats = history.failedRepeats[index]!;
+  const values = valuesOf(history.metrics.get(metric)!, index);
   const status: PointStatus = failedRepeats > 0 ? 'failed' : okRepeats === 0 ? 'disturbed' : values.length === 0 ? 'missing' : 'ok';
-  const point: NightPoint = { night: run.night, runId: run.runId, commits: run.commits, status, values, okRepeats, failedRepeats, disturbedRepeats };
+  const point: NightPoint = { night: run.night, runId: run.runId, commits: run.commits, status, values, okRepeats, failedRepeats, disturbedRepeats: history.disturbedRepeats[index]! };
   return run.machineClass === undefined ? point : { ...point, machineClass: run.machineClass };
+}
+
+/** Run `index`'s values of a metric; a run after the metric's last report has none. */
+function valuesOf({ starts, values }: MetricRuns, index: number): number[] {
+  if (index >= starts.length) return [];
+  return values.slice(starts[index]!, starts[index + 1] ?? values.length);
 }

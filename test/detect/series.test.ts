@@ -46,6 +46,18 @@ describe('groupSeries', () => {
     expect(cpu!.points.map((p) => p.status)).toEqual(['ok', 'disturbed', 'missing']);
   });
 
+  it("gives each night its own values of a metric some nights did not report, whichever night reported it first", () => {
+    const spill = (night: number, value: number): ResultRow[] =>
+      base.filter((row) => row.night === nightAt(night)).map((row) => ({ ...row, metric: 'spill_bytes', unit: 'bytes', value: value + row.repeat }));
+    const gapped = (night: number, value: number): ResultRow[] => spill(night, value).map((row) => ({ ...row, metric: 'network_bytes' }));
+    // spill_bytes first appears on the middle night; network_bytes skips it.
+    const series = groupSeries([...base, ...spill(1, 100), ...gapped(0, 10), ...gapped(2, 30)]);
+    const points = (metric: string) => series.find((s) => s.identity.metric === metric)!.points.map((p) => [p.status, p.values]);
+    expect(points('spill_bytes')).toEqual([['missing', []], ['ok', [101, 102]], ['missing', []]]);
+    expect(points('network_bytes')).toEqual([['ok', [11, 12]], ['missing', []], ['ok', [31, 32]]]);
+    expect(points('wall_time').map(([status]) => status)).toEqual(['ok', 'ok', 'ok']);
+  });
+
   it('slices each series to the night and the results before it, by count, whatever the dates (seriesOfLastResults)', () => {
     const rows = seriesRows({ seed: 2, nights: 12, repeats: 1, cv: 0.03, absentNights: [3, 4, 5, 6, 7] });
     const [sliced] = seriesOfLastResults(groupSeries(rows), nightAt(10), 4);
