@@ -29,8 +29,8 @@ export function* iterateWorkloadNights(db: Db, filter: WorkloadNightFilter = {})
   // Once another writer was found holding the history, the other runs are folded without waiting for it again.
   let keep = !db.readonly;
   for (const { run, incomplete } of selectRuns(db, filter)) {
-    const stored = storedPoints.get(run.runId) as string | undefined;
-    let nights: WorkloadNight[];
+    const stored = storedPoints.get(run.runId) as Buffer | undefined;
+    let nights: Iterable<WorkloadNight>;
     if (stored !== undefined) nights = decodeRunPoints(run, stored);
     else ({ nights, kept: keep } = foldRun(db, run, keep));
     const cutShort = new Set(filter.wholePointsOnly && incomplete ? (cutShortWorkloads.all(run.runId) as string[]) : []);

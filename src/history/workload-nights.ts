@@ -99,22 +99,87 @@ function runFactsOf(row: ResultRow): RunFacts {
   return run;
 }
 
-/** One workload as stored. */
-type StoredWorkload = [workload: string, version: string, ok: number, disturbed: number, failed: number, metrics: MetricValues[]];
-
 /**
- * The stored form of a run's workloads: only what its repeats and values say (the run's own
- * facts, which a finished run may still change, are read from the run each time). JSON keeps
- * every double exactly.
+ * The stored form of a run's workloads (`run_points.points`, migration 029): only what its repeats
+ * and values say (the run's own facts, which a finished run may still change, are read from the
+ * run each time). Binary, not JSON, so that a night's read neither parses 74 MB of text nor holds a
+ * whole run's parsed objects at once (at 20,000 series both cost more than the judgement itself):
+ * - a header of four 32-bit words: the form, then how many words, doubles and strings follow;
+ * - the words: each string's UTF-8 length, then per workload its name's and version's string
+ *   index, its ok, disturbed and failed repeats and its metric count, and per metric its name's
+ *   and unit's string index ({@link noUnit} for none), its value count and its values' repeats;
+ * - the values, 64-bit doubles (exact), at an offset a multiple of 8, in the words' order;
+ * - the strings, UTF-8, each once.
+ * A change of this form needs a new {@link storedForm} and a migration that empties `run_points`.
  */
-export function encodeRunPoints(nights: readonly WorkloadNight[]): string {
-  const stored: StoredWorkload[] = nights.map((n) => [n.workload, n.workloadVersion, n.okRepeats, n.disturbedRepeats, n.failedRepeats, n.metrics]);
-  return JSON.stringify(stored);
+const storedForm = 1;
+const headerWords = 4;
+const noUnit = 0xffffffff;
+
+export function encodeRunPoints(nights: readonly WorkloadNight[]): Buffer {
+  const strings = new Map<string, number>();
+  const stringIndex = (text: string) => {
+    let index = strings.get(text);
+    if (index === undefined) strings.set(text, (index = strings.size));
+    return index;
+  };
+  const words: number[] = [];
+  const values: number[] = [];
+  for (const night of nights) {
+    words.push(stringIndex(night.workload), stringIndex(night.workloadVersion), night.okRepeats, night.disturbedRepeats, night.failedRepeats, night.metrics.length);
+    for (const [metric, unit, metricValues, repeats] of night.metrics) {
+      words.push(stringIndex(metric), unit === null ? noUnit : stringIndex(unit), metricValues.length, ...repeats);
+      values.push(...metricValues);
+    }
+  }
+  const encoded = [...strings.keys()].map((text) => Buffer.from(text, 'utf8'));
+  const wordCount = encoded.length + words.length;
+  const valuesAt = Math.ceil(((headerWords + wordCount) * 4) / 8) * 8;
+  const stringsAt = valuesAt + values.length * 8;
+  const stored = Buffer.alloc(stringsAt + encoded.reduce((sum, bytes) => sum + bytes.length, 0));
+  const view = new DataView(stored.buffer, stored.byteOffset, stored.byteLength);
+  [storedForm, wordCount, values.length, encoded.length, ...encoded.map((bytes) => bytes.length), ...words].forEach((word, i) => view.setUint32(i * 4, word, true));
+  values.forEach((value, i) => view.setFloat64(valuesAt + i * 8, value, true));
+  let at = stringsAt;
+  for (const bytes of encoded) at += bytes.copy(stored, at);
+  return stored;
 }
 
-/** The workloads of {@link encodeRunPoints}' text, with `run`'s facts. */
-export function decodeRunPoints(run: RunFacts, text: string): WorkloadNight[] {
-  return (JSON.parse(text) as StoredWorkload[]).map(([workload, workloadVersion, okRepeats, disturbedRepeats, failedRepeats, metrics]) => ({
-    run, workload, workloadVersion, okRepeats, disturbedRepeats, failedRepeats, metrics,
-  }));
+/** The workloads of {@link encodeRunPoints}' form, with `run`'s facts, each decoded as it is taken. */
+export function* decodeRunPoints(run: RunFacts, stored: Uint8Array): Generator<WorkloadNight> {
+  // Typed views need aligned offsets: a copy (its own buffer, offset 0) when the driver's is not.
+  const bytes = stored.byteOffset % 8 === 0 ? stored : new Uint8Array(stored);
+  const header = new Uint32Array(bytes.buffer, bytes.byteOffset, headerWords);
+  const [form, wordCount, valueCount, stringCount] = header as unknown as [number, number, number, number];
+  if (form !== storedForm) throw new Error(`run ${run.runId}: its stored points are of form ${form}, this nightbench reads form ${storedForm}`);
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset + headerWords * 4, wordCount);
+  const valuesAt = Math.ceil(((headerWords + wordCount) * 4) / 8) * 8;
+  const values = new Float64Array(bytes.buffer, bytes.byteOffset + valuesAt, valueCount);
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const strings: string[] = [];
+  let at = valuesAt + valueCount * 8;
+  for (let i = 0; i < stringCount; i++) strings.push(text.toString('utf8', at, (at += words[i]!)));
+  let word = stringCount;
+  let value = 0;
+  while (word < wordCount) {
+    const workload = strings[words[word]!]!;
+    const workloadVersion = strings[words[word + 1]!]!;
+    const [okRepeats, disturbedRepeats, failedRepeats, metricCount] = [words[word + 2]!, words[word + 3]!, words[word + 4]!, words[word + 5]!];
+    word += 6;
+    const metrics: MetricValues[] = [];
+    for (let m = 0; m < metricCount; m++) {
+      const unit = words[word + 1]!;
+      const count = words[word + 2]!;
+      const metricValues = new Array<number>(count);
+      const repeats = new Array<number>(count);
+      for (let v = 0; v < count; v++) {
+        metricValues[v] = values[value + v]!;
+        repeats[v] = words[word + 3 + v]!;
+      }
+      metrics.push([strings[words[word]!]!, unit === noUnit ? null : strings[unit]!, metricValues, repeats]);
+      word += 3 + count;
+      value += count;
+    }
+    yield { run, workload, workloadVersion, okRepeats, disturbedRepeats, failedRepeats, metrics };
+  }
 }

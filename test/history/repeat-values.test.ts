@@ -81,11 +81,11 @@ describe('migration 026: a repeat holds its values', () => {
     expect(historyFileStatus(file).rows).toMatchObject({ repeats: 2 * (awkward.length + 1), results: before.length });
   });
 
-  it('keeps the stored points and the judged night: no value changed', () => {
+  it('keeps the judged night: no value changed (the stored points go with 029, which changes their form)', () => {
     const file = tempFile();
     historyAt025(file);
     const db = openDatabase(file);
-    expect(db.prepare('SELECT points FROM run_points').pluck().all()).toEqual(['["kept"]']);
+    expect(db.prepare('SELECT count(*) FROM run_points').pluck().get()).toBe(0);
     const current = db.prepare('SELECT j.history_version = v.version FROM judged_nights j, history_version v').pluck();
     expect(current.get()).toBe(1);
     // The first repeat recorded after the upgrade (027 arms the version) makes the judged night stale.

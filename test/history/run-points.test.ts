@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { groupSeries, groupWorkloadNights } from '../../src/detect/series.js';
 import { openHistory } from '../../src/history/open.js';
 import type { HistoryStore } from '../../src/history/store.js';
+import { decodeRunPoints, encodeRunPoints, type RunFacts, type WorkloadNight } from '../../src/history/workload-nights.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -103,5 +104,33 @@ describe('run points: each run folded once per workload and kept', () => {
     other.close();
     expect(storedRuns(file)).toEqual([]);
     store.close();
+  });
+});
+
+describe('the stored form of a run', () => {
+  const run: RunFacts = {
+    runId: 'r1', kind: 'nightly', suite: 's', night: '2026-12-07', startedAt: '2026-12-07T02:00:00Z', commits: { dask: 'abc' },
+    environmentName: 'default', environmentFingerprint: 'f', provider: 'local', clusterShape: 'local:2x1:2GiB',
+  };
+  const nights: WorkloadNight[] = [
+    { run, workload: 'shuffle — 東京', workloadVersion: '2', okRepeats: 2, disturbedRepeats: 1, failedRepeats: 0, metrics: [['wall_time', 's', [0.1 + 0.2, 1e-300], [1, 3]], ['tasks', null, [], []]] },
+    { run, workload: 'join', workloadVersion: '1', okRepeats: 0, disturbedRepeats: 0, failedRepeats: 3, metrics: [] },
+    { run, workload: 'rechunk', workloadVersion: '1', okRepeats: 1, disturbedRepeats: 0, failedRepeats: 0, metrics: [['wall_time', 's', [Number.MAX_VALUE], [7]]] },
+  ];
+
+  it('gives back every workload, count, string and double exactly, wherever the driver put its bytes', () => {
+    const stored = encodeRunPoints(nights);
+    expect([...decodeRunPoints(run, stored)]).toEqual(nights);
+    // A copy one byte into a larger buffer: the values' view cannot be taken in place.
+    const shifted = new Uint8Array(stored.length + 1);
+    shifted.set(stored, 1);
+    expect([...decodeRunPoints(run, shifted.subarray(1))]).toEqual(nights);
+    expect([...decodeRunPoints(run, encodeRunPoints([]))]).toEqual([]);
+  });
+
+  it('refuses a stored form it does not know, with the run named', () => {
+    const stored = encodeRunPoints(nights);
+    stored.writeUInt32LE(2, 0);
+    expect(() => [...decodeRunPoints(run, stored)]).toThrow('run r1: its stored points are of form 2, this nightbench reads form 1');
   });
 });
