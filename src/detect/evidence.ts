@@ -69,6 +69,12 @@ export interface ShiftOptions {
    */
   noiseFloorDegrees?: number;
   /**
+   * What the repeats' spread within each night implies for a night's median (log units; 0 or
+   * absent at one repeat). Each night's repeats are fresh draws, so only the nights' spread
+   * beyond it can wander together (`correlationAllowed`).
+   */
+  repeatNoise?: number;
+  /**
    * The first nights of the levels that no baseline could judge a step among (a young series'
    * first `minBaseline` nights; 0 otherwise): a clear step there is measured around, not read as
    * nights that wander together (`baselineStep`).
@@ -152,13 +158,28 @@ export function strongestShift(levels: readonly number[], options: ShiftOptions)
     const baselineSquares = step?.squares ?? within(from, start);
     const baselineLagged = step?.lagged ?? lagged(from, start);
     const correlationSquares = baselineSquares + within(start, n);
-    const correlation = correlationSquares > 0 ? Math.min(maxCorrelation, Math.max(0, (baselineLagged + lagged(start, n)) / correlationSquares)) : 0;
+    const measured = correlationSquares > 0 ? (baselineLagged + lagged(start, n)) / correlationSquares : 0;
+    const correlation = Math.min(maxCorrelation, Math.max(0, measured), correlationAllowed(pooled, options.repeatNoise ?? 0));
     const standardError = noise * Math.sqrt(((1 + correlation) / (1 - correlation)) * (1 / k + 1 / b));
     const degrees = pooled < options.noiseFloor && options.noiseFloorDegrees !== undefined ? Math.max(options.noiseFloorDegrees, n - from - 2) : n - from - 2;
     const z = tAsZ(shift / standardError, degrees);
     if (best === undefined || Math.abs(z) > Math.abs(best.z)) best = { start, nights: k, z, shift, baselineLevel, baselineNights: b, noise, standardError, correlation };
   }
   return best;
+}
+
+/**
+ * The largest lag-1 correlation nights of spread `pooled` can have when their repeats alone imply
+ * `repeatNoise` for each night's median: a night's level is the night's own state (which may
+ * wander from night to night) plus its repeats' error (fresh each night), so the nights' lag-1
+ * covariance is at most the variance beyond the repeats', and their correlation at most
+ * 1 - repeatNoise^2 / pooled^2 (1 at one repeat). The correlation measured on 30 independent
+ * nights spreads about 0.18 around 0; where the nights spread no more than their repeats imply,
+ * a positive one is that chance, and widening the standard error for it cost 3-repeat series
+ * their early finds (bench/detect-quality.ts, docs/detection-design.md).
+ */
+function correlationAllowed(pooled: number, repeatNoise: number): number {
+  return repeatNoise > 0 ? Math.max(0, 1 - (repeatNoise / pooled) ** 2) : 1;
 }
 
 /**

@@ -175,7 +175,7 @@ function persistenceNights(comparison: Comparison, stats: ComparisonStats, since
   const young = comparison.baselineStart === undefined && comparison.lookback.length < lookbackResults(policy);
   const shiftOptions: ShiftOptions = {
     minBaseline, maxBaseline: Math.max(minBaseline, policy.persistBaselineNights), minNights: policy.persistNights, clip: clipNoiseUnits, noiseFloor: Math.max(stats.repeatNoise, noiseFloor),
-    noiseFloorDegrees: stats.repeatNoise >= noiseFloor ? stats.repeatDegrees : undefined, unjudgedNights: young ? minBaseline : 0,
+    noiseFloorDegrees: stats.repeatNoise >= noiseFloor ? stats.repeatDegrees : undefined, repeatNoise: stats.repeatNoise, unjudgedNights: young ? minBaseline : 0,
   };
   const persistPoints = [...comparison.earlier, ...sinceEpisode];
   const episodeLevels = [...persistPoints.map(logMedianOf), Math.log(stats.newMedian)];

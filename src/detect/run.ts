@@ -156,9 +156,10 @@ export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
  * threshold read as a gate and, at one repeat, the nights' own spread; 5: the nights' own lag-1
  * correlation in the sensitivity figures; 6: improvements held below persistZ + improvementMarginZ,
  * `heldImprovementFrom`; 7: the rank test in the sensitivity figures, `rankStep`; 8: a stable
- * series judged again for a regression with the results before the lookback in its baseline).
+ * series judged again for a regression with the results before the lookback in its baseline;
+ * 9: the nights' correlation allowed for at most their spread beyond the repeats', `correlationAllowed`).
  */
-const verdictFormat = 8;
+const verdictFormat = 9;
 
 /** What stored verdicts were judged with: a change of any may change every verdict. */
 function policyFingerprint(policy: DetectionPolicy): string {

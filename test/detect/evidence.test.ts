@@ -43,6 +43,23 @@ describe('the shift test', () => {
     expect(Math.expm1(shift.shift)).toBeCloseTo(0.12, 1);
   });
 
+  it("allows for the nights' correlation only as far as their spread exceeds what their repeats imply", () => {
+    // Nights that wander together (a slow sine, 3% each side) around 1% of noise of their own, then +15%.
+    const wander = steps([27, 1], [3, 1.15]).map((level, i) => level + 0.03 * Math.sin(i / 4));
+    const levels = noisy(wander, 0.01, 6);
+    const nightsOnly = strongestShift(levels, options)!;
+    expect(nightsOnly.correlation).toBeGreaterThan(0.3);
+    // Repeats that explain most of the nights' variance (within the split's two sides) leave the rest to wander.
+    const repeatNoise = nightsOnly.noise * Math.sqrt(0.75);
+    const someRepeats = strongestShift(levels, { ...options, repeatNoise })!;
+    expect(someRepeats.correlation).toBeLessThan(nightsOnly.correlation);
+    expect(someRepeats.correlation).toBeLessThanOrEqual(Math.max(0, 1 - (repeatNoise / someRepeats.noise) ** 2));
+    // Repeats that explain all of it: whatever lag-1 correlation the nights measure is chance.
+    const allRepeats = strongestShift(levels, { ...options, noiseFloor: nightsOnly.noise, repeatNoise: nightsOnly.noise })!;
+    expect(allRepeats.correlation).toBe(0);
+    expect(allRepeats.standardError).toBeLessThan(nightsOnly.standardError);
+  });
+
   it("reads the t with the repeats' degrees of freedom when their floor, not the nights' spread, is the noise", () => {
     // 10 nights at the level, then 3 nights +8%; the nights' own spread (1%) is under what the repeats imply (3%).
     const levels = noisy(steps([10, 1], [3, 1.08]), 0.01, 5);
