@@ -66,12 +66,14 @@ export const detectionSchema = z.strictObject({
    */
   earlierBaseline: z.boolean().default(true),
   /**
-   * How many results before the lookback the second look reads (`earlierBaseline`). Each is read
-   * for every series, every night: at 20,000 series a night's detection took 1.3 times as long
-   * with 10 as without, 1.7 times with 15 and twice with 30, for +10% at CV 10% and one repeat found
-   * within 28 nights in 15%, 17% and 22% of series (9% without; bench/README.md).
+   * How many results before the lookback the second look reads (`earlierBaseline`): as many as the
+   * lookback, so a step is still judged against the nights before it until it is as old as the
+   * lookback itself. Each is read for every series, every night: at 20,000 series a night's
+   * detection takes about 1.3 times as long with 30 as without (1.1 with 10), for +10% at CV 10%
+   * and one repeat found within 28 nights in 22% of series (15% with 10, 9% without;
+   * bench/README.md, docs/detection.md).
    */
-  earlierBaselineResults: z.number().int().min(1).max(365).default(10),
+  earlierBaselineResults: z.number().int().min(1).max(365).default(30),
   /** The persistence path opens an episode once at least this many nights (tonight included) agree on a shift. */
   persistNights: z.number().int().min(1).max(30).default(3),
   /**

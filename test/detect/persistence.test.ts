@@ -70,11 +70,11 @@ describe('the persistence path', () => {
     const holdsCulprit = (e: Episode) => e.lastGood.night < nightAt(stepNight) && e.firstBad.night >= nightAt(stepNight);
     const oneLook = finds(false);
     const twoLooks = finds(true);
-    // Measured: 17 and 23 of 40; each of the 7 only the second look found holds the step night.
+    // Measured: 17 and 30 of 40 (23 with 10 results read); each of the 13 only the second look found holds the step night.
     expect(oneLook.size).toBeLessThan(20);
-    expect(twoLooks.size).toBeGreaterThanOrEqual(21);
+    expect(twoLooks.size).toBeGreaterThanOrEqual(27);
     const secondLookOnly = [...twoLooks].filter(([seed]) => !oneLook.has(seed)).map(([, e]) => e);
-    expect(secondLookOnly.length).toBeGreaterThanOrEqual(5);
+    expect(secondLookOnly.length).toBeGreaterThanOrEqual(10);
     expect(secondLookOnly.filter(holdsCulprit).length).toBeGreaterThanOrEqual(secondLookOnly.length - 1);
     expect(secondLookOnly.every((e) => e.kind === 'regression')).toBe(true);
   });
