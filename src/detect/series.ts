@@ -96,12 +96,14 @@ interface WorkloadHistory {
   okRepeats: number[];
   disturbedRepeats: number[];
   failedRepeats: number[];
-  units: Map<string, string | null>;
+  /** In the order first reported. */
   metrics: Map<string, MetricRuns>;
 }
 
 /** One metric's ok values over a workload's runs: run `i`'s are `values[starts[i]..starts[i + 1])` (no values where it did not report). */
 interface MetricRuns {
+  /** As its first report gave it. */
+  unit: string | null;
   starts: number[];
   values: number[];
 }
@@ -201,7 +203,7 @@ function locate(histories: Map<string, WorkloadHistory>, { run, workload, worklo
       environmentName: run.environmentName,
       environmentFingerprint: run.environmentFingerprint,
     };
-    histories.set(key, (history = { identity, runs: [], okRepeats: [], disturbedRepeats: [], failedRepeats: [], units: new Map(), metrics: new Map() }));
+    histories.set(key, (history = { identity, runs: [], okRepeats: [], disturbedRepeats: [], failedRepeats: [], metrics: new Map() }));
   }
   return history;
 }
@@ -214,10 +216,9 @@ function keep(history: WorkloadHistory, { run, okRepeats, disturbedRepeats, fail
   history.disturbedRepeats.push(disturbedRepeats);
   history.failedRepeats.push(failedRepeats);
   for (const [metric, unit, values] of metrics) {
-    if (!history.units.has(metric)) history.units.set(metric, unit);
     let kept = history.metrics.get(metric);
     // A metric first reported by a later run has no values in the runs before it.
-    if (kept === undefined) history.metrics.set(metric, (kept = { starts: new Array<number>(index + 1).fill(0), values: [] }));
+    if (kept === undefined) history.metrics.set(metric, (kept = { unit, starts: new Array<number>(index + 1).fill(0), values: [] }));
     // Runs since its last report (and this one, so far) start where its values end.
     while (kept.starts.length <= index) kept.starts.push(kept.values.length);
     for (const value of values) kept.values.push(value);
@@ -231,17 +232,17 @@ function seriesOf(history: WorkloadHistory): Series[] {
     if (seen === undefined || run.startedAt >= history.runs[seen]!.startedAt) latestByNight.set(run.night, index);
   });
   const nights = [...latestByNight.values()].sort((a, b) => (history.runs[a]!.night < history.runs[b]!.night ? -1 : history.runs[a]!.night > history.runs[b]!.night ? 1 : 0));
-  return [...history.units].map(([metric, unit]) => {
+  return [...history.metrics].map(([metric, kept]) => {
     const identity: SeriesIdentity = { ...history.identity, metric };
-    return { key: seriesKey(identity), identity, unit, points: nights.map((index) => pointOf(history, index, metric)) };
+    return { key: seriesKey(identity), identity, unit: kept.unit, points: nights.map((index) => pointOf(history, index, kept)) };
   });
 }
 
-function pointOf(history: WorkloadHistory, index: number, metric: string): NightPoint {
+function pointOf(history: WorkloadHistory, index: number, metric: MetricRuns): NightPoint {
   const run = history.runs[index]!;
   const okRepeats = history.okRepeats[index]!;
   const failedRepeats = history.failedRepeats[index]!;
-  const values = valuesOf(history.metrics.get(metric)!, index);
+  const values = valuesOf(metric, index);
   const status: PointStatus = failedRepeats > 0 ? 'failed' : okRepeats === 0 ? 'disturbed' : values.length === 0 ? 'missing' : 'ok';
   const point: NightPoint = { night: run.night, runId: run.runId, commits: run.commits, status, values, okRepeats, failedRepeats, disturbedRepeats: history.disturbedRepeats[index]! };
   return run.machineClass === undefined ? point : { ...point, machineClass: run.machineClass };
