@@ -116,6 +116,11 @@ const storedForm = 1;
 const headerWords = 4;
 const noUnit = 0xffffffff;
 
+/** Where the values begin in a stored form of `wordCount` words: the first multiple of 8 after them. */
+function valuesOffset(wordCount: number): number {
+  return Math.ceil(((headerWords + wordCount) * 4) / 8) * 8;
+}
+
 export function encodeRunPoints(nights: readonly WorkloadNight[]): Buffer {
   const strings = new Map<string, number>();
   const stringIndex = (text: string) => {
@@ -134,7 +139,7 @@ export function encodeRunPoints(nights: readonly WorkloadNight[]): Buffer {
   }
   const encoded = [...strings.keys()].map((text) => Buffer.from(text, 'utf8'));
   const wordCount = encoded.length + words.length;
-  const valuesAt = Math.ceil(((headerWords + wordCount) * 4) / 8) * 8;
+  const valuesAt = valuesOffset(wordCount);
   const stringsAt = valuesAt + values.length * 8;
   const stored = Buffer.alloc(stringsAt + encoded.reduce((sum, bytes) => sum + bytes.length, 0));
   const view = new DataView(stored.buffer, stored.byteOffset, stored.byteLength);
@@ -153,7 +158,7 @@ export function* decodeRunPoints(run: RunFacts, stored: Uint8Array): Generator<W
   const [form, wordCount, valueCount, stringCount] = header as unknown as [number, number, number, number];
   if (form !== storedForm) throw new Error(`run ${run.runId}: its stored points are of form ${form}, this nightbench reads form ${storedForm}`);
   const words = new Uint32Array(bytes.buffer, bytes.byteOffset + headerWords * 4, wordCount);
-  const valuesAt = Math.ceil(((headerWords + wordCount) * 4) / 8) * 8;
+  const valuesAt = valuesOffset(wordCount);
   const values = new Float64Array(bytes.buffer, bytes.byteOffset + valuesAt, valueCount);
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const strings: string[] = [];
@@ -164,7 +169,10 @@ export function* decodeRunPoints(run: RunFacts, stored: Uint8Array): Generator<W
   while (word < wordCount) {
     const workload = strings[words[word]!]!;
     const workloadVersion = strings[words[word + 1]!]!;
-    const [okRepeats, disturbedRepeats, failedRepeats, metricCount] = [words[word + 2]!, words[word + 3]!, words[word + 4]!, words[word + 5]!];
+    const okRepeats = words[word + 2]!;
+    const disturbedRepeats = words[word + 3]!;
+    const failedRepeats = words[word + 4]!;
+    const metricCount = words[word + 5]!;
     word += 6;
     const metrics: MetricValues[] = [];
     for (let m = 0; m < metricCount; m++) {
