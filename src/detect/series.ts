@@ -217,9 +217,9 @@ function keep(history: WorkloadHistory, { run, okRepeats, disturbedRepeats, fail
   history.failedRepeats.push(failedRepeats);
   for (const [metric, unit, values] of metrics) {
     let kept = history.metrics.get(metric);
-    // A metric first reported by a later run has no values in the runs before it.
-    if (kept === undefined) history.metrics.set(metric, (kept = { unit, starts: new Array<number>(index + 1).fill(0), values: [] }));
-    // Runs since its last report (and this one, so far) start where its values end.
+    if (kept === undefined) history.metrics.set(metric, (kept = { unit, starts: [], values: [] }));
+    // Runs since its last report (or since the first run, for a metric first reported now: none
+    // of them has a value of it) and this one, so far, start where its values end.
     while (kept.starts.length <= index) kept.starts.push(kept.values.length);
     for (const value of values) kept.values.push(value);
   }
