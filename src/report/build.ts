@@ -3,11 +3,12 @@
  * pages and data files, bundles the assets, and removes what no longer belongs. Drill-downs of
  * finished runs never change, so a part of a run's drill-downs that is already on disk is kept
  * instead of re-read: a nightly rebuild reads drill-down timelines (cut as each repeat was
- * recorded) only for the new night.
+ * recorded) only for the new night, and at 5,000 workloads writes them in a worker thread while
+ * this one writes the other pages (`drilldown-parts.ts`).
  *
  * @module
  */
-import { closeSync, constants, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { validate } from '../validation.js';
 import { judgedNight, levelSegmentation, resolveSeriesPolicy, type DetectionPolicy, type Episode } from '../detect/index.js';
@@ -22,11 +23,12 @@ import { buildCompareData, type MetricDirectionOf } from './compare/data.js';
 import { buildSiteData, commitRow } from './data.js';
 import { indexDetection, type DetectionFacts } from './detection.js';
 import { indexDataParts } from './index-data.js';
-import { buildDrilldown } from './drilldown.js';
+import { writeDrilldownParts, type DrilldownPartJob } from './drilldown-parts.js';
 import { ownCpuSeconds } from '../runner/proc.js';
 import { drilldownPart, sitePaths } from './paths.js';
 import { fileIssues, publishedIssues } from './published.js';
-import { dataEntryScript, dataScript, jsonRecordEntryScript } from './render.js';
+import { dataEntryScript, dataScript } from './render.js';
+import { writeSiteFile } from './site-files.js';
 import { renderComparePage } from './render-compare.js';
 import { splitBySize } from './data-parts.js';
 import { renderIndex } from './render-index.js';
@@ -36,7 +38,7 @@ import { detectionQuality } from '../detect/quality.js';
 import type { CommitRow, ReportRun } from './types.js';
 
 export interface BuildSiteOptions {
-  store: Pick<HistoryStore, 'runs' | 'episodes' | 'bisects' | 'triage' | 'nights'>;
+  store: Pick<HistoryStore, 'file' | 'runs' | 'episodes' | 'bisects' | 'triage' | 'nights'>;
   /** The site's folder (reports/site); everything in it that the build does not write is removed. */
   outDir: string;
   /** A/B report JSON files (reports/ab); missing means none. */
@@ -53,6 +55,8 @@ export interface BuildSiteOptions {
   episodeIssueFingerprint(episode: Episode): string;
   /** Nights of drill-down pages per series (plus the nights of markers). */
   drilldownNights?: number;
+  /** Drill-downs written in a worker thread from this many on (`drilldownWorkerFrom`). */
+  drilldownWorkerFrom?: number;
   now: Date;
   log: Log;
 }
@@ -108,27 +112,11 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   const cpuDerived = ownCpuSeconds();
 
   const out = new SiteWriter(options.outDir);
-  for (const [name, content] of await buildAssets()) out.write(sitePaths.asset(name), content);
-  const indexParts = indexDataParts(site.index.rows);
-  indexParts.forEach((part, i) => out.write(sitePaths.indexData(i), dataEntryScript('NIGHTBENCH_INDEX', String(i), part)));
-  out.write(sitePaths.index, renderIndex(site.index, indexParts.length));
-  for (const [suite, table] of site.commitTables) out.write(sitePaths.commitData(suite), dataScript('NIGHTBENCH_COMMITS', table));
-
   const runs = new Map(history.runs.map((run) => [run.id, run]));
   const commits = new Map(history.commits.map((c) => [`${c.repo}\u0000${c.sha}`, c]));
-  const unfinished = options.store.nights.unfinishedRuns();
-  // One read for every workload's bisects (a query per workload page was 0.3 s at 5,000 workloads).
-  const bisects = new Map<string, BisectRecord[]>();
-  for (const bisect of options.store.bisects.bisects()) {
-    const key = `${bisect.suite}\u0000${bisect.workload}`;
-    bisects.set(key, [...(bisects.get(key) ?? []), bisect]);
-  }
-  out.write(sitePaths.drilldown, renderDrilldownPage(generatedAt));
   // The parts of runs' drill-downs that the pages link, and how many links each.
   const linked = new Map<string, LinkedPart>();
   for (const page of site.workloads) {
-    out.write(sitePaths.workloadPage(page.suite, page.workload), renderWorkloadPage(page, generatedAt, bisects.get(`${page.suite}\u0000${page.workload}`) ?? []));
-    out.write(sitePaths.workloadData(page.suite, page.workload), dataScript('NIGHTBENCH_WORKLOAD', page));
     for (const link of page.variants.flatMap((v) => v.drilldowns)) {
       const run = runs.get(link.runId)!;
       const part = drilldownPart(page.workload);
@@ -139,11 +127,34 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     }
   }
   const commitsOfRun = new Map<string, CommitRow[]>();
-  const drilldowns = writeDrilldowns(out, linked, withSamples, unfinished, (run, workload) => {
+  const drilldownJobs = drilldownsToWrite(out, linked, withSamples, options.store.nights.unfinishedRuns(), (run) => {
     let runCommits = commitsOfRun.get(run.id);
     if (runCommits === undefined) commitsOfRun.set(run.id, (runCommits = run.commits.map(({ repo, sha }) => commitRow(repo, sha, commits.get(`${repo}\u0000${sha}`), options))));
-    return buildDrilldown(run, workload, options.store.nights.runWorkload(run.id, workload), runCommits);
+    return runCommits;
   });
+  // First, so that a worker writes them while this thread writes the rest.
+  const drilldownsWritten = writeDrilldownParts(options.outDir, drilldownJobs.jobs, {
+    file: options.store.file,
+    runWorkload: (runId, workload) => options.store.nights.runWorkload(runId, workload),
+  }, options.drilldownWorkerFrom);
+
+  for (const [name, content] of await buildAssets()) out.write(sitePaths.asset(name), content);
+  const indexParts = indexDataParts(site.index.rows);
+  indexParts.forEach((part, i) => out.write(sitePaths.indexData(i), dataEntryScript('NIGHTBENCH_INDEX', String(i), part)));
+  out.write(sitePaths.index, renderIndex(site.index, indexParts.length));
+  for (const [suite, table] of site.commitTables) out.write(sitePaths.commitData(suite), dataScript('NIGHTBENCH_COMMITS', table));
+
+  // One read for every workload's bisects (a query per workload page was 0.3 s at 5,000 workloads).
+  const bisects = new Map<string, BisectRecord[]>();
+  for (const bisect of options.store.bisects.bisects()) {
+    const key = `${bisect.suite}\u0000${bisect.workload}`;
+    bisects.set(key, [...(bisects.get(key) ?? []), bisect]);
+  }
+  out.write(sitePaths.drilldown, renderDrilldownPage(generatedAt));
+  for (const page of site.workloads) {
+    out.write(sitePaths.workloadPage(page.suite, page.workload), renderWorkloadPage(page, generatedAt, bisects.get(`${page.suite}\u0000${page.workload}`) ?? []));
+    out.write(sitePaths.workloadData(page.suite, page.workload), dataScript('NIGHTBENCH_WORKLOAD', page));
+  }
 
   const abReports = readAbReports(options.abDir, options.log);
   out.write(sitePaths.abIndex, renderAbIndex(abReports, generatedAt));
@@ -158,13 +169,14 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   out.write(sitePaths.quality, renderQualityPage(quality, fileIssues(detection.episodes, issues), generatedAt, options.issueUrl));
   for (const [fingerprint, text] of issueFiles) out.write(sitePaths.issueFile(fingerprint), text);
   for (const report of abReports) out.write(sitePaths.abReport(report.id), renderAbReport(report, generatedAt));
+  for (const file of await drilldownsWritten) out.wrote(file.path, file.bytes);
   out.removeOthers();
   const written = performance.now();
   const cpuWritten = ownCpuSeconds();
 
   return {
     outDir: options.outDir, pages: out.pages, files: out.files, bytes: out.bytes, largest: out.largest,
-    workloads: site.workloads.length, series: site.index.rows.length, drilldowns, abReports: abReports.length,
+    workloads: site.workloads.length, series: site.index.rows.length, drilldowns: drilldownJobs.counts, abReports: abReports.length,
     seconds: { read: (read - started) / 1000, derive: (derived - read) / 1000, write: (written - derived) / 1000, total: (written - started) / 1000 },
     cpuSeconds: { read: cpuRead - cpuStarted, derive: cpuDerived - cpuRead, write: cpuWritten - cpuDerived, total: cpuWritten - cpuStarted },
   };
@@ -178,19 +190,19 @@ interface LinkedPart {
 }
 
 /**
- * Writes the parts of runs' drill-downs that the pages link (`linked`, by path). A part holds the
- * drill-down of every workload of its run that falls in it and has samples, linked now or not, so
- * a part kept from an earlier build never lacks one a later build links (a marker put on an older
- * night). A finished run's part already on disk is kept, unless it was written while the run was
- * still being written (`drilldownUnfinished` is then on disk beside it).
+ * The parts of runs' drill-downs that the pages link (`linked`, by path) and must be written. A part
+ * holds the drill-down of every workload of its run that falls in it and has samples, linked now or
+ * not, so a part kept from an earlier build never lacks one a later build links (a marker put on an
+ * older night). A finished run's part already on disk is kept, unless it was written while the run
+ * was still being written (`drilldownUnfinished` is then on disk beside it).
  */
-function writeDrilldowns(
+function drilldownsToWrite(
   out: SiteWriter,
   linked: ReadonlyMap<string, LinkedPart>,
   withSamples: ReadonlySet<string>,
   unfinished: ReadonlySet<string>,
-  drilldownJson: (run: ReportRun, workload: string) => Buffer,
-): BuildSummary['drilldowns'] {
+  commitsOf: (run: ReportRun) => CommitRow[],
+): { jobs: DrilldownPartJob[]; counts: BuildSummary['drilldowns'] } {
   const counts = { written: 0, kept: 0 };
   const runs = new Map([...linked.values()].map(({ run }) => [run.id, run]));
   // Each linked run's workloads with samples, by part.
@@ -208,6 +220,7 @@ function writeDrilldowns(
     if (unfinished.has(run.id) || out.exists(marker)) rewrite.add(run.id);
     if (unfinished.has(run.id)) out.write(marker, 'The drill-downs beside this file were written while their run was: the next build writes them again.\n');
   }
+  const jobs: DrilldownPartJob[] = [];
   for (const [dataPath, { run, part, links }] of linked) {
     if (!rewrite.has(run.id) && out.keep(dataPath)) {
       counts.kept += links;
@@ -216,10 +229,10 @@ function writeDrilldowns(
     // A linked workload has samples (data.ts links no other), so its part is here. In name order:
     // a part's bytes do not depend on the order the history gave.
     const workloads = workloadsOf.get(run.id)![part]!.sort();
-    out.write(dataPath, jsonRecordEntryScript('NIGHTBENCH_DRILLDOWN', run.id, workloads.map((workload) => [workload, drilldownJson(run, workload)] as const)));
+    jobs.push({ path: dataPath, run, workloads, commits: commitsOf(run) });
     counts.written += workloads.length;
   }
-  return counts;
+  return { jobs, counts };
 }
 
 /** A metric's direction as detection resolves it (config, then the suite's declaration), or none where the suite says so. */
@@ -267,16 +280,14 @@ class SiteWriter {
   constructor(private readonly root: string) {}
 
   write(relative: string, content: string | Buffer): void {
-    const file = path.join(this.root, relative);
-    const dir = path.dirname(file);
-    // 20,000 series write some 15,000 files into a few thousand folders: each made once.
-    if (!this.madeDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      this.madeDirs.add(dir);
-    }
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-    writeOver(file, bytes);
+    writeSiteFile(this.root, relative, bytes, this.madeDirs);
     this.count(relative, bytes.length);
+  }
+
+  /** Counts a file another thread wrote for the build (`drilldown-parts.ts`), so it is not removed. */
+  wrote(relative: string, bytes: number): void {
+    this.count(relative, bytes);
   }
 
   /** Keeps a file from an earlier build if it exists; false when it must be written. */
@@ -311,24 +322,6 @@ class SiteWriter {
     if (relative.endsWith('.html')) this.pages++;
     this.bytes += bytes;
     if (bytes > this.largest.bytes) this.largest = { path: relative, bytes };
-  }
-}
-
-/**
- * Writes `bytes` over the file from its start and then cuts it to their length (a new file is
- * made). A rebuild rewrites most of the site's files with content of about the same size; emptying
- * each first, as `writeFileSync` does, frees its blocks, and ext4 then writes the file out at once
- * on close (its guard for files replaced by truncation) and, mounted with `discard`, discards the
- * freed blocks. 5,000 files of 8 KB rewritten in place took 0.2-0.9 s (0.2-0.3 s CPU) where
- * emptied first they took 0.4-15 s (0.3-1.4 s CPU) on this project's machines (bench/README.md).
- */
-function writeOver(file: string, bytes: Buffer): void {
-  const fd = openSync(file, constants.O_RDWR | constants.O_CREAT);
-  try {
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at, at);
-    ftruncateSync(fd, bytes.length);
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -11,7 +11,9 @@ import { defaultDetectionPolicy } from '../../src/detect/index.js';
 import { openHistory } from '../../src/history/open.js';
 import { silentLog } from '../../src/log.js';
 import { buildSite, type BuildSiteOptions } from '../../src/report/build.js';
+import { writeDrilldownParts } from '../../src/report/drilldown-parts.js';
 import { sitePaths } from '../../src/report/paths.js';
+import type { ReportRun } from '../../src/report/types.js';
 import { runCli } from '../helpers/cli.js';
 import { writeSyntheticHistory } from '../helpers/synthetic-history.js';
 import { episodeIssueFingerprint } from '../../src/issues/group.js';
@@ -100,6 +102,29 @@ describe('buildSite', () => {
       db.close();
       store.close();
     }
+  });
+
+  it('writes the drill-downs in a worker thread into exactly the site this thread writes, and says when the worker fails', async () => {
+    const store = openHistory(dbFile);
+    const options: BuildSiteOptions = {
+      store, outDir: path.join(dir, 'drilldowns-here'), policy: defaultDetectionPolicy, now: new Date('2026-01-13T06:00:00Z'), log: silentLog,
+      commitUrl: () => undefined, issueUrl: () => undefined, episodeIssueFingerprint, drilldownWorkerFrom: Infinity,
+    };
+    try {
+      const here = await buildSite(options);
+      const inWorker = await buildSite({ ...options, outDir: path.join(dir, 'drilldowns-in-worker'), drilldownWorkerFrom: 1 });
+      expect(inWorker.drilldowns).toEqual(here.drilldowns);
+      expect(here.drilldowns.written).toBeGreaterThan(0);
+      expect(siteFiles(path.join(dir, 'drilldowns-in-worker'))).toEqual(siteFiles(path.join(dir, 'drilldowns-here')));
+    } finally {
+      store.close();
+    }
+    // The worker opens the history on its own: a file it cannot read fails the build with the
+    // store's one-line error (this thread, reading through its own connection, would not fail).
+    const notHistory = path.join(dir, 'not-a-history.sqlite');
+    writeFileSync(notHistory, 'not a database');
+    const jobs = [{ path: 'data/x/0.js', run: { id: 'r' } as ReportRun, workloads: ['w'], commits: [] }];
+    await expect(writeDrilldownParts(path.join(dir, 'worker-fails'), jobs, { file: notHistory, runWorkload: () => [] }, 1)).rejects.toThrow(/not-a-history\.sqlite/);
   });
 
   it('writes the same drill-downs from samples recorded before their timelines were (db/migrations/028)', async () => {
