@@ -8,8 +8,8 @@
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { RepeatFacts } from '../history/report-rows.js';
+import { runInThread } from '../process/threads.js';
 import { buildDrilldown } from './drilldown.js';
 import { jsonRecordEntryScript } from './render.js';
 import { writeSiteFile } from './site-files.js';
@@ -60,11 +60,7 @@ export function writeDrilldownParts(
   if (drilldowns === 0 || drilldowns < workerFrom || availableParallelism() < 2 || !existsSync(history.file)) {
     return Promise.resolve(writeDrilldownPartsHere(root, jobs, history.runWorkload));
   }
-  const written = inWorker({ historyFile: history.file, root, jobs });
-  // Awaited only once the build's other pages are written: a failure before then is still the
-  // build's, not an unhandled rejection of the process.
-  written.catch(() => {});
-  return written;
+  return runInThread<WrittenFile[]>(new URL('./drilldown-worker', import.meta.url), { historyFile: history.file, root, jobs } satisfies DrilldownWorkerData);
 }
 
 /** Reads, builds and writes the parts in this thread. */
@@ -80,22 +76,4 @@ export function writeDrilldownPartsHere(root: string, jobs: readonly DrilldownPa
 /** A part's file: a data script that adds the run's drill-downs of the part's workloads to the page's record. */
 function drilldownPartBytes(job: DrilldownPartJob, runWorkload: RunWorkload): Buffer {
   return jsonRecordEntryScript('NIGHTBENCH_DRILLDOWN', job.run.id, job.workloads.map((workload) => [workload, buildDrilldown(job.run, workload, runWorkload(job.run.id, workload), job.commits)] as const));
-}
-
-function inWorker(data: DrilldownWorkerData): Promise<WrittenFile[]> {
-  // The compiled build (dist/) runs the worker's JavaScript; from the sources (tests, benches, a
-  // development checkout), the worker registers the TypeScript loader first, as bin/nightbench.js
-  // does: the loader the build's thread runs under is not the worker's (Node 20). It is resolved
-  // here, from this file: a worker run from code resolves names from the working folder.
-  const fromSources = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./drilldown-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
-  const worker = fromSources
-    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => tsx.register()).then(() => import(${JSON.stringify(entry.href)}))`, { eval: true, workerData: data })
-    : new Worker(entry, { workerData: data });
-  return new Promise((resolve, reject) => {
-    let written: WrittenFile[] | undefined;
-    worker.once('message', (message: WrittenFile[]) => (written = message));
-    worker.once('error', reject);
-    worker.once('exit', (code) => (written ? resolve(written) : reject(new Error(`the drill-down writer thread stopped (exit ${code}) before it wrote every part`))));
-  });
 }

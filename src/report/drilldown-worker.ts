@@ -4,14 +4,15 @@
  *
  * @module
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import { openHistory } from '../history/open.js';
+import { serveInThread } from '../process/threads.js';
 import { writeDrilldownPartsHere, type DrilldownWorkerData } from './drilldown-parts.js';
 
-const { historyFile, root, jobs } = workerData as DrilldownWorkerData;
-const store = openHistory(historyFile, { readonly: true });
-try {
-  parentPort!.postMessage(writeDrilldownPartsHere(root, jobs, (runId, workload) => store.nights.runWorkload(runId, workload)));
-} finally {
-  store.close();
-}
+await serveInThread(({ historyFile, root, jobs }: DrilldownWorkerData) => {
+  const store = openHistory(historyFile, { readonly: true });
+  try {
+    return writeDrilldownPartsHere(root, jobs, (runId, workload) => store.nights.runWorkload(runId, workload));
+  } finally {
+    store.close();
+  }
+});
