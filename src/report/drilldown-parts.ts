@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { RepeatFacts } from '../history/report-rows.js';
-import { runInThread } from '../process/threads.js';
+import { runInThread } from '../threads.js';
 import { buildDrilldown } from './drilldown.js';
 import { jsonRecordEntryScript } from './render.js';
 import { writeSiteFile } from './site-files.js';

@@ -5,7 +5,7 @@
  * @module
  */
 import { openHistory } from '../history/open.js';
-import { serveInThread } from '../process/threads.js';
+import { serveInThread } from '../threads.js';
 import { writeDrilldownPartsHere, type DrilldownWorkerData } from './drilldown-parts.js';
 
 await serveInThread(({ historyFile, root, jobs }: DrilldownWorkerData) => {

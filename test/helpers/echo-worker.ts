@@ -1,6 +1,6 @@
-// A worker for threads.test.ts: answers or fails as told.
+// A worker for test/threads.test.ts: answers or fails as told.
 import { NightbenchError } from '../../src/errors.js';
-import { serveInThread } from '../../src/process/threads.js';
+import { serveInThread } from '../../src/threads.js';
 
 await serveInThread<{ answer?: number; fail?: 'store' | 'bug' }, number>((data) => {
   if (data.fail === 'store') throw new NightbenchError('store', 'history database x.sqlite: file is not a database');

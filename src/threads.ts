@@ -5,7 +5,7 @@
  * @module
  */
 import { parentPort, Worker, workerData } from 'node:worker_threads';
-import { NightbenchError, type ErrorKind } from '../errors.js';
+import { NightbenchError, type ErrorKind } from './errors.js';
 
 /** What a worker posts: its result, or the error that ended it. */
 type WorkerMessage<T> = { result: T } | { error: { message: string; kind?: ErrorKind } };

@@ -1,9 +1,9 @@
 /** Work in a worker thread: its answer, and its errors with their kind kept. */
 import { describe, expect, it } from 'vitest';
-import { NightbenchError } from '../../src/errors.js';
-import { runInThread } from '../../src/process/threads.js';
+import { NightbenchError } from '../src/errors.js';
+import { runInThread } from '../src/threads.js';
 
-const entry = new URL('./echo-worker', import.meta.url);
+const entry = new URL('./helpers/echo-worker', import.meta.url);
 
 describe('runInThread', () => {
   it("answers with the worker's result", async () => {
