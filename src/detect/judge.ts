@@ -8,6 +8,7 @@ import { formatChange, formatMultiple, formatP, formatPercent } from '../format/
 import { changeNoiseOf, type Comparison, type ComparisonStats } from './compare.js';
 import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, heldImprovementNights, heldImprovementStart, heldLongEnough, judgedLevelStart, latestOnShiftedSide, rankBaselineNeeded, rankStepNeeded, shiftRankAlpha, shiftRanksApart, strongestShift, type Shift, type ShiftOptions } from './evidence.js';
 import { suspectNights } from './suspect-range.js';
+import { mannWhitneyU } from '../stats/mann-whitney.js';
 import { lagOneCorrelation } from '../stats/noise.js';
 import { lookbackResults, resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
 import { detectableOf, detectionPower, type Detectable } from './sensitivity.js';
@@ -141,7 +142,7 @@ const fastPathNights = 20;
  * 0.70 where it is 0.76).
  */
 export function judge(series: Series, comparison: Comparison, policy: DetectionPolicy, declared?: Direction, noiseFloor = 0): SeriesVerdict {
-  const recent = judgeNights(series, comparison.earlier.length === 0 ? comparison : { ...comparison, earlier: [] }, policy, declared, noiseFloor);
+  const recent = judgeNights(series, comparison.earlier.length === 0 ? comparison : { ...comparison, earlier: [] }, policy, declared, noiseFloor, comparison.earlier);
   if (recent.kind !== 'stable' || comparison.earlier.length === 0 || comparison.stats === undefined) return recent;
   const secondLook = { ...policy, persistZ: policy.persistZ + secondLookZ };
   // One scan decides whether the second look can find a regression; most series it spares the rest
@@ -192,8 +193,13 @@ function nightsSinceLevel(comparison: Comparison): NightPoint[] {
   return comparison.lookback.filter((point) => comparison.baselineStart === undefined || point.night >= comparison.baselineStart);
 }
 
-/** Judges the comparison's nights once: the lookback's, and `Comparison.earlier` as the persistence path's baseline only. */
-function judgeNights(series: Series, comparison: Comparison, policy: DetectionPolicy, declared?: Direction, noiseFloor = 0): SeriesVerdict {
+/**
+ * Judges the comparison's nights once: the lookback's, and `Comparison.earlier` as the persistence
+ * path's baseline only. `memory` (the first look's: the earlier results it does not judge with) is
+ * read only to stop a change the lookback alone would open, where the earlier nights at the same
+ * level show that the series reached it as often before (`levelMemory`).
+ */
+function judgeNights(series: Series, comparison: Comparison, policy: DetectionPolicy, declared?: Direction, noiseFloor = 0, memory: readonly NightPoint[] = []): SeriesVerdict {
   const { threshold, direction } = resolveSeriesPolicy(policy, series.identity, declared);
   const latest = comparison.latest;
   const base: SeriesVerdict = {
@@ -247,14 +253,24 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
   // The spread of the nights themselves since the last judged level: a bimodal benchmark's
   // successive differences are calm within each run of one mode, and its mode flips would pass
   // for steps against them (193 false alarms per 100 series x 60 nights at 3 repeats).
-  const nightsSpread = since.length >= minNoiseNights ? sampleStandardDeviation(levels.slice(0, -1)) : 0;
-  const baselineNoise = Math.max(noise, nightsSpread);
-  const changeNoise = changeNoiseOf(baselineNoise, comparison.baseline.length);
-  const multiple = changeNoise > 0 ? Math.abs(Math.log(stats.ratio)) / changeNoise : Number.POSITIVE_INFINITY;
+  const lookbackSpread = since.length >= minNoiseNights ? sampleStandardDeviation(levels.slice(0, -1)) : 0;
+  const multipleAt = (spread: number) => {
+    const changeNoise = changeNoiseOf(Math.max(noise, spread), comparison.baseline.length);
+    return changeNoise > 0 ? Math.abs(Math.log(stats.ratio)) / changeNoise : Number.POSITIVE_INFINITY;
+  };
   const noiseKnown = comparison.lookback.length >= minNoiseNights;
   const tailKnown = comparison.lookback.length >= fastPathNights;
   const large = Math.abs(change) >= threshold * (tailKnown ? 1 : youngSeriesThresholds);
   const significant = stats.pValue <= policy.alpha;
+  // The earlier results at the same level widen the spread too, where they could stop one night
+  // from opening (read only then: a scan per series and night is not free at 20,000 series). A
+  // bimodal benchmark whose slow mode a month of nights happened to show once or twice shows it
+  // as often as ever in the month before.
+  const lookbackNight = fastAllowed && large && significant && multipleAt(lookbackSpread) >= policy.noiseMultiple;
+  const earlierAtLevel = lookbackNight && judgedFrom === 0 ? levelMemory(memory, episodeLevels, shiftOptions, policy.persistZ, threshold, levels.slice(0, -1)) : [];
+  const nightsSpread = earlierAtLevel.length > 0 ? Math.max(lookbackSpread, sampleStandardDeviation([...earlierAtLevel, ...levels.slice(0, -1)])) : lookbackSpread;
+  const baselineNoise = Math.max(noise, nightsSpread);
+  const multiple = multipleAt(nightsSpread);
   const beyondNoise = multiple >= policy.noiseMultiple;
   // A level the series already showed since its current level began is no news from one night
   // alone: a bimodal benchmark's slow mode passed for a step against the calm of its fast nights,
@@ -284,7 +300,8 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
   const significantShift = noiseKnown && shiftProved && !improvementHeld && !belowThreshold(shift, threshold, episodeGateStandardErrors) && tonightShifted;
   // Tested only where it can decide: a rank test per series and night is not free at 20,000 series.
   const ranks = significantShift ? shiftRanksApart(persistLevels, shift) : undefined;
-  const persistent = significantShift && ranks!.apart;
+  const ranksOverLevel = significantShift && ranks!.apart ? ranksApartOverLevel(memory, episodeLevels, judgedFrom, shiftOptions, policy.persistZ, threshold, shift) : undefined;
+  const persistent = significantShift && ranks!.apart && (ranksOverLevel === undefined || ranksOverLevel.apart);
 
   // Each path's sensitivity at the noise unit it judges with: the fast path's, the spread of the
   // nights since the last judged level (tonight left out); the persistence path's, the noise within
@@ -364,11 +381,55 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
         precedent === undefined ? undefined : `the series was at this level on ${precedent.night}`,
       ]
     : [`${repeats} repeat${repeats === 1 ? '' : 's'}: one night alone is not enough, only the persistence path judges`];
-  const notApart = ranks && !ranks.apart ? `, but its nights do not rank apart from the baseline's (p = ${formatP(ranks.p)}, ${shiftRankAlpha} needed)` : '';
+  const notApart = ranks && !ranks.apart
+    ? `, but its nights do not rank apart from the baseline's (p = ${formatP(ranks.p)}, ${shiftRankAlpha} needed)`
+    : ranksOverLevel && !ranksOverLevel.apart ? `, but its nights do not rank apart from the ${ranksOverLevel.nights} nights at the level before it (p = ${formatP(ranksOverLevel.p)}, ${shiftRankAlpha} needed)` : '';
   const heldBack = improvementHeld ? `, an improvement opens at ${formatMultiple(policy.persistZ + policy.improvementMarginZ)} or after ${heldImprovementNights} nights at ${formatMultiple(policy.persistZ)}` : '';
   const persistence = shift === undefined ? 'no recent shift' : `strongest recent shift ${formatChange(Math.expm1(shift.shift))} at ${formatMultiple(Math.abs(shift.z))} standard errors${notApart}${heldBack}`;
   return { ...judged, kind: 'stable', reason: `${fastFigures}: ${missed.filter((why) => why !== undefined).join(', ')}; ${persistence}` };
 }
+
+/**
+ * Whether `shift`'s nights also rank apart from every night at the level judged last before it
+ * (`shiftRanksApart`), the earlier results (`memory`, read before the lookback) included, where
+ * its t baseline holds at most `persistBaselineNights` of them. A run of a bimodal benchmark's
+ * slow nights after a few weeks that happened to show almost none (6 of 7 slow where the 25
+ * nights before held one) ranks apart from those weeks, not from the month before them, which
+ * shows the slow mode as often as ever; a real step ranks apart from both. Undefined where there
+ * are no more nights than the split's own baseline (the first look found a level judged inside
+ * the lookback, or no earlier results are at the level).
+ */
+function ranksApartOverLevel(memory: readonly NightPoint[], episodeLevels: readonly number[], judgedFrom: number, options: ShiftOptions, persistZ: number, threshold: number, shift: Shift): { apart: boolean; p: number; nights: number } | undefined {
+  const baseline = episodeLevels.slice(judgedFrom + shift.start - shift.baselineNights, judgedFrom + shift.start);
+  const before = judgedFrom === 0 ? levelMemory(memory, episodeLevels, options, persistZ, threshold, baseline) : [];
+  const levels = [...before, ...episodeLevels.slice(judgedFrom)];
+  const nights = before.length + shift.start;
+  if (nights <= shift.baselineNights) return undefined;
+  return { ...shiftRanksApart(levels, { start: nights, baselineNights: nights, shift: shift.shift }), nights };
+}
+
+/**
+ * The log levels of the `memory` nights (earlier results) since the level judged last over them
+ * and the lookback's `episodeLevels` (`judgedLevelStart`), when they do not rank apart from
+ * `recent` (log levels of nights at that level inside the lookback) in a two-sided rank test at
+ * {@link memoryRankAlpha}; else none.
+ */
+function levelMemory(memory: readonly NightPoint[], episodeLevels: readonly number[], options: ShiftOptions, persistZ: number, threshold: number, recent: readonly number[]): number[] {
+  if (memory.length === 0 || recent.length === 0) return [];
+  const levels = [...memory.map(logMedianOf), ...episodeLevels];
+  const { from } = judgedLevelStart(levels, options, persistZ, threshold);
+  const atLevel = levels.slice(from, memory.length);
+  return atLevel.length > 0 && mannWhitneyU(recent, atLevel).p > memoryRankAlpha ? atLevel : [];
+}
+
+/**
+ * Earlier results count as the same level's nights only where the lookback's nights at that level
+ * do not rank apart from them at this two-sided level. A real series can change its spread without
+ * a shift the path judges: REALISE's 4653862 flipped between two modes 35% apart for months, then
+ * stayed in the lower one for 21 nights before its labelled regression at row 333; against the
+ * months of both modes that regression did not rank apart, and was lost (F1 0.76 -> 0.75).
+ */
+const memoryRankAlpha = 0.001;
 
 /**
  * The nights of `shift`'s two sides (its baseline's and its own, the last of `levels`), each about

@@ -157,9 +157,11 @@ export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
  * correlation in the sensitivity figures; 6: improvements held below persistZ + improvementMarginZ,
  * `heldImprovementFrom`; 7: the rank test in the sensitivity figures, `rankStep`; 8: a stable
  * series judged again for a regression with the results before the lookback in its baseline;
- * 9: the nights' correlation allowed for at most their spread beyond the repeats', `correlationAllowed`).
+ * 9: the nights' correlation allowed for at most their spread beyond the repeats', `correlationAllowed`;
+ * 10: the earlier results at the level judged last in the fast path's spread and the persistence
+ * path's rank test, `levelMemory`).
  */
-const verdictFormat = 9;
+const verdictFormat = 10;
 
 /** What stored verdicts were judged with: a change of any may change every verdict. */
 function policyFingerprint(policy: DetectionPolicy): string {

@@ -160,3 +160,37 @@ describe('judge', () => {
     expect(verdictOf({ ...spec, absentNights: [1, 2, 3, 4, 5, 6, 7] }, 9, { minBaselineNights: 3, windowDays: 4 }).kind).toBe('insufficient-baseline');
   });
 });
+
+describe('judge, with the results before the lookback', () => {
+  /** The verdict of night `night` (index), the earlier results read as detection reads them. */
+  function verdictWithEarlier(spec: SeriesSpec, night: number): SeriesVerdict {
+    const [series] = groupSeries(seriesRows(spec));
+    const policy = detectionSchema.parse({});
+    const options = { night: nightAt(night), windowResults: policy.windowDays, lookbackResults: policy.lookbackDays, earlierResults: policy.earlierBaselineResults };
+    return judge(series!, compareNight(series!, options), policy);
+  }
+  /** A bimodal benchmark at 3 repeats and CV 3%: these nights 12% slow (a seed of bench/detect-quality.ts). */
+  const bimodal = (seed: number, nights: number, slow: readonly number[], steps: SeriesSpec['steps'] = []): SeriesSpec => ({
+    nights, repeats: 3, cv: 0.03, seed, steps: [...slow.map((from) => ({ from, until: from + 1, factor: 1.12 })), ...steps],
+  });
+
+  it("does not open a run of slow nights that ranks apart from the last weeks only, not from the month before", () => {
+    // Two slow nights in the 24 before the run (41-44), three in the 14 results before the lookback.
+    const spec = bimodal(2075, 45, [0, 9, 10, 16, 28, 31, 41, 42, 43, 44]);
+    expect(verdictOf(spec, 44).kind).toBe('regression');
+    const verdict = verdictWithEarlier(spec, 44);
+    expect(verdict.kind).toBe('stable');
+    expect(verdict.reason).toMatch(/its nights do not rank apart from the 4\d nights at the level before it \(p = [0-9.]+, 0\.001 needed\)/);
+    // A step ranks apart from both.
+    expect(verdictWithEarlier(bimodal(2075, 45, [0, 9, 10, 16, 28, 31], [{ from: 41, factor: 1.25 }]), 44).kind).toBe('regression');
+  });
+
+  it('does not open one slow night whose mode the results before the lookback showed as often as ever', () => {
+    // Six slow nights in the 30 before tonight (none within a noise of tonight's), eight in the 16 before them.
+    const slow = [1, 2, 5, 6, 9, 11, 12, 14, 17, 18, 26, 37, 39, 40, 46];
+    expect(verdictOf(bimodal(6142, 47, slow), 46).kind).toBe('regression');
+    expect(verdictWithEarlier(bimodal(6142, 47, slow), 46)).toMatchObject({ kind: 'stable', reason: expect.stringContaining('within 4x noise') });
+    // A step of twice the mode opens on its night.
+    expect(verdictWithEarlier(bimodal(6142, 47, slow.slice(0, -1), [{ from: 46, factor: 1.3 }]), 46)).toMatchObject({ kind: 'regression', path: 'fast' });
+  });
+});
