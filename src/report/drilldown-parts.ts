@@ -68,7 +68,7 @@ export function writeDrilldownPartsHere(root: string, jobs: readonly DrilldownPa
   const madeDirs = new Set<string>();
   return jobs.map((job) => {
     const bytes = drilldownPartBytes(job, runWorkload);
-    writeSiteFile(root, job.path, bytes, madeDirs);
+    writeSiteFile(root, job.path, bytes, madeDirs, true);
     return { path: job.path, bytes: bytes.length };
   });
 }

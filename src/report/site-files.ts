@@ -4,21 +4,29 @@
  *
  * @module
  */
-import { closeSync, constants, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, ftruncateSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /**
  * Writes `bytes` to `relative` under `root`, making its folder first unless `madeDirs` says it was
  * made (20,000 series write some 15,000 files into a few thousand folders: each made once).
+ * `whole`: the file is written beside its place and renamed into it, so that it is there complete
+ * or not at all. For files a later build keeps instead of writing again (a finished run's
+ * drill-downs): a build killed while writing one, or a worker thread cut off when the build's
+ * thread failed, would otherwise leave a cut file that every later build kept.
  */
-export function writeSiteFile(root: string, relative: string, bytes: Uint8Array, madeDirs: Set<string>): void {
+export function writeSiteFile(root: string, relative: string, bytes: Uint8Array, madeDirs: Set<string>, whole = false): void {
   const file = path.join(root, relative);
   const dir = path.dirname(file);
   if (!madeDirs.has(dir)) {
     mkdirSync(dir, { recursive: true });
     madeDirs.add(dir);
   }
-  writeOver(file, bytes);
+  if (!whole) return writeOver(file, bytes);
+  // A name no build owns: one left by a killed build is removed with the other strays.
+  const writing = `${file}.writing`;
+  writeOver(writing, bytes);
+  renameSync(writing, file);
 }
 
 /**

@@ -3,7 +3,7 @@
  * incrementally (drill-downs of finished runs are kept, stale files removed) into exactly the
  * site a build from nothing writes, and the CLI.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +100,34 @@ describe('buildSite', () => {
       expect(siteFiles(site)).toEqual(siteFiles(path.join(dir, 'finished-site')));
     } finally {
       db.close();
+      store.close();
+    }
+  });
+
+  it('writes again a drill-down part a killed build left unfinished, and removes what it left', async () => {
+    const store = openHistory(dbFile);
+    const site = path.join(dir, 'killed-build');
+    const options: BuildSiteOptions = {
+      store, outDir: site, policy: defaultDetectionPolicy, now: new Date('2026-01-13T06:00:00Z'), log: silentLog,
+      commitUrl: () => undefined, issueUrl: () => undefined, episodeIssueFingerprint, drilldownNights: 1,
+    };
+    try {
+      const first = await buildSite(options);
+      const built = siteFiles(site);
+      const parts = readdirSync(site, { recursive: true, encoding: 'utf8' }).filter((file) => file.includes('/drilldowns/') && file.endsWith('.js'));
+      expect(parts.length).toBeGreaterThan(0);
+      expect(readdirSync(site, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.writing'))).toEqual([]);
+      // What a build killed while writing a part leaves: the part's bytes so far under the name it
+      // is written as, and no part in its place.
+      const part = path.join(site, parts[0]!);
+      writeFileSync(`${part}.writing`, readFileSync(part, 'utf8').slice(0, 100));
+      rmSync(part);
+      const again = await buildSite(options);
+      expect(again.drilldowns.written).toBeGreaterThan(0);
+      expect(existsSync(`${part}.writing`)).toBe(false);
+      expect(again.files).toBe(first.files);
+      expect(siteFiles(site)).toEqual(built);
+    } finally {
       store.close();
     }
   });
