@@ -35,10 +35,7 @@ describe('buildSite', () => {
   it('keeps the drill-downs of finished runs, writes those of a new night and removes stale files', async () => {
     const store = openHistory(dbFile);
     const site = path.join(dir, 'incremental');
-    const options: BuildSiteOptions = {
-      store, outDir: site, policy: defaultDetectionPolicy, now: new Date('2026-01-13T06:00:00Z'), log: silentLog,
-      commitUrl: () => undefined, issueUrl: () => undefined, episodeIssueFingerprint, drilldownNights: 2,
-    };
+    const options = siteOptions(store, site, '2026-01-13', { drilldownNights: 2 });
     try {
       const first = await buildSite(options);
       expect(first).toMatchObject({ workloads: 4, series: 16, drilldowns: { written: 8, kept: 0 }, abReports: 0 });
@@ -78,10 +75,7 @@ describe('buildSite', () => {
     const db = new Database(file);
     const setStatus = (status: string) => db.prepare('UPDATE runs SET status = ? WHERE id = ?').run(status, runId);
     const site = path.join(dir, 'unfinished-site');
-    const options: BuildSiteOptions = {
-      store, outDir: site, policy: defaultDetectionPolicy, now: new Date('2026-01-04T06:00:00Z'), log: silentLog,
-      commitUrl: () => undefined, issueUrl: () => undefined, episodeIssueFingerprint, drilldownNights: 1,
-    };
+    const options = siteOptions(store, site, '2026-01-04', { drilldownNights: 1 });
     try {
       setStatus('running');
       expect((await buildSite(options)).drilldowns).toEqual({ written: 3, kept: 0 });
@@ -107,10 +101,7 @@ describe('buildSite', () => {
   it('writes again a drill-down part a killed build left unfinished, and removes what it left', async () => {
     const store = openHistory(dbFile);
     const site = path.join(dir, 'killed-build');
-    const options: BuildSiteOptions = {
-      store, outDir: site, policy: defaultDetectionPolicy, now: new Date('2026-01-13T06:00:00Z'), log: silentLog,
-      commitUrl: () => undefined, issueUrl: () => undefined, episodeIssueFingerprint, drilldownNights: 1,
-    };
+    const options = siteOptions(store, site, '2026-01-13', { drilldownNights: 1 });
     try {
       const first = await buildSite(options);
       const built = siteFiles(site);
@@ -134,10 +125,7 @@ describe('buildSite', () => {
 
   it('writes the drill-downs in a worker thread into exactly the site this thread writes, and says when the worker fails', async () => {
     const store = openHistory(dbFile);
-    const options: BuildSiteOptions = {
-      store, outDir: path.join(dir, 'drilldowns-here'), policy: defaultDetectionPolicy, now: new Date('2026-01-13T06:00:00Z'), log: silentLog,
-      commitUrl: () => undefined, issueUrl: () => undefined, episodeIssueFingerprint, drilldownWorkerFrom: Infinity,
-    };
+    const options = siteOptions(store, path.join(dir, 'drilldowns-here'), '2026-01-13', { drilldownWorkerFrom: Infinity });
     try {
       const here = await buildSite(options);
       const inWorker = await buildSite({ ...options, outDir: path.join(dir, 'drilldowns-in-worker'), drilldownWorkerFrom: 1 });
@@ -159,10 +147,7 @@ describe('buildSite', () => {
     const file = path.join(dir, 'timelines.sqlite');
     const store = openHistory(file);
     writeSyntheticHistory(store, { seed: 5, workloads: 3, nights: 4, repeats: 2 });
-    const options: BuildSiteOptions = {
-      store, outDir: path.join(dir, 'recorded'), policy: defaultDetectionPolicy, now: new Date('2026-01-05T06:00:00Z'), log: silentLog,
-      commitUrl: () => undefined, issueUrl: () => undefined, episodeIssueFingerprint,
-    };
+    const options = siteOptions(store, path.join(dir, 'recorded'), '2026-01-05');
     try {
       expect((await buildSite(options)).drilldowns.written).toBe(6);
       const db = new Database(file);
@@ -177,6 +162,14 @@ describe('buildSite', () => {
 });
 
 /** Every file of a site by its path, as text. */
+/** A build of `store` into `outDir` on the morning after `night`, without links. */
+function siteOptions(store: BuildSiteOptions['store'], outDir: string, night: string, more: Partial<BuildSiteOptions> = {}): BuildSiteOptions {
+  return {
+    store, outDir, policy: defaultDetectionPolicy, now: new Date(`${night}T06:00:00Z`), log: silentLog,
+    commitUrl: () => undefined, issueUrl: () => undefined, episodeIssueFingerprint, ...more,
+  };
+}
+
 function siteFiles(root: string): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (folder: string) => {
