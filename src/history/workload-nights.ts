@@ -25,7 +25,7 @@ export interface RunFacts extends Comparability {
  * left out), in repeat order, and `repeats` their repeat numbers (the pages place each value by
  * them). A tuple, as stored: a night at 20,000 series decodes 600,000 of them.
  */
-export type MetricValues = [metric: string, unit: string | null, values: number[], repeats: number[]];
+export type MetricValues = [metric: string, unit: string | null, values: number[], repeats: readonly number[]];
 
 /** One run of one workload. */
 export interface WorkloadNight {
@@ -66,13 +66,13 @@ export function workloadNightsOfRows(rows: Iterable<ResultRow>): WorkloadNight[]
     if (row.metric === null) continue;
     let metric = fold.metrics.get(row.metric);
     if (metric === undefined) {
-      metric = [row.metric, row.unit, [], []];
+      metric = { values: [], repeats: [] };
       fold.metrics.set(row.metric, metric);
-      fold.night.metrics.push(metric);
+      fold.night.metrics.push([row.metric, row.unit, metric.values, metric.repeats]);
     }
     if (row.status === 'ok' && row.value !== null) {
-      metric[2].push(row.value);
-      metric[3].push(row.repeat);
+      metric.values.push(row.value);
+      metric.repeats.push(row.repeat);
     }
   }
   return [...folds.values()].map(({ night, repeats }) => {
@@ -89,7 +89,8 @@ export function workloadNightsOfRows(rows: Iterable<ResultRow>): WorkloadNight[]
 interface Fold {
   night: WorkloadNight;
   repeats: Map<number, RepeatStatus>;
-  metrics: Map<string, MetricValues>;
+  /** metric -> the lists its {@link MetricValues} holds, being filled. */
+  metrics: Map<string, { values: number[]; repeats: number[] }>;
 }
 
 function runFactsOf(row: ResultRow): RunFacts {
@@ -150,6 +151,18 @@ export function encodeRunPoints(nights: readonly WorkloadNight[]): Buffer {
   return stored;
 }
 
+/**
+ * Repeats 1..n, one frozen list per n: nearly every metric of every run is measured by all of its
+ * repeats, and a night at 20,000 series decodes 600,000 such lists, which the site's build holds
+ * to its end (each one copied by every young-generation collection meanwhile).
+ */
+const firstRepeatLists: (readonly number[])[] = [];
+function firstRepeats(count: number): readonly number[] {
+  let list = firstRepeatLists[count];
+  if (list === undefined) firstRepeatLists[count] = list = Object.freeze(Array.from({ length: count }, (_, i) => i + 1));
+  return list;
+}
+
 /** The workloads of {@link encodeRunPoints}' form, with `run`'s facts, each decoded as it is taken. */
 export function* decodeRunPoints(run: RunFacts, stored: Uint8Array): Generator<WorkloadNight> {
   // Typed views need aligned offsets: a copy (its own buffer, offset 0) when the driver's is not.
@@ -179,11 +192,12 @@ export function* decodeRunPoints(run: RunFacts, stored: Uint8Array): Generator<W
       const unit = words[word + 1]!;
       const count = words[word + 2]!;
       const metricValues = new Array<number>(count);
-      const repeats = new Array<number>(count);
+      let inOrder = true;
       for (let v = 0; v < count; v++) {
         metricValues[v] = values[value + v]!;
-        repeats[v] = words[word + 3 + v]!;
+        if (words[word + 3 + v] !== v + 1) inOrder = false;
       }
+      const repeats = inOrder ? firstRepeats(count) : Array.from(words.subarray(word + 3, word + 3 + count));
       metrics.push([strings[words[word]!]!, unit === noUnit ? null : strings[unit]!, metricValues, repeats]);
       word += 3 + count;
       value += count;

@@ -35,7 +35,7 @@ function measuredOf(values: readonly Value[]): ReportHistory['measured'] {
     let metric = pair.metrics.find(([name]) => name === v.metric);
     if (!metric) pair.metrics.push((metric = [v.metric, v.unit, [], []]));
     metric[2].push(v.value);
-    metric[3].push(v.repeat);
+    metric[3] = [...metric[3], v.repeat];
   }
   return [...byPair.values()];
 }
