@@ -124,7 +124,11 @@ export function reachKnownNights(persistNights: number): number {
  */
 const youngSeriesThresholds = 2;
 
-/** Nights of history after which one night alone may open an episode for a change of the threshold. */
+/**
+ * Nights of history after which one night alone may open an episode for a change of the threshold
+ * (or the whole lookback, where the policy's is shorter: before, a lookback of 14 kept every series
+ * young for good).
+ */
 const fastPathNights = 20;
 
 /**
@@ -259,7 +263,8 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
     return changeNoise > 0 ? Math.abs(Math.log(stats.ratio)) / changeNoise : Number.POSITIVE_INFINITY;
   };
   const noiseKnown = comparison.lookback.length >= minNoiseNights;
-  const tailKnown = comparison.lookback.length >= fastPathNights;
+  const youngUntil = Math.min(fastPathNights, lookbackResults(policy));
+  const tailKnown = comparison.lookback.length >= youngUntil;
   const large = Math.abs(change) >= threshold * (tailKnown ? 1 : youngSeriesThresholds);
   const significant = stats.pValue <= policy.alpha;
   // The earlier results at the same level widen the spread too, where they could stop one night
@@ -326,6 +331,7 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
     ? detectableOf(
         {
           repeats, noise: baselineNoise, persistNoise, repeatSpread: stats.repeatSpread, baselineNights: comparison.baseline.length, sinceNights: since.length, threshold,
+          firstNightThreshold: threshold * (tailKnown ? 1 : youngSeriesThresholds),
           correlation: shiftProved ? shift.correlation : lagOneCorrelation(levels.slice(0, -1)),
           rankStep: rankStepNeeded((shiftProved ? aboutTheirSides(persistLevels, shift) : levels).slice(-shiftOptions.maxBaseline), policy.persistNights, detectionPower, -improvementSign),
         },
@@ -375,7 +381,7 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
   }
   const missed = fastAllowed
     ? [
-        large ? undefined : tailKnown || Math.abs(change) < threshold ? 'below threshold' : `below ${youngSeriesThresholds}x the threshold while the series is young (${comparison.lookback.length} of ${fastPathNights} nights)`,
+        large ? undefined : tailKnown || Math.abs(change) < threshold ? 'below threshold' : `below ${youngSeriesThresholds}x the threshold while the series is young (${comparison.lookback.length} of ${youngUntil} nights)`,
         significant ? undefined : `not significant at alpha ${policy.alpha}`,
         beyondNoise ? undefined : `within ${policy.noiseMultiple}x noise`,
         precedent === undefined ? undefined : `the series was at this level on ${precedent.night}`,

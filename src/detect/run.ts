@@ -159,9 +159,11 @@ export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
  * series judged again for a regression with the results before the lookback in its baseline;
  * 9: the nights' correlation allowed for at most their spread beyond the repeats', `correlationAllowed`;
  * 10: the earlier results at the level judged last in the fast path's spread and the persistence
- * path's rank test, `levelMemory`).
+ * path's rank test, `levelMemory`; 11: a series' first-night sensitivity read at the young
+ * series' gate while it is young, `firstNightThreshold`, and a lookback shorter than 20 results
+ * ending the young series' gate).
  */
-const verdictFormat = 10;
+const verdictFormat = 11;
 
 /** What stored verdicts were judged with: a change of any may change every verdict. */
 function policyFingerprint(policy: DetectionPolicy): string {

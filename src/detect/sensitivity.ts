@@ -54,6 +54,11 @@ export interface SensitivityBasis {
   /** The series' threshold: detection reports no smaller change. */
   threshold: number;
   /**
+   * The change one night alone must reach to open: the threshold, or a multiple of it while the
+   * series is young (`judge.ts`); the threshold when absent.
+   */
+  firstNightThreshold?: number;
+  /**
    * Lag-1 correlation of the nights since the last judged level, as the persistence path measures
    * it about their mean; absent when unknown (the nights are then taken as independent).
    */
@@ -167,7 +172,7 @@ function caughtAt(basis: SensitivityBasis, policy: SensitivityPolicy, repeats: n
     repeats,
     noise,
     persistNoise,
-    firstNight: repeats >= policy.minRepeats ? firstNightDetectable(noise, basis.baselineNights, policy, basis.threshold) : undefined,
+    firstNight: repeats >= policy.minRepeats ? firstNightDetectable(noise, basis.baselineNights, policy, basis.firstNightThreshold ?? basis.threshold) : undefined,
     persistent: persistentDetectable(basis, repeats, persistNoise, policy.persistNights, policy, allowance, basis.threshold),
   };
 }

@@ -73,6 +73,17 @@ describe('judge', () => {
     expect(verdictOf({ ...young, steps: [{ from: 21, factor: 1.15 }] }, 21).kind).toBe('regression');
   });
 
+  it("promises a young series' first night at its young gate, and a shorter lookback ends its youth sooner", () => {
+    const young = { ...quiet, seed: 14, nights: 23 };
+    // Night 18: the figures are known (from 17 nights); one night alone must still reach twice the threshold.
+    expect(verdictOf(young, 18).detectable!.firstNight).toBeGreaterThanOrEqual(0.2);
+    expect(verdictOf(young, 21).detectable!.firstNight).toBeLessThan(0.2);
+    // A lookback of 14 results shows how far one night wanders once it is full (it said "14 of 20 nights" for good).
+    const stepped = { ...young, steps: [{ from: 16, factor: 1.18 }] };
+    expect(verdictOf(stepped, 16).reason).toContain('while the series is young (16 of 20 nights)');
+    expect(verdictOf(stepped, 16, { lookbackDays: 14 }).kind).toBe('regression');
+  });
+
   it('judges a series with a single good night before tonight when minBaselineNights is 1', () => {
     expect(verdictOf({ ...quiet, nights: 2, seed: 17 }, 1, { minBaselineNights: 1 }).kind).toBe('stable');
   });

@@ -7,7 +7,7 @@ import { nightAt, seriesRows } from './helpers.js';
 
 function reportOf(night: number): DetectionReport {
   const rows = [
-    // 20 nights: from its 17th night at its level a series says what it catches.
+    // 20 nights: from its 17th night at its level a series says what it catches (young, one night alone must reach twice the threshold).
     ...seriesRows({ seed: 41, nights: 20, repeats: 3, cv: 0.03, steps: [{ from: 18, factor: 1.2 }] }),
     ...seriesRows({ seed: 42, nights: 20, repeats: 3, cv: 0.03, workload: 'join', failedNights: [18] }),
     ...seriesRows({ seed: 43, nights: 20, repeats: 3, cv: 0.03, workload: 'rechunk' }),
@@ -25,7 +25,7 @@ describe('renderReport', () => {
     const text = renderReport(reportOf(18)).replace(/episode [0-9a-f]{16}/g, 'episode <fingerprint>');
     expect(text.split('\n')).toEqual([
       'series                                             baseline median  new median  change  p        noise  catches          verdict',
-      'dask/shuffle wall_time [local:2x1:2GiB · default]  9.9 s            12 s        +21.6%  0.00049  2.9%   17% in 3 nights  regression since 2026-01-19 (one night): +21.6% (threshold 10%), p = 0.00049, 6.4x noise',
+      'dask/shuffle wall_time [local:2x1:2GiB · default]  9.9 s            12 s        +21.6%  0.00049  2.9%   24% in 3 nights  regression since 2026-01-19 (one night): +21.6% (threshold 10%), p = 0.00049, 6.4x noise',
       'dask/join wall_time [local:2x1:2GiB · default]     -                -           -       -        -      -                failed: 3 of 3 repeats failed',
       'night 2026-01-19: 3 series (1 regression, 1 stable, 1 failed)',
       '(1 stable series not listed; --all lists them)',
