@@ -31,6 +31,7 @@
  * @module
  */
 import { allBeyondP, mannWhitneyU } from '../stats/mann-whitney.js';
+import { noiseOverFloor } from '../stats/noise.js';
 import { tAsZ } from '../stats/student-t.js';
 import { differenceNoise, medianOf } from '../stats/segmentation.js';
 
@@ -148,7 +149,7 @@ export function strongestShift(levels: readonly number[], options: ShiftOptions)
     const shift = (sum[n]! - sum[start]!) / k - baselineLevel;
     const squares = Math.max(0, within(from, start) + within(start, n));
     const pooled = Math.sqrt(squares / (n - from - 2));
-    const noise = Math.max(pooled, options.noiseFloor);
+    const { noise, degrees } = noiseOverFloor(pooled, n - from - 2, options.noiseFloor, options.noiseFloorDegrees);
     if (!(noise > 0)) continue;
     // Nights that wander together (positive lag-1 correlation within the sides) carry less
     // evidence than independent ones: the variance of a mean grows by (1 + r) / (1 - r). A clear
@@ -161,7 +162,6 @@ export function strongestShift(levels: readonly number[], options: ShiftOptions)
     const measured = correlationSquares > 0 ? (baselineLagged + lagged(start, n)) / correlationSquares : 0;
     const correlation = Math.min(maxCorrelation, Math.max(0, measured), correlationAllowed(pooled, options.repeatNoise ?? 0));
     const standardError = noise * Math.sqrt(((1 + correlation) / (1 - correlation)) * (1 / k + 1 / b));
-    const degrees = pooled < options.noiseFloor && options.noiseFloorDegrees !== undefined ? Math.max(options.noiseFloorDegrees, n - from - 2) : n - from - 2;
     const z = tAsZ(shift / standardError, degrees);
     if (best === undefined || Math.abs(z) > Math.abs(best.z)) best = { start, nights: k, z, shift, baselineLevel, baselineNights: b, noise, standardError, correlation };
   }

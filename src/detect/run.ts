@@ -161,9 +161,10 @@ export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
  * 10: the earlier results at the level judged last in the fast path's spread and the persistence
  * path's rank test, `levelMemory`; 11: a series' first-night sensitivity read at the young
  * series' gate while it is young, `firstNightThreshold`, and a lookback shorter than 20 results
- * ending the young series' gate).
+ * ending the young series' gate; 12: the nights' spread pooled with the repeats' floor where
+ * it shows no sign of exceeding it, `noiseOverFloor`).
  */
-const verdictFormat = 11;
+const verdictFormat = 12;
 
 /** What stored verdicts were judged with: a change of any may change every verdict. */
 function policyFingerprint(policy: DetectionPolicy): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lagOneCorrelation, pooledWithinSpread, relativeSpread } from '../../src/stats/noise.js';
+import { lagOneCorrelation, noiseOverFloor, pooledWithinSpread, relativeSpread } from '../../src/stats/noise.js';
 import { createRandom } from '../../src/stats/random.js';
 import { normalSample } from './helpers.js';
 
@@ -58,5 +58,25 @@ describe('lagOneCorrelation', () => {
     expect(lagOneCorrelation(alternate)).toBeLessThan(-0.9);
     expect(lagOneCorrelation([1, 2])).toBe(0);
     expect(lagOneCorrelation([3, 3, 3, 3])).toBe(0);
+  });
+});
+
+describe('noiseOverFloor', () => {
+  it('pools the nights with the repeats where the nights show no sign of spreading beyond them', () => {
+    // 31 degrees of nights at 5% against 60 of repeats at 4.8%: one noise, 91 degrees.
+    const pooled = noiseOverFloor(0.05, 31, 0.048, 60);
+    expect(pooled.degrees).toBe(91);
+    expect(pooled.noise).toBeCloseTo(Math.sqrt((0.05 ** 2 * 31 + 0.048 ** 2 * 60) / 91), 12);
+  });
+
+  it('keeps the nights\' own spread and degrees where they wander beyond the repeats', () => {
+    // Variances 1.56 times apart: log 0.45 against a standard error of 0.31, 1.4 of them.
+    expect(noiseOverFloor(0.06, 31, 0.048, 60)).toEqual({ noise: 0.06, degrees: 31 });
+  });
+
+  it('takes the floor below it, and the nights alone without repeats', () => {
+    expect(noiseOverFloor(0.04, 31, 0.048, 60)).toEqual({ noise: 0.048, degrees: 60 });
+    expect(noiseOverFloor(0.05, 31, 0.048, undefined)).toEqual({ noise: 0.05, degrees: 31 });
+    expect(noiseOverFloor(0.04, 31, 0, undefined)).toEqual({ noise: 0.04, degrees: 31 });
   });
 });
