@@ -13,6 +13,15 @@ function requestedCommand(argv: string[]): string | undefined {
 }
 
 /**
+ * commander's own usage errors (an unknown command or option, a missing value) as one line of the
+ * form every other error has: commander writes "error: X", then "(Did you mean Y?)" on a line of
+ * its own, and a script or a log reader should not have to join them.
+ */
+function usageErrorLine(message: string): string {
+  return `nightbench: ${message.trim().replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (run with --help for usage)\n`;
+}
+
+/**
  * `nightbench <command>`: each command is a module of src/commands that registers its own
  * options and returns an exit code; only the one asked for is imported, the others are listed by
  * their summary. Errors a user can act on print one line; bugs keep their stack.
@@ -22,7 +31,8 @@ export async function main(argv: string[]): Promise<number> {
     .description('Catches performance regressions in distributed software: nightly suites on real clusters, history, detection, A/B tests and pages.')
     .version(harnessVersion)
     .option('--debug', 'print stack traces of errors')
-    .showHelpAfterError('(run with --help for usage)')
+    // Inherited by every command registered below, so their usage errors read the same.
+    .configureOutput({ outputError: (message, write) => write(usageErrorLine(message)) })
     .exitOverride();
   let exitCode = 0;
   const requested = requestedCommand(argv);
