@@ -11,6 +11,7 @@ import type { InterchangeFormat } from '../interchange/types.js';
 import { fetchHistory, saveHistory } from '../nightly/pipeline.js';
 import { addCommonOptions, parseIntegerOption, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, type CommandContext } from './context.js';
+import { checkNight, nightOption } from './input.js';
 
 type RemoteOptions = CommonOptions & RemoteChoice;
 
@@ -91,12 +92,11 @@ export const historyCommand: CliCommand = {
     addCommonOptions(history.command('export').description('write the nightly history out for other tools: csv (every value) or bmf (Bencher Metric Format, one night)'))
       .requiredOption('--format <name>', `${exportFormats.join(' or ')}`)
       .option('--suite <name>', 'only this suite')
-      .option('--night <date>', 'bmf: the night written (default: the latest); csv: the first night written (default: all)')
+      .option('--night <date>', 'bmf: the night written (default: the latest); csv: the first night written (default: all)', nightOption)
       .option('--out <file>', 'write to this file instead of stdout')
       .option('--json', 'with --out: a machine-readable summary on stdout')
       .action((options: CommonOptions & { format: string; suite?: string; night?: string; out?: string }) => {
         if (!(exportFormats as readonly string[]).includes(options.format)) throw new NightbenchError('usage', `--format: expected one of ${exportFormats.join(', ')}, got "${options.format}"`);
-        if (options.night !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.night)) throw new NightbenchError('usage', `--night: expected a date YYYY-MM-DD, got "${options.night}"`);
         const context = commandContext(options);
         const result = exportFromHistory(historyFileOf(context), { format: options.format as ExportFormat, suite: options.suite, night: options.night });
         const summary = `${result.values} values${result.night ? ` of night ${result.night}` : ''} as ${options.format}`;
@@ -112,12 +112,12 @@ export const historyCommand: CliCommand = {
       });
 
     addCommonOptions(history.command('prune').description('delete the per-process samples of nights before a date (results stay), then compact the file'))
-      .requiredOption('--before <date>', 'YYYY-MM-DD: samples of earlier nights are deleted')
+      // A typo such as 2062 for 2026 would delete the samples of every night: checked as a night is.
+      .requiredOption('--before <date>', 'YYYY-MM-DD, at most tomorrow: samples of earlier nights are deleted', (value: string) => checkNight(value, '--before'))
       .option('--archive <file>', 'first write a full copy of the history to this file, for cold storage')
       .option('--dry-run', 'count what would be deleted, change nothing')
       .option('--json', 'machine-readable output')
       .action((options: CommonOptions & { before: string; archive?: string; dryRun?: boolean }) => {
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(options.before)) throw new NightbenchError('usage', `--before: expected a date YYYY-MM-DD, got "${options.before}"`);
         const context = commandContext(options);
         const pruned = pruneHistory(context.historyPath, { before: options.before, archive: options.archive, archiveFile: options.archive && context.resolve(options.archive), dryRun: options.dryRun });
         printResult(options.json, pruned.data, pruned.text);

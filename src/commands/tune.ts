@@ -8,6 +8,7 @@ import { planRepeats } from '../tune/plan.js';
 import { renderTunePlan } from '../tune/render.js';
 import { addCommonOptions, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
+import { nightOption } from './input.js';
 
 interface TuneFlags extends CommonOptions {
   target: number;
@@ -31,7 +32,7 @@ export const tuneCommand: CliCommand = {
         .description('print, for every workload, the repeats a night at which each of its series catches a target change within 1 or 3 nights, and the cluster time that costs')
         .option('--target <percent>', 'the change to catch, in percent (e.g. 10 or 10%)', parsePercent, 0.1)
         .addOption(new Option('--nights <n>', 'within this many nights: 1 (on its first night) or 3').choices(['1', '3']).default('3'))
-        .option('--night <date>', 'the night whose noise is used, YYYY-MM-DD (default: the latest nightly night in the history)')
+        .option('--night <date>', 'the night whose noise is used, YYYY-MM-DD (default: the latest nightly night in the history)', nightOption)
         .option('--suite <name>', 'only the workloads of this suite')
         .option('--json', 'print the plan as JSON')
         .addHelpText(

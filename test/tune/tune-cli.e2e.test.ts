@@ -40,7 +40,7 @@ describe('nightbench tune', () => {
   it.each([
     [['--nights', '2'], /--nights/],
     [['--target', 'ten'], /--target must be a percentage/],
-    [['--night', '2026-13-45'], /the night to judge must be a date/],
+    [['--night', '2026-13-45'], /--night must be a calendar date/],
   ])('refuses bad input %j with one line and exit 2', async (args, message) => {
     const result = await runCli(['tune', '--db', db, ...args], { cwd: dir });
     expect(result.code).toBe(2);
