@@ -30,7 +30,8 @@ export const tuneCommand: CliCommand = {
       program
         .command('tune')
         .description('print, for every workload, the repeats a night at which each of its series catches a target change within 1 or 3 nights, and the cluster time that costs')
-        .option('--target <percent>', 'the change to catch, in percent (e.g. 10 or 10%)', parsePercent, 0.1)
+        // The default is held as the fraction it is parsed to, and shown as the percent it is typed as.
+        .addOption(new Option('--target <percent>', 'the change to catch, in percent (e.g. 10 or 10%)').argParser(parsePercent).default(0.1, '10%'))
         .addOption(new Option('--nights <n>', 'within this many nights: 1 (on its first night) or 3').choices(['1', '3']).default('3'))
         .option('--night <date>', 'the night whose noise is used, YYYY-MM-DD (default: the latest nightly night in the history)', nightOption)
         .option('--suite <name>', 'only the workloads of this suite')

@@ -53,6 +53,10 @@ describe('nightbench tune', () => {
     const help = await runCli(['tune', '--help'], { cwd: dir });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--target <percent>');
+    // In the unit the option is typed in: "default: 0.1" read as 0.1%.
+    expect(help.stdout).toMatch(/--target <percent>.*\s+\(default: 10%\)/);
+    const byDefault = await runCli(['tune', '--db', db, '--json'], { cwd: dir });
+    expect(JSON.parse(byDefault.stdout)).toMatchObject({ target: 0.1 });
     expect(help.stdout).toContain('Exit codes');
   });
 });
