@@ -6,7 +6,7 @@ import { NightbenchError } from '../errors.js';
 import { createGitHubClient } from '../issues/github/client.js';
 import { upsertPullRequestComment } from '../issues/github/pull-request-comment.js';
 import { addCommonOptions, parseIntegerOption, printResult, type CliCommand, type CommonOptions } from './command.js';
-import { commandContext, openContextHistory, type CommandContext } from './context.js';
+import { commandContext, openContextHistory, openRecordedHistory, type CommandContext } from './context.js';
 import { abortOnSignals, addRunOptions, runOverrides, type RunFlags } from './run-options.js';
 
 interface ReportFlags extends CommonOptions {
@@ -69,7 +69,7 @@ export const abCommand: CliCommand = {
       .option('--json', 'print the analysis as JSON on stdout')
       .action(async (id: string, flags: ReportFlags) => {
         const context = commandContext(flags);
-        const store = openContextHistory(context);
+        const store = openRecordedHistory(context, 'ab report');
         try {
           await publishAbReport(store.ab.abTest<AbTestRecord>(id), store, publishOptions(context, flags), context.log);
           setExitCode(0);
@@ -109,7 +109,7 @@ export const abCommand: CliCommand = {
     addCommonOptions(ab.command('list').description('the recorded A/B tests, newest first'))
       .option('--json', 'machine-readable output')
       .action((flags: CommonOptions) => {
-        const store = openContextHistory(commandContext(flags));
+        const store = openRecordedHistory(commandContext(flags), 'ab list');
         try {
           const listed = listAbTests(store);
           printResult(flags.json, listed.data, listed.text);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { NightbenchError } from '../errors.js';
 import { formatChange, formatPercent, formatSeconds } from '../format/index.js';
-import { copyHistoryFile } from '../history/files.js';
+import { copyHistoryFile, requireHistoryFile } from '../history/files.js';
 import { openHistory } from '../history/open.js';
 import { replayPorts } from '../replay/ports.js';
 import { runReplay, type ReplayOutcome } from '../replay/run-replay.js';
@@ -39,6 +39,8 @@ export const replayCommand: CliCommand = {
       .action(async (flags: ReplayFlags) => {
         if (flags.from > flags.to) throw new NightbenchError('usage', `--from ${flags.from} is after --to ${flags.to}`);
         const context = commandContext(flags);
+        // Judged in place or copied for a dry run: either way a history that is not there is an error, not an empty replay.
+        requireHistoryFile(context.historyPath, 'replay');
         const issuesDir = flags.issuesDir ? context.resolve(flags.issuesDir) : path.resolve(context.loaded.baseDir, context.loaded.config.reports.dir, 'replay', `${flags.from}_${flags.to}`);
         // The file tracker reads what it finds there as filed issues: an earlier replay's would be commented on, not opened.
         if (existsSync(issuesDir) && readdirSync(issuesDir).length > 0) {

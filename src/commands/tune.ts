@@ -1,13 +1,11 @@
-import { existsSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { nightsBefore } from '../night.js';
 import { judgedNight } from '../detect/index.js';
-import { NightbenchError } from '../errors.js';
 import { medianWallTimes } from '../shard/durations.js';
 import { planRepeats } from '../tune/plan.js';
 import { renderTunePlan } from '../tune/render.js';
 import { addCommonOptions, printResult, type CliCommand, type CommonOptions } from './command.js';
-import { commandContext, openContextHistory } from './context.js';
+import { commandContext, openRecordedHistory } from './context.js';
 import { nightOption } from './input.js';
 
 interface TuneFlags extends CommonOptions {
@@ -43,9 +41,8 @@ export const tuneCommand: CliCommand = {
         ),
     ).action((flags: TuneFlags) => {
       const context = commandContext(flags);
-      if (!existsSync(context.historyPath)) throw new NightbenchError('store', `tune: ${context.historyPath} does not exist`);
       const { config } = context.loaded;
-      const store = openContextHistory(context);
+      const store = openRecordedHistory(context, 'tune');
       try {
         const report = judgedNight(store, config.detection, { now: flags.night, suite: flags.suite });
         if (report.night === undefined) {

@@ -4,9 +4,7 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
-import { NightbenchError } from '../errors.js';
-import { pruneHistoryFile } from '../history/files.js';
+import { pruneHistoryFile, requireHistoryFile } from '../history/files.js';
 import type { PruneOutcome } from '../history/maintenance-queries.js';
 import { fileBytes } from './sqlite-file.js';
 
@@ -23,7 +21,7 @@ export interface PruneRequest {
 
 /** Prunes `file` and says what went, with the file's size before and after. */
 export function pruneHistory(file: string, request: PruneRequest): { data: PruneOutcome & { file: string; archive?: string; bytesBefore: number; bytesAfter: number }; text: string } {
-  if (!existsSync(file)) throw new NightbenchError('store', `history prune: ${file} does not exist`);
+  requireHistoryFile(file, 'history prune');
   const bytesBefore = fileBytes(file);
   const outcome = pruneHistoryFile(file, request.before, { dryRun: request.dryRun, archive: request.archiveFile });
   const bytesAfter = fileBytes(file);

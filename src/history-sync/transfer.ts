@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
 import { NightbenchError } from '../errors.js';
+import { requireHistoryFile } from '../history/files.js';
 import type { Log } from '../log.js';
 import type { FetchOutcome, SaveOutcome } from './backend.js';
 import { createBackend } from './registry.js';
@@ -76,7 +76,7 @@ export async function fetchHistory(choice: RemoteChoice, to: string, log: Log): 
 
 /** Merges the local history `from` into the stored one and stores it, retrying while another writer moves it. */
 export async function saveHistory(choice: RemoteChoice, from: string, log: Log): Promise<Transfer<SaveOutcome>> {
-  if (!existsSync(from)) throw new NightbenchError('store', `history save: ${from} does not exist`);
+  requireHistoryFile(from, 'history save');
   const backend = await createBackend(remoteName(choice), backendOptions(choice), { log });
   const outcome = await backend.save(from);
   const text = outcome.changed

@@ -5,10 +5,20 @@
  *
  * @module
  */
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { storeError } from '../errors.js';
 import { listMigrations, migrate, openDatabase, schemaVersion, type Db, type Migration, type OpenOptions } from './database.js';
 import { archiveCopy, compact, pruneSamples, tableRowCounts, type PruneOutcome } from './maintenance-queries.js';
 import { mergeDatabase, type MergeCounts } from './merge-queries.js';
+
+/**
+ * Refuses, as a store error naming `command`, a history file that does not exist: a command that
+ * reads the history would otherwise create an empty one where a mistyped --db points, and report
+ * on it as if nothing had happened there.
+ */
+export function requireHistoryFile(file: string, command: string): void {
+  if (!existsSync(file)) throw storeError(`${command}: ${file} does not exist`);
+}
 
 function withDatabase<T>(file: string, options: OpenOptions, body: (db: Db) => T): T {
   const db = openDatabase(file, options);
@@ -34,9 +44,10 @@ export interface HistoryFileStatus {
   rows: Record<string, number>;
 }
 
-/** Schema version, pending migrations and row counts, changing nothing. */
+/** Schema version, pending migrations and row counts, changing nothing: read only, so neither created nor switched to WAL. */
 export function historyFileStatus(file: string): HistoryFileStatus {
-  return withDatabase(file, { migrate: false }, (db) => {
+  requireHistoryFile(file, 'db status');
+  return withDatabase(file, { readonly: true }, (db) => {
     const version = schemaVersion(db);
     const pending = listMigrations().filter((m) => m.version > version).map((m) => `${m.version}-${m.name}`);
     return { version, pending, rows: tableRowCounts(db) };

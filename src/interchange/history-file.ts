@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
-import { NightbenchError } from '../errors.js';
+import { requireHistoryFile } from '../history/files.js';
 import { openHistory } from '../history/open.js';
 import { exportHistory, type ExportOptions, type ExportResult } from './export.js';
 import { importHistory, type ImportOptions, type ImportSummary } from './import.js';
@@ -34,7 +33,7 @@ export function importIntoHistory(history: HistoryFile, source: string, options:
 
 /** The history written out for other tools; it must exist (an export never creates one). */
 export function exportFromHistory(history: HistoryFile, options: ExportOptions): ExportResult {
-  if (!existsSync(history.path)) throw new NightbenchError('store', `history export: ${history.path} does not exist`);
+  requireHistoryFile(history.path, 'history export');
   const store = openHistory(history.path, { busyTimeoutMs: history.busyTimeoutMs });
   try {
     return exportHistory(store, options);

@@ -18,7 +18,7 @@
 import { firstLine, storeError } from '../errors.js';
 import { detectRegressions, type DetectionReport } from '../detect/run.js';
 import { describeJudgedNight } from '../detect/table.js';
-import { mergeShardFiles } from '../history/files.js';
+import { mergeShardFiles, requireHistoryFile } from '../history/files.js';
 import type { MergeCounts } from '../history/merge-queries.js';
 import { prepareExecution } from '../runner/execute.js';
 import { shardSelection } from '../shard/plan-file.js';
@@ -85,6 +85,7 @@ export function mergeShards(context: NightContext, shards: readonly string[]): S
 
 /** Judges a night of every series against its history and updates the regression episodes (with `dryRun`, stores nothing). */
 export function detectNight(context: NightContext, options: { night?: string; suite?: string; dryRun?: boolean }): DetectionReport {
+  requireHistoryFile(context.historyPath, 'detect');
   const store = openConfiguredHistory(context);
   try {
     const report = detectRegressions(store, context.loaded.config.detection, { now: options.night, suite: options.suite, dryRun: options.dryRun });
@@ -97,6 +98,7 @@ export function detectNight(context: NightContext, options: { night?: string; su
 
 /** Opens, updates and closes the night's regression and broken-workload issues (on GitHub with a token, else as files). */
 export async function publishNightIssues(context: NightContext, options: DetectAndPublishOptions): Promise<NightIssues> {
+  requireHistoryFile(context.historyPath, 'issues');
   const store = openConfiguredHistory(context);
   try {
     return await detectAndPublish(context.loaded, store, context.log, options);

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { NightbenchError } from '../errors.js';
+import { requireHistoryFile } from '../history/files.js';
 import { writeJobSummary, type JobSummary } from '../job-summary/job-summary.js';
 import { nightAnnotations, nightOutputs, renderNightSummary } from '../job-summary/night-summary.js';
 import { collectNightSummary } from '../job-summary/summary-data.js';
@@ -17,7 +16,7 @@ export interface NightSummaryRequest {
 
 /** A night of the history as Markdown, annotations and step outputs; in a GitHub Actions job also its job summary. */
 export async function summarizeNight(context: NightContext, request: NightSummaryRequest): Promise<JobSummary> {
-  if (!existsSync(context.historyPath)) throw new NightbenchError('store', `summary: ${context.historyPath} does not exist`);
+  requireHistoryFile(context.historyPath, 'summary');
   const store = openConfiguredHistory(context);
   try {
     const input = collectNightSummary(store, { night: request.night, detection: context.loaded.config.detection, detect: request.detect, expectedShards: request.expectedShards, reportUrl: request.reportUrl });
