@@ -100,7 +100,7 @@ export const configSchema = z.strictObject({
   history: z
     .strictObject({
       path: z.string().min(1).default('.nightbench/history.sqlite'),
-      /** How long a write waits for another writer before failing. */
+      /** How long one attempt of a write waits for another writer; writes are then retried for up to 2 minutes (src/history/busy-retry.ts). */
       busyTimeoutMs: z.number().int().min(0).default(5000),
     })
     .default({ path: '.nightbench/history.sqlite', busyTimeoutMs: 5000 }),
@@ -109,9 +109,9 @@ export const configSchema = z.strictObject({
   reports: z.strictObject({ dir: z.string().min(1).default('reports') }).default({ dir: 'reports' }),
   /** Regression detection: window, thresholds, significance, episodes; see src/detect/policy.ts. */
   detection: detectionSchema.default(() => detectionSchema.parse({})),
-  /** Issues on GitHub (or as files): see src/issues/config.ts. */
+  /** Issues on GitHub (or as files): see src/config/github-section.ts. */
   github: githubSchema.default(() => githubSchema.parse({})),
-  /** A/B tests (nightbench ab): environments, repeats, null hypothesis, order; see src/ab/config.ts. */
+  /** A/B tests (nightbench ab): environments, repeats, null hypothesis, order; see src/config/ab-section.ts. */
   ab: abSectionSchema.default(() => abSectionSchema.parse({})),
 });
 
