@@ -30,7 +30,7 @@ interface BackfillFlags extends RunFlags {
  */
 export const backfillCommand: CliCommand = {
   register(program: Command, setExitCode) {
-    addRunOptions(program.command('backfill').description('record past nights (oldest first) as nightly runs, each repository at that night\'s cut-off; skips nights already recorded; then judges the range night by night'))
+    addRunOptions(program.command('backfill').description('record past nights (oldest first) as nightly runs, each repository at that night\'s cut-off; skips nights already recorded; then judges the range night by night'), { night: false })
       .option('--from <YYYY-MM-DD>', 'first night of the range')
       .option('--to <YYYY-MM-DD>', 'last night of the range (default: --from)')
       .option('--every <n>', 'every n-th night of the range', parseIntegerOption('--every'), 1)

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { ConfigOverrides } from '../config/load.js';
 import type { RunReport } from '../runner/execute.js';
 import { nightOption } from './input.js';
@@ -20,7 +20,11 @@ export interface RunFlags extends CommonOptions {
   night?: string;
 }
 
-export function addRunOptions(command: Command): Command {
+/**
+ * The run flags on `command`. `night: false` leaves `--night` out of the help (backfill records a
+ * range of nights): the option is still parsed, for the command to refuse it by name.
+ */
+export function addRunOptions(command: Command, options: { night?: boolean } = {}): Command {
   return addCommonOptions(command)
     .option('--provider <name>', 'cluster provider (local, netns, ec2)')
     .option('--workers <n>', 'number of workers', parseIntegerOption('--workers'))
@@ -32,7 +36,11 @@ export function addRunOptions(command: Command): Command {
     .option('--time-limit <seconds>', 'time limit of one repeat', parseNumberOption('--time-limit'))
     .option('--workload <name>', 'run only this workload (repeatable, or comma-separated)', collect)
     .option('--suite <name>', 'run only this suite (repeatable)', collect)
-    .option('--night <YYYY-MM-DD>', 'the night the results count for, at most tomorrow (default: today, UTC); a git target is then taken at that night\'s cut-off', nightOption)
+    .addOption(
+      new Option('--night <YYYY-MM-DD>', 'the night the results count for, at most tomorrow (default: today, UTC); a git target is then taken at that night\'s cut-off')
+        .argParser(nightOption)
+        .hideHelp(options.night === false),
+    )
     .option('--json', 'print the run report as JSON on stdout');
 }
 
