@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { configError } from './errors.js';
+import { configError, firstLine } from './errors.js';
 
 /**
  * Parses JSON, turning a syntax error into one line that names the file and position. With
@@ -15,13 +15,27 @@ import { configError } from './errors.js';
  * spans lines, so such a line is never inside a value. It is blanked, keeping the positions.
  */
 export function parseJsonFile(file: string, options: { commentLines?: boolean } = {}): unknown {
-  const read = readFileSync(file, 'utf8');
+  let read: string;
+  try {
+    read = readFileSync(file, 'utf8');
+  } catch (error) {
+    // A path the user gave (a config, a shard plan, an event file) that is missing or a folder is
+    // theirs to fix: one line naming it, not an internal error with a stack.
+    throw configError(`${file}: cannot be read: ${unreadableReason(error)}`);
+  }
   const text = options.commentLines ? read.replace(/^[ \t]*\/\/.*$/gm, '') : read;
   try {
     return JSON.parse(text);
   } catch (error) {
     throw configError(`${file}: not valid JSON: ${(error as Error).message}`);
   }
+}
+
+function unreadableReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR') return 'it is a folder';
+  return firstLine(error);
 }
 
 /** Validates with a zod schema; the first problem becomes "where: key.path: what is allowed". */

@@ -65,4 +65,9 @@ describe('loadConfig', () => {
   it('says so when an explicit config file is missing', () => {
     expect(() => loadConfig({ file: 'nope.json', cwd: tmpdir() })).toThrow(/config file .*nope\.json does not exist/);
   });
+
+  it('names a config path that is a folder as bad input, in one line', () => {
+    const dir = tempDir('nb-config-folder-');
+    expect(() => loadConfig({ file: dir })).toThrow(expect.objectContaining({ kind: 'config', message: `${dir}: cannot be read: it is a folder` }));
+  });
 });

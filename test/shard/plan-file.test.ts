@@ -34,4 +34,9 @@ describe('shard plan file', () => {
     writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ count: 2, shards: [{ index: 0 }] }));
     expect(() => readShardPlan(path.join(dir, 'bad.json'))).toThrow(/bad\.json: shards\.0\.index/);
   });
+
+  it('names a plan file that is not there as bad input (exit 2), not as an internal error', () => {
+    const file = path.join(dir, 'no-such-plan.json');
+    expect(() => shardSelection('1/2', file)).toThrow(expect.objectContaining({ kind: 'config', message: `${file}: cannot be read: no such file` }));
+  });
 });
