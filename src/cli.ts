@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { commands } from './commands/index.js';
-import { NightbenchError } from './errors.js';
+import { NightbenchError, pathError } from './errors.js';
 import { harnessVersion } from './version.js';
 
 /**
@@ -53,10 +53,11 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version are "errors" to commander; they already printed what was asked.
       return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2;
     }
-    if (error instanceof NightbenchError) {
-      process.stderr.write(`nightbench: ${error.message}\n`);
-      if (program.opts().debug) process.stderr.write(`${error.stack}\n`);
-      return error.exitCode;
+    const known = error instanceof NightbenchError ? error : pathError(error);
+    if (known) {
+      process.stderr.write(`nightbench: ${known.message}\n`);
+      if (program.opts().debug) process.stderr.write(`${(known.cause as Error | undefined)?.stack ?? known.stack}\n`);
+      return known.exitCode;
     }
     process.stderr.write(`nightbench: internal error: ${(error as Error).stack ?? String(error)}\n`);
     return 70;

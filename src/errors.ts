@@ -40,6 +40,21 @@ export const storeError = (message: string, cause?: unknown) => new NightbenchEr
 export const suiteError = (message: string, cause?: unknown) => new NightbenchError('suite', message, { cause });
 export const clusterError = (message: string, cause?: unknown) => new NightbenchError('cluster', message, { cause });
 
+/** What a file system says of a path it cannot use: the path is wrong, not nightbench. */
+const pathErrorCodes = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EEXIST', 'EACCES', 'EPERM', 'EROFS']);
+
+/**
+ * A file system's refusal of a path (an --out folder that does not exist, a file where a folder
+ * should be, no permission) as a usage error: the user can act on it, so it is one line, not an
+ * internal error with a stack. Undefined for anything else.
+ */
+export function pathError(error: unknown): NightbenchError | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, path } = error as NodeJS.ErrnoException;
+  if (code === undefined || !pathErrorCodes.has(code) || typeof path !== 'string') return undefined;
+  return new NightbenchError('usage', (error as Error).message, { cause: error });
+}
+
 /** The last `count` lines of a process's output, joined: where a traceback says what went wrong. */
 export function lastLines(text: string, count = 1): string {
   return text.trim().split('\n').slice(-count).join(' | ');

@@ -6,7 +6,7 @@
  * @module
  */
 import { existsSync, rmSync } from 'node:fs';
-import { storeError } from '../errors.js';
+import { firstLine, NightbenchError, storeError } from '../errors.js';
 import { listMigrations, migrate, openDatabase, schemaVersion, type Db, type Migration, type OpenOptions } from './database.js';
 import { archiveCopy, compact, pruneSamples, tableRowCounts, type PruneOutcome } from './maintenance-queries.js';
 import { mergeDatabase, type MergeCounts } from './merge-queries.js';
@@ -97,11 +97,20 @@ export function mergeRunsInto(storedFile: string, ourFile: string): MergeCounts 
 /** Deletes the samples of nights before `before` (see pruneSamples), first archiving a full copy if asked, then compacts the file. */
 export function pruneHistoryFile(file: string, before: string, options: { dryRun?: boolean; archive?: string } = {}): PruneOutcome {
   return withDatabase(file, {}, (db) => {
-    if (options.archive && !options.dryRun) archiveCopy(db, options.archive);
+    if (options.archive && !options.dryRun) archiveBeforePrune(db, options.archive);
     const outcome = pruneSamples(db, before, { dryRun: options.dryRun });
     if (!options.dryRun && outcome.samples > 0) compact(db);
     return outcome;
   });
+}
+
+/** The full copy a prune writes first; one it cannot write (no such folder, a file already there) stops the prune before it deletes anything. */
+function archiveBeforePrune(db: Db, archive: string): void {
+  try {
+    archiveCopy(db, archive);
+  } catch (error) {
+    throw new NightbenchError('usage', `cannot write the archive ${archive}: ${firstLine(error)}; nothing was pruned`, { cause: error });
+  }
 }
 
 /** A consistent copy of `from` at `to` (replacing it), even while another process writes `from`. */
