@@ -18,6 +18,9 @@ export interface BusyRetryPolicy {
 
 export const defaultBusyRetry: BusyRetryPolicy = { budgetMs: 120_000, firstDelayMs: 50, maxDelayMs: 5_000 };
 
+/** Hears of each wait before it is slept: how long, which attempt, and the budget it draws on. */
+export type BusyWaitListener = (waitMs: number, attempt: number, policy: BusyRetryPolicy) => void;
+
 /** Whether SQLite said the database is locked by another connection. */
 export function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
@@ -31,7 +34,7 @@ const sleepSync = (ms: number) => void Atomics.wait(sleeper, 0, 0, ms);
  * Runs `body`, again after a wait whenever it fails busy, until it succeeds or the budget is
  * spent (then the last error is thrown). `onWait` hears of each wait, for a log line.
  */
-export function retryWhileBusy<T>(body: () => T, policy: BusyRetryPolicy = defaultBusyRetry, onWait: (waitMs: number, attempt: number) => void = () => undefined, sleep = sleepSync): T {
+export function retryWhileBusy<T>(body: () => T, policy: BusyRetryPolicy = defaultBusyRetry, onWait: BusyWaitListener = () => undefined, sleep = sleepSync): T {
   let waited = 0;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -40,7 +43,7 @@ export function retryWhileBusy<T>(body: () => T, policy: BusyRetryPolicy = defau
       if (!isBusy(error) || waited >= policy.budgetMs) throw error;
       const ceiling = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (attempt - 1));
       const wait = Math.min(policy.budgetMs - waited, Math.max(1, Math.round(ceiling * (0.5 + Math.random() / 2))));
-      onWait(wait, attempt);
+      onWait(wait, attempt, policy);
       sleep(wait);
       waited += wait;
     }

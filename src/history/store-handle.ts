@@ -7,7 +7,7 @@
  */
 import { hostname } from 'node:os';
 import { runningWorkOfHost, type TrackedWork } from './abandoned-queries.js';
-import { defaultBusyRetry, retryWhileBusy, type BusyRetryPolicy } from './busy-retry.js';
+import { defaultBusyRetry, retryWhileBusy, type BusyRetryPolicy, type BusyWaitListener } from './busy-retry.js';
 import { describeSqliteError, type Db } from './database.js';
 import type { ProcessOwner } from './types.js';
 
@@ -23,6 +23,7 @@ export class StoreHandle {
     readonly db: Db,
     readonly file: string,
     private readonly busyRetry: BusyRetryPolicy = defaultBusyRetry,
+    private readonly onBusyWait?: BusyWaitListener,
   ) {
     this.immediate = db.transaction((body: () => unknown) => body()).immediate as <T>(body: () => T) => T;
   }
@@ -30,7 +31,7 @@ export class StoreHandle {
   /** One transaction; another writer's lock is waited out (busy-retry.ts), so a repeat is never lost to it. */
   write<T>(body: () => T): T {
     try {
-      return retryWhileBusy(() => this.immediate(body), this.busyRetry);
+      return retryWhileBusy(() => this.immediate(body), this.busyRetry, this.onBusyWait);
     } catch (error) {
       throw describeSqliteError(error, this.file);
     }

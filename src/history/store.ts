@@ -12,7 +12,7 @@
  */
 import { AbStore } from './ab-store.js';
 import { BisectStore } from './bisect-store.js';
-import type { BusyRetryPolicy } from './busy-retry.js';
+import type { BusyRetryPolicy, BusyWaitListener } from './busy-retry.js';
 import type { Db } from './database.js';
 import { EpisodeStore } from './episode-store.js';
 import { NightStore } from './night-store.js';
@@ -36,8 +36,8 @@ export class HistoryStore {
   readonly nights: NightStore;
   private readonly handle: StoreHandle;
 
-  constructor(db: Db, readonly file: string, busyRetry?: BusyRetryPolicy) {
-    this.handle = new StoreHandle(db, file, busyRetry);
+  constructor(db: Db, readonly file: string, busyRetry?: BusyRetryPolicy, onBusyWait?: BusyWaitListener) {
+    this.handle = new StoreHandle(db, file, busyRetry, onBusyWait);
     this.runs = new RunStore(this.handle);
     this.episodes = new EpisodeStore(this.handle);
     this.ab = new AbStore(this.handle);

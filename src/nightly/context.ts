@@ -13,7 +13,15 @@ export interface NightContext {
   resolve(relative: string): string;
 }
 
-/** The local history, waiting out another writer as long as the config says. */
-export function openConfiguredHistory(context: Pick<NightContext, 'loaded' | 'historyPath'>): HistoryStore {
-  return openHistory(context.historyPath, { busyTimeoutMs: context.loaded.config.history.busyTimeoutMs });
+/**
+ * The local history, waiting out another writer as long as the config says. The first wait of a
+ * write is logged: a command held up for minutes by a merge or a save would otherwise look hung.
+ */
+export function openConfiguredHistory(context: Pick<NightContext, 'loaded' | 'historyPath' | 'log'>): HistoryStore {
+  return openHistory(context.historyPath, {
+    busyTimeoutMs: context.loaded.config.history.busyTimeoutMs,
+    onBusyWait: (_waitMs, attempt, policy) => {
+      if (attempt === 1) context.log.warn(`history database ${context.historyPath} is locked by another writer; waiting for it (up to ${Math.round(policy.budgetMs / 1000)} s)`);
+    },
+  });
 }
