@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { LoadedConfig } from '../config/load.js';
+import type { GitTarget } from '../config/schema.js';
 import type { ClusterProvider } from '../cluster/types.js';
 import { NightbenchError, lastLines } from '../errors.js';
 import { listRangeCommits } from '../git/range-commits.js';
@@ -52,11 +53,17 @@ export interface BisectReport {
   clusterShape: string;
 }
 
+/** The config's target, which must be git: a bisect searches commits, and an installed target has none. */
+export function bisectTarget(loaded: LoadedConfig): GitTarget {
+  const target = loaded.config.target;
+  if (target.kind !== 'git') throw new NightbenchError('usage', 'bisect needs a git target (target.kind "git"): an installed target has no commits to search');
+  return target;
+}
+
 /** Runs a bisect (or rerun) of `request` and records it; the caller reports the result. */
 export async function runBisect(loaded: LoadedConfig, store: Pick<HistoryStore, 'runs' | 'ab' | 'bisects' | 'processes'>, log: Log, request: BisectRequest, ports: { signal?: AbortSignal; provider?: ClusterProvider } = {}): Promise<BisectReport> {
   const { signal } = ports;
-  const target = loaded.config.target;
-  if (target.kind !== 'git') throw new NightbenchError('usage', 'bisect needs a git target (target.kind "git"): an installed target has no commits to search');
+  const target = bisectTarget(loaded);
   await recoverAbandoned(store, log);
   store.runs.assertWritable();
   const selected = { ...loaded, config: { ...loaded.config, workloads: [request.workload] } };

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { publishBisect } from '../bisect/publish.js';
 import { resolveBisectRequest, type BisectFlags } from '../bisect/request.js';
-import { runBisect } from '../bisect/run.js';
+import { bisectTarget, runBisect } from '../bisect/run.js';
 import { NightbenchError } from '../errors.js';
 import { addCommonOptions, collect, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
@@ -39,6 +39,8 @@ export const bisectCommand: CliCommand = {
       // SHA or REPO=SHA: neither the whole nor the SHA after "=" may read as an option.
       for (const [option, given] of [['--good', flags.good], ['--bad', flags.bad]] as const) for (const value of given ?? []) checkRevision(checkRevision(value, option).slice(value.indexOf('=') + 1), option);
       const context = commandContext(flags);
+      // Before the history, GitHub or git is asked anything: --good/--bad would otherwise meet the target's "--commit needs a git target".
+      bisectTarget(context.loaded);
       const store = openContextHistory(context);
       const signals = abortOnSignals();
       try {
