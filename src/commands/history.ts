@@ -55,8 +55,9 @@ export const historyCommand: CliCommand = {
       .option('--from <file>', 'the local history to save (default: --db or the config\'s history path)')
       .option('--squash', 'git: keep one commit on the branch (force-pushed with a lease) instead of one per save')
       .option('--allow-network-filesystem', 'file: save even on a network filesystem, where SQLite\'s locking does not hold (only if a single writer ever saves)')
-      .option('--attempts <n>', 'tries before giving up when the stored history keeps moving (default 6)', parseIntegerOption('--attempts'))
-      .option('--retry-delay <ms>', 'first wait between tries, doubled each time, with jitter (default 2000)', parseIntegerOption('--retry-delay'))
+      // The file remote merges under SQLite's own lock and takes no retries: its schema refuses these.
+      .option('--attempts <n>', 'git, s3: tries before giving up when the stored history keeps moving (default 6)', parseIntegerOption('--attempts'))
+      .option('--retry-delay <ms>', 'git, s3: first wait between tries, doubled each time, with jitter (default 2000)', parseIntegerOption('--retry-delay'))
       .action(async (options: RemoteOptions & { from?: string }) => {
         const context = commandContext(options);
         const saved = await saveHistory(options, localFile(context, options.from), context.log);
