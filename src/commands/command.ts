@@ -36,18 +36,22 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').filter(Boolean)];
 }
 
-export function parseIntegerOption(name: string) {
+/** A commander parser of a whole number, at least `min` when given (a count or a duration no config key checks later). */
+export function parseIntegerOption(name: string, min?: number) {
   return (value: string): number => {
     const parsed = Number(value);
     if (!Number.isInteger(parsed)) throw new InvalidArgumentError(`${name} must be a whole number, got "${value}"`);
+    if (min !== undefined && parsed < min) throw new InvalidArgumentError(`${name} must be at least ${min}, got "${value}"`);
     return parsed;
   };
 }
 
-export function parseNumberOption(name: string) {
+/** A commander parser of a finite number, at least `min` when given. */
+export function parseNumberOption(name: string, min?: number) {
   return (value: string): number => {
     const parsed = Number(value);
     if (!Number.isFinite(parsed)) throw new InvalidArgumentError(`${name} must be a number, got "${value}"`);
+    if (min !== undefined && parsed < min) throw new InvalidArgumentError(`${name} must be at least ${min}, got "${value}"`);
     return parsed;
   };
 }

@@ -26,7 +26,7 @@ export const reportCommand: CliCommand = {
       .option('-o, --out <dir>', 'folder of the site (default: <reports.dir>/site); files in it that the site no longer has are removed')
       .option('--ab-dir <dir>', 'folder of A/B report JSON files to publish (default: <reports.dir>/ab)')
       .option('--replay-dir <dir>', 'issue files of a replay written elsewhere (its --issues-dir), published as a replay\'s (repeatable; every folder of <reports.dir>/replay is read anyway)', collect)
-      .option('--drilldown-nights <n>', 'nights of run drill-down pages per workload (plus the nights of regressions)', parseIntegerOption('--drilldown-nights'), 3)
+      .option('--drilldown-nights <n>', 'nights of run drill-down pages per workload (plus the nights of regressions)', parseIntegerOption('--drilldown-nights', 0), 3)
       .option('--json', 'print what was built as JSON')
       .action(async (flags: ReportFlags) => {
         const context = commandContext(flags);

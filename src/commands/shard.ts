@@ -26,9 +26,9 @@ export const shardCommand: CliCommand = {
       .option('--repeats <n>', 'repeats per workload (default: the config\'s)', parseIntegerOption('--repeats'))
       .option('--workload <name>', 'plan only these workloads (repeatable, or comma-separated)', collect)
       .option('--suite <name>', 'plan only these suites (repeatable)', collect)
-      .option('--default-seconds <s>', 'seconds of one repeat of a workload the history has not timed', parseNumberOption('--default-seconds'), 60)
-      .option('--overhead-seconds <s>', 'seconds per workload besides its repeats (cluster start, restarts)', parseNumberOption('--overhead-seconds'), 10)
-      .option('--nights <n>', 'medians over this many most recent nights', parseIntegerOption('--nights'), 7)
+      .option('--default-seconds <s>', 'seconds of one repeat of a workload the history has not timed', parseNumberOption('--default-seconds', 0), 60)
+      .option('--overhead-seconds <s>', 'seconds per workload besides its repeats (cluster start, restarts)', parseNumberOption('--overhead-seconds', 0), 10)
+      .option('--nights <n>', 'medians over this many most recent nights', parseIntegerOption('--nights', 1), 7)
       .option('--json', 'print the plan and the matrix as JSON')
       .action(async (flags: PlanFlags) => {
         const context = commandContext(flags, { repeats: flags.repeats, workloads: flags.workload, suites: flags.suite });

@@ -19,7 +19,7 @@ export const summaryCommand: CliCommand = {
   register(program: Command, setExitCode) {
     addCommonOptions(program.command('summary').description('summarise a night of the history (runs, changes, failures, cost); in GitHub Actions also the job summary, annotations and outputs'))
       .option('--night <YYYY-MM-DD>', 'the night (default: the latest nightly night in the history)', nightOption)
-      .option('--expect-shards <n>', 'the night was split into N shards: name those that recorded nothing', parseIntegerOption('--expect-shards'))
+      .option('--expect-shards <n>', 'the night was split into N shards: name those that recorded nothing', parseIntegerOption('--expect-shards', 1))
       .option('--report-url <url>', 'link to the published history pages')
       .option('--no-detect', 'list runs and failures only (a shard\'s database has no baseline)')
       .option('--json', 'print the Markdown, annotations and outputs as JSON')

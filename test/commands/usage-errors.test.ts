@@ -14,6 +14,10 @@ describe('usage errors', () => {
     ['a mistyped option of a command', ['detect', '--nigth', '2026-12-01'], /^nightbench: unknown option '--nigth' \(Did you mean --night\?\) \(run with --help for usage\)$/],
     ['an unknown option of a subcommand', ['db', 'status', '--frob'], /^nightbench: unknown option '--frob' \(run with --help for usage\)$/],
     ['a required option left out', ['shard', 'plan'], /^nightbench: required option '--shards <n>' not specified \(run with --help for usage\)$/],
+    // Counts and durations that no config key checks later: a negative default made a plan of "-60s".
+    ['a duration below zero', ['shard', 'plan', '--shards', '2', '--default-seconds', '-5'], /^nightbench: option '--default-seconds <s>' argument '-5' is invalid\. --default-seconds must be at least 0, got "-5" \(run with --help for usage\)$/],
+    ['a count of none', ['summary', '--expect-shards', '0'], /^nightbench: option '--expect-shards <n>' argument '0' is invalid\. --expect-shards must be at least 1, got "0"/],
+    ['a count below zero', ['report', '--drilldown-nights', '-1'], /^nightbench: option '--drilldown-nights <n>' argument '-1' is invalid\. --drilldown-nights must be at least 0/],
   ])('%s: one line, exit 2', async (_, args, line) => {
     const result = await runCli(args, { cwd: dir });
     expect(result.code).toBe(2);
