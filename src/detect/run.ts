@@ -138,6 +138,7 @@ export interface JudgedNight {
  * ({@link assessNight}): at 20,000 series that is 3.6 s, which the summary and the pages each spent.
  */
 export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'triage'>, policy: DetectionPolicy, options: { now?: string; suite?: string } = {}): JudgedNight {
+  store.runs.assertSuiteRecorded(options.suite);
   const night = options.now !== undefined ? nightOf(options.now) : store.runs.latestNightlyNight(options.suite);
   const stored = night === undefined ? undefined : store.episodes.judgedNight(options.suite ?? '');
   if (stored?.current && stored.night === night && stored.policy === policyFingerprint(policy)) {
@@ -176,6 +177,7 @@ function policyFingerprint(policy: DetectionPolicy): string {
  * `detect --dry-run` shows, and what {@link judgedNight} falls back on.
  */
 export function assessNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'triage'>, policy: DetectionPolicy, options: Omit<DetectOptions, 'dryRun'> = {}): DetectionReport {
+  store.runs.assertSuiteRecorded(options.suite);
   const night = options.now !== undefined ? nightOf(options.now) : store.runs.latestNightlyNight(options.suite);
   if (night === undefined) return planNight([], [], policy, { suite: options.suite });
   // A workload an incomplete run cut short is no point of its series: it is never judged.

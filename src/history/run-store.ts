@@ -7,6 +7,7 @@
  */
 import { markRunIncomplete } from './abandoned-queries.js';
 import { insertUnsupportedWorkload, nightsRecorded, type UnsupportedWorkload } from './backfill-queries.js';
+import { NightbenchError } from '../errors.js';
 import { describeSqliteError } from './database.js';
 import { importWriter, type ImportRunRow, type ImportWriteCounts } from './import-queries.js';
 import { latestNightlyNight, metricDirections, nightlyNightsBack, recordMetricDirections, type DeclaredDirection } from './regression-queries.js';
@@ -85,6 +86,15 @@ export class RunStore {
   /** Nights of from..to on which every one of `suites` has a nightly run that ran to its end. */
   nightsRecorded(suites: readonly string[], from: string, to: string): string[] {
     return nightsRecorded(this.handle.db, suites, from, to);
+  }
+
+  /**
+   * Refuses a suite filter the history has no nightly run of, while it has others: a mistyped
+   * `--suite` would read nothing and report all clear (no regression, an empty export).
+   */
+  assertSuiteRecorded(suite: string | undefined): void {
+    if (suite === undefined || this.latestNightlyNight(suite) !== undefined || this.latestNightlyNight() === undefined) return;
+    throw new NightbenchError('usage', `--suite ${suite}: the history has no nightly run of this suite`);
   }
 
   /** The latest night with a nightly run (of `suite`, if given). */

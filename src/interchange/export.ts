@@ -29,6 +29,7 @@ export interface ExportResult {
 }
 
 export function exportHistory(store: Pick<HistoryStore, 'runs'>, options: ExportOptions): ExportResult {
+  store.runs.assertSuiteRecorded(options.suite);
   if (options.format === 'csv') {
     const rows = store.runs.resultRows({ kind: 'nightly', suite: options.suite, sinceNight: options.night });
     const declared = new Map(store.runs.metricDirections().map((d) => [`${d.suite}\0${d.workload}\0${d.metric}`, d.direction]));

@@ -113,6 +113,11 @@ describe('detectRegressions on a SQLite history', () => {
     expect(found.stdout).toContain('1 open regression episode');
     const bad = await runCli(['detect', '--db', file, '--night', 'yesterday'], { cwd: dir });
     expect(bad).toMatchObject({ code: 2, stderr: 'nightbench: --night must be a calendar date such as 2026-12-01, got "yesterday"\n' });
+    // A mistyped suite judged (or exported) nothing and exited 0: an all-clear for a suite that is not there.
+    for (const command of [['detect'], ['issues', '--dry-run'], ['tune'], ['history', 'export', '--format', 'csv']]) {
+      const typo = await runCli([...command, '--db', file, '--suite', 'dsak'], { cwd: dir });
+      expect(typo).toMatchObject({ code: 2, stderr: 'nightbench: --suite dsak: the history has no nightly run of this suite\n' });
+    }
     store = openHistory(file);
   });
 });
