@@ -38,10 +38,10 @@ export async function publishAbReport(record: AbTestRecord, store: Pick<HistoryS
   return report;
 }
 
-/** Runs the A/B of the config's ab section, then publishes its report; returns the test as stored. */
-export async function runAndPublishAb(loaded: LoadedConfig, store: Pick<HistoryStore, 'runs' | 'ab' | 'bisects' | 'processes'>, log: Log, run: AbRunOptions, publish: AbPublishOptions): Promise<AbTestRecord> {
-  const record = await runAb(loaded, store, log, run);
-  await publishAbReport(record, store, publish, log);
+/** Runs the A/B of the config's ab section, then publishes its report; returns the test as stored. `openStore` opens the history once the A/B is ready to record (`runAb`). */
+export async function runAndPublishAb(loaded: LoadedConfig, openStore: () => Pick<HistoryStore, 'runs' | 'ab' | 'bisects' | 'processes'>, log: Log, run: AbRunOptions, publish: AbPublishOptions): Promise<AbTestRecord> {
+  const record = await runAb(loaded, openStore, log, run);
+  await publishAbReport(record, openStore(), publish, log);
   return record;
 }
 

@@ -34,14 +34,17 @@ interface PreparedEnvironment extends LoadedEnvironment {
  * Runs an A/B: every environment prepared (target, setup, workloads) before any cluster starts,
  * then the slots in their recorded order, each on a fresh cluster (on hosts leased once per lane
  * and run, where the provider leases), every value recorded as a run of kind 'ab' tied to its
- * group. Returns the test as stored; `ab report` analyses it.
+ * group. Returns the test as stored; `ab report` analyses it. The history is opened
+ * (`openStore`) only once the environments are prepared, as the nightly's: a bad environment
+ * file, ref or workload creates no database.
  */
-export async function runAb(loaded: LoadedConfig, store: Pick<HistoryStore, 'runs' | 'ab' | 'bisects' | 'processes'>, log: Log, options: AbRunOptions = {}): Promise<AbTestRecord> {
+export async function runAb(loaded: LoadedConfig, openStore: () => Pick<HistoryStore, 'runs' | 'ab' | 'bisects' | 'processes'>, log: Log, options: AbRunOptions = {}): Promise<AbTestRecord> {
   const section = loaded.config.ab;
   const environments = loadEnvironments(loaded, section);
+  const prepared = await prepareEnvironments(loaded, environments, log);
+  const store = openStore();
   await recoverAbandoned(store, log);
   store.runs.assertWritable();
-  const prepared = await prepareEnvironments(loaded, environments, log);
   const groups = abGroups(environments.map((e) => e.environment.name), section.nullHypothesis);
   const workloads = commonWorkloads(prepared, log);
   const seed = options.seed ?? section.seed ?? randomInt(2 ** 31);

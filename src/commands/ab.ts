@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { abResultComment, listAbTests, postAbResult, publishAbReport, runAndPublishAb, type AbPublishOptions } from '../ab/publish.js';
 import type { AbTestRecord } from '../ab/test-record.js';
+import type { HistoryStore } from '../history/store.js';
 import { NightbenchError } from '../errors.js';
 import { createGitHubClient } from '../issues/github/client.js';
 import { upsertPullRequestComment } from '../issues/github/pull-request-comment.js';
@@ -51,16 +52,18 @@ export const abCommand: CliCommand = {
       .action(async (flags: AbRunFlags) => {
         // --repeats and the order belong to the A/B section here, not to the nightly repeats.
         const context = commandContext(flags, { ...runOverrides(flags), repeats: undefined, 'ab.repeats': flags.repeats, 'ab.order': flags.order, 'ab.nullHypothesis': flags.null ? undefined : false });
-        const store = openContextHistory(context);
+        // Opened once, when the A/B is ready to record: a bad environment or workload creates no history.
+        let store: HistoryStore | undefined;
+        const openStore = () => (store ??= openContextHistory(context));
         const signals = abortOnSignals();
         try {
-          const record = await runAndPublishAb(context.loaded, store, context.log, { seed: flags.seed, night: flags.night, signal: signals.signal }, publishOptions(context, flags));
+          const record = await runAndPublishAb(context.loaded, openStore, context.log, { seed: flags.seed, night: flags.night, signal: signals.signal }, publishOptions(context, flags));
           // An A/B that could not run every test in full exits 1 like a failed one: the candidate may be
           // what broke the workload, and a check that stays green would hide it (the report still says which).
           setExitCode(signals.received() ? 130 : record.status === 'complete' ? 0 : 1);
         } finally {
           signals.dispose();
-          store.close();
+          store?.close();
         }
       });
 

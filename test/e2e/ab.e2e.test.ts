@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AbReport } from '../../src/ab/report.js';
@@ -38,15 +38,6 @@ function oneLineError(stderr: string): string {
   expect(lines).toHaveLength(1);
   expect(stderr).not.toMatch(/\n\s+at /);
   return lines[0]!;
-}
-
-function rowCounts(db: string): Record<string, number> {
-  const raw = new Database(db, { readonly: true });
-  try {
-    return Object.fromEntries(['ab_tests', 'runs'].map((t) => [t, (raw.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
-  } finally {
-    raw.close();
-  }
 }
 
 describe('nightbench ab on a real local Dask cluster', () => {
@@ -141,6 +132,15 @@ describe('nightbench ab when a workload fails', () => {
 describe('nightbench ab refuses bad input before any cluster starts', () => {
   const good = { name: 'good' };
 
+  it('no environment files', async () => {
+    const config = abFolder({});
+    const db = path.join(path.dirname(config), 'history.sqlite');
+    const result = await runCli(['ab', 'run', '--config', config, '--db', db]);
+    expect(result.code).toBe(2);
+    expect(oneLineError(result.stderr)).toMatch(/config\.json: ab\.environments: list the environment files, the baseline first$/);
+    expect(existsSync(db)).toBe(false);
+  });
+
   it('an environment file that does not parse', async () => {
     const config = abFolder({ good, broken: '{ "name": "broken", }' });
     const db = path.join(path.dirname(config), 'history.sqlite');
@@ -148,6 +148,7 @@ describe('nightbench ab refuses bad input before any cluster starts', () => {
     expect(result.code).toBe(2);
     expect(oneLineError(result.stderr)).toMatch(/environments\/broken\.json: not valid JSON/);
     expect(result.stderr).not.toMatch(/starting a .* cluster/);
+    expect(existsSync(db)).toBe(false);
   });
 
   it('a setup that fails', async () => {
@@ -157,7 +158,8 @@ describe('nightbench ab refuses bad input before any cluster starts', () => {
     expect(result.code).toBe(3);
     expect(oneLineError(result.stderr)).toMatch(/environment broken \(.*broken\.json\): setup failed \(exit 3\): no compiler here/);
     expect(result.stderr).not.toMatch(/starting a .* cluster/);
-    expect(rowCounts(db)).toEqual({ ab_tests: 0, runs: 0 });
+    // The environments are prepared before the history is opened: nothing is recorded, not even an empty database.
+    expect(existsSync(db)).toBe(false);
   });
 
   it('a git ref that does not exist', async () => {
@@ -170,6 +172,7 @@ describe('nightbench ab refuses bad input before any cluster starts', () => {
     expect(result.code).toBe(3);
     expect(oneLineError(result.stderr)).toMatch(/environment missing \(.*missing\.json\): commit no-such-branch does not exist/);
     expect(result.stderr).not.toMatch(/starting a .* cluster/);
-    expect(rowCounts(db)).toEqual({ ab_tests: 0, runs: 0 });
+    // The environments are prepared before the history is opened: nothing is recorded, not even an empty database.
+    expect(existsSync(db)).toBe(false);
   });
 });
