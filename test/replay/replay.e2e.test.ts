@@ -107,6 +107,8 @@ describe('nightbench replay', () => {
       const result = await runCli(['replay', '--db', path.join(dir, file), '--from', '2026-01-01', '--to', '2026-01-02', '--dry-run'], { cwd: dir, env: { TMPDIR: scratchParent } });
       expect(result.code, result.stderr).toBe(4);
     }
-    expect(readdirSync(scratchParent)).toEqual([]);
+    // The TypeScript loader the test runs the CLI through keeps its cache in the temp folder too
+    // (tsx-<uid>), when it gets round to writing it before the process ends.
+    expect(readdirSync(scratchParent).filter((name) => !name.startsWith('tsx-'))).toEqual([]);
   });
 });
