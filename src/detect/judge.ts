@@ -305,8 +305,7 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
   const significantShift = noiseKnown && shiftProved && !improvementHeld && !belowThreshold(shift, threshold, episodeGateStandardErrors) && tonightShifted;
   // Tested only where it can decide: a rank test per series and night is not free at 20,000 series.
   const ranks = significantShift ? shiftRanksApart(persistLevels, shift) : undefined;
-  const ranksOverLevel = significantShift && ranks!.apart ? ranksApartOverLevel(memory, episodeLevels, judgedFrom, shiftOptions, policy.persistZ, threshold, shift) : undefined;
-  const persistent = significantShift && ranks!.apart && (ranksOverLevel === undefined || ranksOverLevel.apart);
+  const persistent = significantShift && ranks!.apart;
 
   // Each path's sensitivity at the noise unit it judges with: the fast path's, the spread of the
   // nights since the last judged level (tonight left out); the persistence path's, the noise within
@@ -389,29 +388,10 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
     : [`${repeats} repeat${repeats === 1 ? '' : 's'}: one night alone is not enough, only the persistence path judges`];
   const notApart = ranks && !ranks.apart
     ? `, but its nights do not rank apart from the baseline's (p = ${formatP(ranks.p)}, ${shiftRankAlpha} needed)`
-    : ranksOverLevel && !ranksOverLevel.apart ? `, but its nights do not rank apart from the ${ranksOverLevel.nights} nights at the level before it (p = ${formatP(ranksOverLevel.p)}, ${shiftRankAlpha} needed)` : '';
+    : '';
   const heldBack = improvementHeld ? `, an improvement opens at ${formatMultiple(policy.persistZ + policy.improvementMarginZ)} or after ${heldImprovementNights} nights at ${formatMultiple(policy.persistZ)}` : '';
   const persistence = shift === undefined ? 'no recent shift' : `strongest recent shift ${formatChange(Math.expm1(shift.shift))} at ${formatMultiple(Math.abs(shift.z))} standard errors${notApart}${heldBack}`;
   return { ...judged, kind: 'stable', reason: `${fastFigures}: ${missed.filter((why) => why !== undefined).join(', ')}; ${persistence}` };
-}
-
-/**
- * Whether `shift`'s nights also rank apart from every night at the level judged last before it
- * (`shiftRanksApart`), the earlier results (`memory`, read before the lookback) included, where
- * its t baseline holds at most `persistBaselineNights` of them. A run of a bimodal benchmark's
- * slow nights after a few weeks that happened to show almost none (6 of 7 slow where the 25
- * nights before held one) ranks apart from those weeks, not from the month before them, which
- * shows the slow mode as often as ever; a real step ranks apart from both. Undefined where there
- * are no more nights than the split's own baseline (the first look found a level judged inside
- * the lookback, or no earlier results are at the level).
- */
-function ranksApartOverLevel(memory: readonly NightPoint[], episodeLevels: readonly number[], judgedFrom: number, options: ShiftOptions, persistZ: number, threshold: number, shift: Shift): { apart: boolean; p: number; nights: number } | undefined {
-  const baseline = episodeLevels.slice(judgedFrom + shift.start - shift.baselineNights, judgedFrom + shift.start);
-  const before = judgedFrom === 0 ? levelMemory(memory, episodeLevels, options, persistZ, threshold, baseline) : [];
-  const levels = [...before, ...episodeLevels.slice(judgedFrom)];
-  const nights = before.length + shift.start;
-  if (nights <= shift.baselineNights) return undefined;
-  return { ...shiftRanksApart(levels, { start: nights, baselineNights: nights, shift: shift.shift }), nights };
 }
 
 /**

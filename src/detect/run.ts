@@ -163,9 +163,10 @@ export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
  * path's rank test, `levelMemory`; 11: a series' first-night sensitivity read at the young
  * series' gate while it is young, `firstNightThreshold`, and a lookback shorter than 20 results
  * ending the young series' gate; 12: the nights' spread pooled with the repeats' floor where
- * it shows no sign of exceeding it, `noiseOverFloor`).
+ * it shows no sign of exceeding it, `noiseOverFloor`; 13: the persistence path no longer ranks a
+ * shift against the level's earlier nights, only the fast path reads them).
  */
-const verdictFormat = 12;
+const verdictFormat = 13;
 
 /** What stored verdicts were judged with: a change of any may change every verdict. */
 function policyFingerprint(policy: DetectionPolicy): string {

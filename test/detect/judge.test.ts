@@ -185,14 +185,14 @@ describe('judge, with the results before the lookback', () => {
     nights, repeats: 3, cv: 0.03, seed, steps: [...slow.map((from) => ({ from, until: from + 1, factor: 1.12 })), ...steps],
   });
 
-  it("does not open a run of slow nights that ranks apart from the last weeks only, not from the month before", () => {
+  it('opens a run of nights that ranks apart from the weeks before it, even where the month before reached its level on a few nights', () => {
+    // Asking such a run to rank apart from the month before too kept a bimodal benchmark's lucky
+    // month quiet (0.2 false alarms per 100 series x 60 nights), and on REALISE's real series,
+    // whose months hold outlying nights, it kept real steps from opening: the 3-night promise was
+    // caught in 64% of plants instead of 79% (bench/sensitivity-calibration.ts --real).
     // Two slow nights in the 24 before the run (41-44), three in the 14 results before the lookback.
     const spec = bimodal(2075, 45, [0, 9, 10, 16, 28, 31, 41, 42, 43, 44]);
-    expect(verdictOf(spec, 44).kind).toBe('regression');
-    const verdict = verdictWithEarlier(spec, 44);
-    expect(verdict.kind).toBe('stable');
-    expect(verdict.reason).toMatch(/its nights do not rank apart from the 4\d nights at the level before it \(p = [0-9.]+, 0\.001 needed\)/);
-    // A step ranks apart from both.
+    expect(verdictWithEarlier(spec, 44).kind).toBe('regression');
     expect(verdictWithEarlier(bimodal(2075, 45, [0, 9, 10, 16, 28, 31], [{ from: 41, factor: 1.25 }]), 44).kind).toBe('regression');
   });
 
