@@ -413,7 +413,8 @@ function levelMemory(memory: readonly NightPoint[], episodeLevels: readonly numb
  * do not rank apart from them at this two-sided level. A real series can change its spread without
  * a shift the path judges: REALISE's 4653862 flipped between two modes 35% apart for months, then
  * stayed in the lower one for 21 nights before its labelled regression at row 333; against the
- * months of both modes that regression did not rank apart, and was lost (F1 0.76 -> 0.75).
+ * months of both modes that regression did not rank apart, and was lost (F1 0.76 -> 0.75, when the
+ * persistence path read these nights too); the nights' spread of both modes would hide it as well.
  */
 const memoryRankAlpha = 0.001;
 
