@@ -36,6 +36,11 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride();
   let exitCode = 0;
   const requested = requestedCommand(argv);
+  // commander answers `help X` for an X it does not know with the whole help on stderr.
+  if (argv.find((arg) => !arg.startsWith('-')) === 'help' && requested !== undefined && !commands.some((entry) => entry.name === requested)) {
+    process.stderr.write(usageErrorLine(`error: unknown command '${requested}'`));
+    return 2;
+  }
   for (const entry of commands) {
     if (entry.name !== requested) {
       program.command(entry.name).summary(entry.summary);

@@ -11,6 +11,7 @@ describe('usage errors', () => {
 
   it.each([
     ['a mistyped command', ['nighty'], /^nightbench: unknown command 'nighty' \(Did you mean nightly\?\) \(run with --help for usage\)$/],
+    ['help for a command that does not exist', ['help', 'frob'], /^nightbench: unknown command 'frob' \(run with --help for usage\)$/],
     ['a mistyped option of a command', ['detect', '--nigth', '2026-12-01'], /^nightbench: unknown option '--nigth' \(Did you mean --night\?\) \(run with --help for usage\)$/],
     ['an unknown option of a subcommand', ['db', 'status', '--frob'], /^nightbench: unknown option '--frob' \(run with --help for usage\)$/],
     ['a required option left out', ['shard', 'plan'], /^nightbench: required option '--shards <n>' not specified \(run with --help for usage\)$/],
