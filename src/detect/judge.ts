@@ -432,12 +432,22 @@ function aboutTheirSides(levels: readonly number[], shift: Shift): number[] {
 }
 
 /**
- * The latest of `nights` whose median reached `level` (log) to within one `noise`, in the
- * direction `sign` of the change (+1: at or above it, -1: at or below it).
+ * The latest of `nights` whose median reached `level` (log) to within {@link precedentNoiseUnits}
+ * `noise`, in the direction `sign` of the change (+1: at or above it, -1: at or below it).
  */
 function reachedBefore(nights: readonly NightPoint[], level: number, sign: number, noise: number): NightPoint | undefined {
-  return nights.findLast((point) => (logMedianOf(point) - level) * sign >= -noise);
+  return nights.findLast((point) => (logMedianOf(point) - level) * sign >= -precedentNoiseUnits * noise);
 }
+
+/**
+ * A night reached tonight's level when it came within one standard deviation of the difference
+ * of two nights' medians (sqrt(2) noise): two nights at one level differ by that much as often as
+ * not. With one noise, a bimodal benchmark's slow night 2.4% above its earlier slow one passed for
+ * a step (bench/detect-quality.ts, 3 repeats: 1.2 false alarms per 100 series x 60 nights, 1.0
+ * with sqrt(2) and with 1.5; every other figure, REALISE's and the Dask fixtures' the same; 2
+ * noise cost first-night finds of +10% at CV 3% and 3 repeats 2 points).
+ */
+const precedentNoiseUnits = Math.SQRT2;
 
 /** The night, run and commits of a point, without its values. */
 export function nightRef(point: NightPoint): NightRef {

@@ -164,9 +164,10 @@ export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
  * series' gate while it is young, `firstNightThreshold`, and a lookback shorter than 20 results
  * ending the young series' gate; 12: the nights' spread pooled with the repeats' floor where
  * it shows no sign of exceeding it, `noiseOverFloor`; 13: the persistence path no longer ranks a
- * shift against the level's earlier nights, only the fast path reads them).
+ * shift against the level's earlier nights, only the fast path reads them; 14: a night within
+ * sqrt(2) noise of an earlier night at its level is that level's precedent, `precedentNoiseUnits`).
  */
-const verdictFormat = 13;
+const verdictFormat = 14;
 
 /** What stored verdicts were judged with: a change of any may change every verdict. */
 function policyFingerprint(policy: DetectionPolicy): string {

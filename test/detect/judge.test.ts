@@ -3,7 +3,7 @@ import { compareNight } from '../../src/detect/compare.js';
 import { judge, type SeriesVerdict } from '../../src/detect/judge.js';
 import { detectionSchema, type RawDetectionPolicy } from '../../src/detect/policy.js';
 import { groupSeries } from '../../src/detect/series.js';
-import { nightAt, seriesRows, type SeriesSpec } from './helpers.js';
+import { nightAt, runNights, seriesRows, valueRows, type SeriesSpec } from './helpers.js';
 
 /** The verdict of night `night` (index) of the one series `spec` describes. */
 function verdictOf(spec: SeriesSpec, night: number, policy: RawDetectionPolicy = {}): SeriesVerdict {
@@ -49,6 +49,21 @@ describe('judge', () => {
     // A night the machine moved is no level of the series, nor one before its current level began.
     expect(verdictWith({ machineNights: new Set([nightAt(11)]) }).kind).toBe('regression');
     expect(verdictWith({ levelStart: nightAt(12) }).kind).toBe('regression');
+  });
+
+  it("does not open a bimodal benchmark's slow night that its earlier slow night came within sqrt(2) noise of", () => {
+    // The bench's bimodal series 445 at 3 repeats (bench/synthetic-suite.ts): night 7 ran slow
+    // (median 10.93), tonight (23) does again, 2.4% higher, beyond one noise of it but within sqrt(2).
+    const nights = [
+      [9.68, 9.7, 10.57], [9.94, 9.65, 9.56], [9.72, 10.39, 10], [10.17, 9.98, 10.27], [10.12, 10.22, 10.28], [10.32, 10.39, 10.36], [10.04, 10.12, 9.6], [10.93, 10.36, 11.42],
+      [9.46, 10.05, 9.88], [9.78, 10.26, 9.7], [10.02, 9.84, 10.16], [10.09, 10.92, 9.94], [10.28, 9.73, 9.99], [10.06, 10.37, 10.32], [10.06, 9.88, 10.24], [10.15, 9.97, 10.03],
+      [9.9, 9.65, 9.8], [9.63, 10.13, 9.63], [10.04, 9.87, 10.06], [9.87, 10.29, 10], [10.04, 10.13, 9.93], [9.97, 10.41, 9.95], [10.07, 9.97, 9.67], [10.8, 11.2, 11.3],
+    ];
+    const run = runNights(valueRows(nights), detectionSchema.parse({}), 3, 23);
+    expect(run.opened).toBe(0);
+    const verdict = run.verdicts.at(-1)![0]!;
+    expect(verdict.change).toBeGreaterThan(0.1);
+    expect(verdict.reason).toContain(`the series was at this level on ${nightAt(7)}`);
   });
 
   it("does not open a bimodal benchmark's run of slow nights whose ranks do not stand apart, and says so", () => {
