@@ -4,12 +4,12 @@ import { NightbenchError, pathError } from './errors.js';
 import { harnessVersion } from './version.js';
 
 /**
- * The command the arguments ask for (`help X` asks for X's help): the first word that is not an
- * option, as the program's own options (--debug, --help, --version) take no value.
+ * The command the arguments ask for (`help X` asks for X's help, `viaHelp`): the first word that is
+ * not an option, as the program's own options (--debug, --help, --version) take no value.
  */
-function requestedCommand(argv: string[]): string | undefined {
+function requestedCommand(argv: string[]): { name: string | undefined; viaHelp: boolean } {
   const words = argv.filter((arg) => !arg.startsWith('-'));
-  return words[0] === 'help' ? words[1] : words[0];
+  return words[0] === 'help' ? { name: words[1], viaHelp: true } : { name: words[0], viaHelp: false };
 }
 
 /**
@@ -35,9 +35,9 @@ export async function main(argv: string[]): Promise<number> {
     .configureOutput({ outputError: (message, write) => write(usageErrorLine(message)) })
     .exitOverride();
   let exitCode = 0;
-  const requested = requestedCommand(argv);
+  const { name: requested, viaHelp } = requestedCommand(argv);
   // commander answers `help X` for an X it does not know with the whole help on stderr.
-  if (argv.find((arg) => !arg.startsWith('-')) === 'help' && requested !== undefined && !commands.some((entry) => entry.name === requested)) {
+  if (viaHelp && requested !== undefined && !commands.some((entry) => entry.name === requested)) {
     process.stderr.write(usageErrorLine(`error: unknown command '${requested}'`));
     return 2;
   }
