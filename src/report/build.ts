@@ -19,8 +19,8 @@ import type { Log } from '../log.js';
 import { renderAbIndex, renderAbReport } from './ab.js';
 import { abSitePageSchema, type AbSitePage } from '../ab/site-page-schema.js';
 import { buildAssets } from './assets.js';
-import { buildCompareData, type MetricDirectionOf } from './compare/data.js';
-import { buildSiteData, commitRow } from './data.js';
+import { CompareCollector, type MetricDirectionOf } from './compare/data.js';
+import { commitRow, deriveSite } from './data.js';
 import { indexDetection, type DetectionFacts } from './detection.js';
 import { indexDataParts } from './index-data.js';
 import { writeDrilldownParts, type DrilldownPartJob } from './drilldown-parts.js';
@@ -71,6 +71,7 @@ export interface BuildSummary {
   series: number;
   drilldowns: { written: number; kept: number };
   abReports: number;
+  /** Wall seconds of each step: derive counts each workload page's derive, done as the pages are written. */
   seconds: { read: number; derive: number; write: number; total: number };
   /** The process's CPU time (user + system, of every thread: the garbage collector's too) in each step. */
   cpuSeconds: { read: number; derive: number; write: number; total: number };
@@ -95,7 +96,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   const issues = publishedIssues(new Set(issueFiles.keys()), options.issueUrl, options.episodeIssueFingerprint, new Set(replayFiles.keys()));
   const threshold = (suite: string, workload: string, metric: string) => resolveSeriesPolicy(options.policy, { suite, workload, metric }).threshold;
   const quality = detectionQuality(detection.episodes, events, { now: options.now, threshold });
-  const site = buildSiteData(history, {
+  const site = deriveSite(history, {
     detection: indexDetection(detection, issues),
     threshold,
     windowDays: options.policy.windowDays,
@@ -116,15 +117,13 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   const commits = new Map(history.commits.map((c) => [`${c.repo}\u0000${c.sha}`, c]));
   // The parts of runs' drill-downs that the pages link, and how many links each.
   const linked = new Map<string, LinkedPart>();
-  for (const page of site.workloads) {
-    for (const link of page.variants.flatMap((v) => v.drilldowns)) {
-      const run = runs.get(link.runId)!;
-      const part = drilldownPart(page.workload);
-      const dataPath = sitePaths.drilldownPart(run.suite, run.id, part);
-      const seen = linked.get(dataPath);
-      if (seen) seen.links++;
-      else linked.set(dataPath, { run, part, links: 1 });
-    }
+  for (const link of site.drilldowns) {
+    const run = runs.get(link.runId)!;
+    const part = drilldownPart(link.workload);
+    const dataPath = sitePaths.drilldownPart(run.suite, run.id, part);
+    const seen = linked.get(dataPath);
+    if (seen) seen.links++;
+    else linked.set(dataPath, { run, part, links: 1 });
   }
   const commitsOfRun = new Map<string, CommitRow[]>();
   const drilldownJobs = drilldownsToWrite(out, linked, withSamples, options.store.nights.unfinishedRuns(), (run) => {
@@ -139,9 +138,6 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   }, options.drilldownWorkerFrom);
 
   for (const [name, content] of await buildAssets()) out.write(sitePaths.asset(name), content);
-  const indexParts = indexDataParts(site.index.rows);
-  indexParts.forEach((part, i) => out.write(sitePaths.indexData(i), dataEntryScript('NIGHTBENCH_INDEX', String(i), part)));
-  out.write(sitePaths.index, renderIndex(site.index, indexParts.length));
   for (const [suite, table] of site.commitTables) out.write(sitePaths.commitData(suite), dataScript('NIGHTBENCH_COMMITS', table));
 
   // One read for every workload's bisects (a query per workload page was 0.3 s at 5,000 workloads).
@@ -151,14 +147,34 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     bisects.set(key, [...(bisects.get(key) ?? []), bisect]);
   }
   out.write(sitePaths.drilldown, renderDrilldownPage(generatedAt));
-  for (const page of site.workloads) {
+  // Each workload page written as soon as it is derived, and let go: only its values stay, for
+  // the compare page (with each series' noise from its index row).
+  const compareCollector = new CompareCollector(metricDirectionOf(options));
+  let pageSeconds = 0;
+  let pageCpuSeconds = 0;
+  let pageCount = 0;
+  const pages = site.pages();
+  for (;;) {
+    const from = performance.now();
+    const cpuFrom = ownCpuSeconds();
+    const next = pages.next();
+    pageSeconds += (performance.now() - from) / 1000;
+    pageCpuSeconds += ownCpuSeconds() - cpuFrom;
+    if (next.done) break;
+    pageCount++;
+    const { page, rows } = next.value;
     out.write(sitePaths.workloadPage(page.suite, page.workload), renderWorkloadPage(page, generatedAt, bisects.get(`${page.suite}\u0000${page.workload}`) ?? []));
     out.write(sitePaths.workloadData(page.suite, page.workload), dataScript('NIGHTBENCH_WORKLOAD', page));
+    compareCollector.add(page, (metric, variantId) => rows.find((row) => row.metric === metric && row.variant.id === variantId)?.noise);
   }
+  const index = site.index();
+  const indexParts = indexDataParts(index.rows);
+  indexParts.forEach((part, i) => out.write(sitePaths.indexData(i), dataEntryScript('NIGHTBENCH_INDEX', String(i), part)));
+  out.write(sitePaths.index, renderIndex(index, indexParts.length));
 
   const abReports = readAbReports(options.abDir, options.log);
   out.write(sitePaths.abIndex, renderAbIndex(abReports, generatedAt));
-  const compare = buildCompareData(site, abReports, metricDirectionOf(options), generatedAt);
+  const compare = compareCollector.finish(site.commitTables, index.machineNights ?? [], abReports, generatedAt);
   // The series are most of the compare page's data (4.6 MB at 20,000 series): they go in parts,
   // which the page joins back into `series`.
   const seriesParts = splitBySize(compare.data.series);
@@ -176,9 +192,9 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
 
   return {
     outDir: options.outDir, pages: out.pages, files: out.files, bytes: out.bytes, largest: out.largest,
-    workloads: site.workloads.length, series: site.index.rows.length, drilldowns: drilldownJobs.counts, abReports: abReports.length,
-    seconds: { read: (read - started) / 1000, derive: (derived - read) / 1000, write: (written - derived) / 1000, total: (written - started) / 1000 },
-    cpuSeconds: { read: cpuRead - cpuStarted, derive: cpuDerived - cpuRead, write: cpuWritten - cpuDerived, total: cpuWritten - cpuStarted },
+    workloads: pageCount, series: index.rows.length, drilldowns: drilldownJobs.counts, abReports: abReports.length,
+    seconds: { read: (read - started) / 1000, derive: (derived - read) / 1000 + pageSeconds, write: (written - derived) / 1000 - pageSeconds, total: (written - started) / 1000 },
+    cpuSeconds: { read: cpuRead - cpuStarted, derive: cpuDerived - cpuRead + pageCpuSeconds, write: cpuWritten - cpuDerived - pageCpuSeconds, total: cpuWritten - cpuStarted },
   };
 }
 

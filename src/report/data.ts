@@ -73,8 +73,30 @@ interface Group {
 
 const errorTail = (error: string | null) => (error ?? '').trim().split('\n').slice(-3).join('\n').slice(-400);
 
-/** Derives every page's data from the history. */
+/** Derives every page's data from the history, all at once. */
 export function buildSiteData(history: ReportHistory, options: SiteDataOptions): SiteData {
+  const site = deriveSite(history, options);
+  const workloads = [...site.pages()].map(({ page }) => page);
+  return { index: site.index(), workloads, commitTables: site.commitTables };
+}
+
+/**
+ * The site's data derived a workload page at a time, for a build that writes each page as it is
+ * derived: at 5,000 workloads, the pages' data held until all were derived (20,000 series of 31
+ * nights, every repeat) survived each young-generation collection of the derive, which copied it.
+ */
+export interface SiteDerivation {
+  commitTables: Map<string, CommitTable>;
+  /** The runs whose drill-downs the workload pages link, known before any page is derived. */
+  drilldowns: { workload: string; runId: string }[];
+  /** The workload pages in the site's order (suite, then workload), each derived as it is taken, with its index rows; once. */
+  pages(): Generator<{ page: WorkloadPage; rows: IndexRow[] }>;
+  /** The index, once every page was taken. */
+  index(): IndexPage;
+}
+
+/** Derives the site's data a page at a time (`SiteDerivation`). */
+export function deriveSite(history: ReportHistory, options: SiteDataOptions): SiteDerivation {
   const runs = new Map(history.runs.map((run) => [run.id, run]));
   // Groups in the order first seen (the pages take a workload's variants in that order), found
   // by variant (suite and variant id) and workload, and once found by run and workload: 155,000
@@ -140,12 +162,14 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
   const runIndex = new Map<string, number>();
   for (const table of commitTables.values()) table.runs.forEach((run, i) => runIndex.set(run.id, i));
 
-  const pages = new Map<string, WorkloadPage>();
-  const rows: IndexRow[] = [];
-  for (const group of groups) {
+  // A page's groups (its variants) in the order first seen; the pages in the site's order.
+  const byPage = new Map<string, PageGroups>();
+  groups.forEach((group, i) => {
     const pageKey = `${group.suite}\u0000${group.workload}`;
-    let page = pages.get(pageKey);
-    if (!page) pages.set(pageKey, (page = { suite: group.suite, workload: group.workload, slug: sitePaths.workloadPage(group.suite, group.workload), variants: [], failures: [] }));
+    let page = byPage.get(pageKey);
+    if (!page) byPage.set(pageKey, (page = { suite: group.suite, workload: group.workload, slug: sitePaths.workloadPage(group.suite, group.workload), groups: [] }));
+    // What the page's variant shows besides its values, known before any value is derived: the
+    // build starts writing the drill-downs these link before it derives the pages.
     const nights = [...group.runByNight.keys()].sort();
     const nightRuns = nights.map((night) => group.runByNight.get(night)!);
     const failing = failingNightMarkers(group.suite, group.workload, nightRuns.map((run) => ({
@@ -155,43 +179,84 @@ export function buildSiteData(history: ReportHistory, options: SiteDataOptions):
     })), options.issues, page.slug);
     // The machine's nights on every chart, so a step on one is not read as a commit's.
     const machine = (options.detection.machineNights ?? []).filter((m) => group.runByNight.has(m.night)).map((m): Marker => ({ night: m.night, kind: 'machine', label: `machine night: ${m.reason}` }));
-    const metrics = [...group.values.keys()].sort().map((metric) => metricSeries(group, metric, nightRuns, [...failing, ...machine], options));
-    page.variants.push({
-      variant: group.variant, nights, runs: nightRuns.map((run) => runIndex.get(run.id) ?? -1), metrics,
-      drilldowns: drilldownLinks(group, nightRuns, metrics, options),
-    } satisfies VariantSeries);
-    for (const run of nightRuns) {
-      for (const f of group.failures.get(run.id) ?? []) page.failures.push({ night: run.night, variant: group.variant.label, ...f } satisfies FailureNote);
+    const nightMarkers = [...failing, ...machine];
+    const metrics = [...group.values.keys()].sort();
+    // The nights some chart of the variant marks: each series' markers are detection's and the night markers.
+    const marked = new Set<string>();
+    for (const metric of metrics) {
+      for (const marker of options.detection.markers(siteSeriesKey(group.suite, group.workload, metric, group.variant.id), page.slug)) marked.add(marker.night);
+      for (const marker of nightMarkers) marked.add(marker.night);
     }
-    rows.push(...indexRows(group, nightRuns, metrics, options));
-  }
+    page.groups.push({ group, index: i, nights, nightRuns, nightMarkers, metrics, drilldowns: drilldownLinks(group, nightRuns, marked, options) });
+  });
+  const pageOrder = [...byPage.values()].sort((a, b) => a.suite.localeCompare(b.suite) || a.workload.localeCompare(b.workload));
 
-  const workloads = [...pages.values()].sort((a, b) => a.suite.localeCompare(b.suite) || a.workload.localeCompare(b.workload));
-  for (const page of workloads) {
-    page.variants.sort(compareVariants);
-    page.failures.sort((a, b) => b.night.localeCompare(a.night) || a.repeat - b.repeat);
-    page.machineNights = (options.detection.machineNights ?? []).filter((m) => page.variants.some((v) => v.nights.includes(m.night)));
-  }
+  let availability: Map<string, string> | undefined;
   if (history.unsupported?.length) {
     const measuredPairs = new Set(history.measured.map((m) => `${m.runId}\u0000${m.workload}`));
-    const notes = availabilityNotes(history.runs, history.unsupported, (runId, workload) => measuredPairs.has(`${runId}\u0000${workload}`));
-    for (const page of workloads) {
-      const note = notes.get(`${page.suite}\u0000${page.workload}`);
+    availability = availabilityNotes(history.runs, history.unsupported, (runId, workload) => measuredPairs.has(`${runId}\u0000${workload}`));
+  }
+
+  // Index rows per group, in the groups' order (the order they are sorted from).
+  const rowsOfGroup: IndexRow[][] = [];
+  let taken = 0;
+  function* pages(): Generator<{ page: WorkloadPage; rows: IndexRow[] }> {
+    for (const { suite, workload, slug, groups: ofPage } of pageOrder) {
+      const page: WorkloadPage = { suite, workload, slug, variants: [], failures: [] };
+      const rows: IndexRow[] = [];
+      for (const { group, index, nights, nightRuns, nightMarkers, metrics: names, drilldowns } of ofPage) {
+        const metrics = names.map((metric) => metricSeries(group, metric, nightRuns, nightMarkers, options));
+        page.variants.push({ variant: group.variant, nights, runs: nightRuns.map((run) => runIndex.get(run.id) ?? -1), metrics, drilldowns } satisfies VariantSeries);
+        for (const run of nightRuns) {
+          for (const f of group.failures.get(run.id) ?? []) page.failures.push({ night: run.night, variant: group.variant.label, ...f } satisfies FailureNote);
+        }
+        rows.push(...(rowsOfGroup[index] = indexRows(group, nightRuns, metrics, options)));
+      }
+      page.variants.sort(compareVariants);
+      page.failures.sort((a, b) => b.night.localeCompare(a.night) || a.repeat - b.repeat);
+      page.machineNights = (options.detection.machineNights ?? []).filter((m) => page.variants.some((v) => v.nights.includes(m.night)));
+      const note = availability?.get(`${suite}\u0000${workload}`);
       if (note) page.availability = note;
+      taken++;
+      yield { page, rows };
     }
   }
+
   return {
-    index: {
-      generatedAt: options.generatedAt,
-      rows: rows.sort(compareIndexRows),
-      suites: unique(rows.map((r) => r.suite)),
-      metrics: unique(rows.map((r) => r.metric).filter(Boolean)),
-      clusterShapes: unique(rows.map((r) => r.variant.clusterShape)),
-      machineNights: options.detection.machineNights ?? [],
-    },
-    workloads,
     commitTables,
+    drilldowns: pageOrder.flatMap(({ workload, groups: ofPage }) => ofPage.flatMap(({ drilldowns }) => drilldowns.map(({ runId }) => ({ workload, runId })))),
+    pages,
+    index(): IndexPage {
+      if (taken < pageOrder.length) throw new Error('the index is known once every workload page was derived');
+      const rows = rowsOfGroup.flat();
+      return {
+        generatedAt: options.generatedAt,
+        rows: rows.sort(compareIndexRows),
+        suites: unique(rows.map((r) => r.suite)),
+        metrics: unique(rows.map((r) => r.metric).filter(Boolean)),
+        clusterShapes: unique(rows.map((r) => r.variant.clusterShape)),
+        machineNights: options.detection.machineNights ?? [],
+      };
+    },
   };
+}
+
+/** A workload page's groups, each with what its variant shows besides its values. */
+interface PageGroups {
+  suite: string;
+  workload: string;
+  slug: string;
+  groups: {
+    group: Group;
+    /** The group's place among all groups: its index rows go there. */
+    index: number;
+    nights: string[];
+    nightRuns: ReportRun[];
+    nightMarkers: Marker[];
+    /** Its metrics, in name order. */
+    metrics: string[];
+    drilldowns: DrilldownLink[];
+  }[];
 }
 
 /** Whether a run's values are those of repeats 1, 2, ... n in order. */
@@ -316,9 +381,8 @@ function indexRows(group: Group, nightRuns: ReportRun[], metrics: MetricSeries[]
   });
 }
 
-/** Drill-downs for the most recent nights, and for every night a marker points at. */
-function drilldownLinks(group: Group, nightRuns: ReportRun[], metrics: MetricSeries[], options: SiteDataOptions): DrilldownLink[] {
-  const marked = new Set(metrics.flatMap((m) => m.markers.map((marker) => marker.night)));
+/** Drill-downs for the most recent nights, and for every night a marker (`marked`) points at. */
+function drilldownLinks(group: Group, nightRuns: ReportRun[], marked: ReadonlySet<string>, options: SiteDataOptions): DrilldownLink[] {
   const page = sitePaths.workloadPage(group.suite, group.workload);
   return nightRuns
     .filter((run, i) => (i >= nightRuns.length - options.drilldownNights || marked.has(run.night)) && options.hasSamples(run.id, group.workload))
