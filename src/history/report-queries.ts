@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { RepeatFacts, ReportHistory, ReportRun } from './report-rows.js';
+import type { RepeatFacts, ReportHistory, ReportRun, RunPoints } from './report-rows.js';
 import { preparedOnce } from './prepared.js';
 import { decodeRepeatValues } from './repeat-values.js';
 import type { Db } from './database.js';
@@ -14,7 +14,7 @@ import { iterateWorkloadNights } from './run-points-queries.js';
 import { cutShortCondition } from './whole-points-queries.js';
 import { encodeRepeatTimelines } from './sample-timelines.js';
 import type { CommitInfo, MachineFacts, MetricValue, ProcessSamples, RepeatStatus } from './types.js';
-import type { WorkloadNight } from './workload-nights.js';
+import { encodeRunPoints, visitRunPoints, type WorkloadNight } from './workload-nights.js';
 
 /** Every nightly run with its commits, values of ok repeats, failed repeats and described commits. */
 export function readReportHistory(db: Db): ReportHistory {
@@ -37,15 +37,19 @@ export function readReportHistory(db: Db): ReportHistory {
   }));
 
   // Values run by run, in the runs' night order: the pages take a workload's variants in the order
-  // its values come. Read from the runs' stored points (run-points-queries.ts): one row per run,
-  // where the result rows are one per value (1.8 million at 20,000 series).
-  const nightsByRun = new Map<string, WorkloadNight[]>();
-  for (const night of iterateWorkloadNights(db, { kind: 'nightly' })) {
-    const nights = nightsByRun.get(night.run.runId);
-    if (nights === undefined) nightsByRun.set(night.run.runId, [night]);
-    else nights.push(night);
+  // its values come. The runs' stored points (run-points-queries.ts), one row per run where the
+  // result rows are one per value (1.8 million at 20,000 series), handed over as stored: the pages
+  // copy the values where they keep them. A run without its row is folded from its result rows
+  // (and its row kept, where the history may be written).
+  const storedPoints = db.prepare('SELECT points FROM run_points WHERE run_id = ?').pluck();
+  const storedOf = new Map(runs.map(({ id }) => [id, storedPoints.get(id) as Buffer | undefined]));
+  const unstored = runs.filter(({ id }) => storedOf.get(id) === undefined).map(({ id }) => id);
+  if (unstored.length > 0) {
+    const folded = new Map<string, WorkloadNight[]>(unstored.map((id) => [id, []]));
+    for (const night of iterateWorkloadNights(db, { kind: 'nightly', runIds: unstored })) folded.get(night.run.runId)!.push(night);
+    for (const [id, nights] of folded) storedOf.set(id, encodeRunPoints(nights));
   }
-  const measured: ReportHistory['measured'] = [];
+  const points: RunPoints[] = [];
   // Failed repeats are read only where the stored points count some: a scan of every repeat for
   // them read 465,000 rows, values and all, at 20,000 series of 31 nights (0.4 s).
   const failedOf = db.prepare(
@@ -54,12 +58,14 @@ export function readReportHistory(db: Db): ReportHistory {
   );
   const failures: ReportHistory['failures'] = [];
   for (const { id: runId } of runs) {
-    for (const { workload, metrics, failedRepeats } of nightsByRun.get(runId) ?? []) {
-      // Most workloads have values of every metric: their list is taken as it is.
-      const valued = metrics.every(([, , values]) => values.length > 0) ? metrics : metrics.filter(([, , values]) => values.length > 0);
-      if (valued.length > 0) measured.push({ runId, workload, metrics: valued });
-      if (failedRepeats > 0) failures.push(...(failedOf.all(runId, workload) as ReportHistory['failures']));
-    }
+    const stored = storedOf.get(runId)!;
+    points.push({ runId, stored });
+    visitRunPoints(runId, stored, {
+      workload(workload, failedRepeats) {
+        if (failedRepeats > 0) failures.push(...(failedOf.all(runId, workload) as ReportHistory['failures']));
+      },
+      metric() {},
+    });
   }
 
   const commits = (
@@ -87,7 +93,7 @@ export function readReportHistory(db: Db): ReportHistory {
     )
     .all() as NonNullable<ReportHistory['cutShort']>;
 
-  return { runs, measured, failures, commits, unsupported, cutShort };
+  return { runs, measured: [], points, failures, commits, unsupported, cutShort };
 }
 
 /** Which (run, workload) pairs have stored samples, as "runId\0workload". */

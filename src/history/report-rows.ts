@@ -32,6 +32,12 @@ export interface MeasuredWorkload {
   metrics: MetricValues[];
 }
 
+/** A run's workloads and values in their stored form (`encodeRunPoints`, walked by `visitRunPoints`). */
+export interface RunPoints {
+  runId: string;
+  stored: Uint8Array;
+}
+
 /** A repeat that produced no values (failed or timed out), with the tail of its stderr. */
 export interface FailedRepeat {
   runId: string;
@@ -66,8 +72,17 @@ export interface CutShortWorkload {
 export interface ReportHistory {
   /** Nightly runs, oldest first. */
   runs: ReportRun[];
-  /** Each run's measured workloads, the runs in `runs`' order: the pages take a workload's variants in the order its values come. */
+  /**
+   * Each run's measured workloads, the runs in `runs`' order: the pages take a workload's variants
+   * in the order its values come. A history read from the database has them in `points` instead,
+   * and none here.
+   */
   measured: MeasuredWorkload[];
+  /**
+   * The same, each run's in its stored form, the runs in `runs`' order (taken after `measured`):
+   * 600,000 tuples at 20,000 series of 31 nights are not made only to be copied and let go.
+   */
+  points?: RunPoints[];
   failures: FailedRepeat[];
   commits: CommitInfo[];
   unsupported?: UnsupportedWorkload[];

@@ -14,6 +14,7 @@ import type { PublishedIssues } from './published.js';
 import type { CommitInfo } from '../history/types.js';
 import { availabilityNotes } from './availability.js';
 import { siteSeriesKey, type DetectionIndex } from './detection.js';
+import { visitRunPoints } from '../history/workload-nights.js';
 import { failingNightMarkers } from './failing-nights.js';
 import { decimalExponent, fromUnits, toUnits, unitPower } from './format.js';
 import { relativeHref, sitePaths, variantOf } from './paths.js';
@@ -64,7 +65,7 @@ interface Group {
    */
   slots: Map<string, number>;
   /** metric -> per slot, the run's values by repeat number (absent: the run has none of it). */
-  values: Map<string, (number[] | undefined)[]>;
+  values: Map<string, SlotValues>;
   units: Map<string, string>;
   failures: Map<string, { repeat: number; status: string; error: string }[]>;
   /** runId -> repeats measured and configured, for the runs that cut this workload short. */
@@ -127,23 +128,38 @@ export function deriveSite(history: ReportHistory, options: SiteDataOptions): Si
     ofRun.byWorkload.set(workload, group);
     return group;
   };
+  // The (run, workload) pairs with values, for the availability notes only.
+  const measuredPairs = history.unsupported?.length ? new Set<string>() : undefined;
   for (const { runId, workload, metrics } of history.measured) {
     const run = runs.get(runId);
     if (!run) continue;
     const group = groupOf(run, workload);
+    measuredPairs?.add(`${runId}\u0000${workload}`);
     if (metrics.length === 0) continue;
     // A run measures a workload once: its metrics' repeats are all here.
     const slot = group.slots.size;
     group.slots.set(runId, slot);
-    for (const [metric, unit, values, repeatNumbers] of metrics) {
-      let bySlot = group.values.get(metric);
-      if (!bySlot) group.values.set(metric, (bySlot = []));
-      // Most runs' values are repeats 1..n already, in order, and are taken as they are: 620,000
-      // arrays fewer to allocate and keep at 20,000 series of 31 nights.
-      bySlot[slot] = inRepeatOrder(values, repeatNumbers) ? values : byRepeatNumber(values, repeatNumbers);
-      // Never null here: every stored value has a unit (results.unit is NOT NULL).
-      group.units.set(metric, unit ?? '');
-    }
+    for (const [metric, unit, values, repeatNumbers] of metrics) keepValues(group, slot, metric, unit, values, 0, values.length, repeatNumbers, 0);
+  }
+  for (const { runId, stored } of history.points ?? []) {
+    const run = runs.get(runId);
+    if (!run) continue;
+    let group: Group | undefined;
+    let slot = 0;
+    visitRunPoints(runId, stored, {
+      workload(workload, _failed, metricsWithValues) {
+        // The workloads without values are no series (`measured` holds none of them either).
+        group = undefined;
+        if (metricsWithValues === 0) return;
+        group = groupOf(run, workload);
+        measuredPairs?.add(`${runId}\u0000${workload}`);
+        slot = group.slots.size;
+        group.slots.set(runId, slot);
+      },
+      metric(metric, unit, values, from, count, repeats, repeatsFrom) {
+        if (group) keepValues(group, slot, metric, unit, values, from, count, repeats, repeatsFrom);
+      },
+    });
   }
   for (const f of history.failures) {
     const run = runs.get(f.runId);
@@ -193,8 +209,7 @@ export function deriveSite(history: ReportHistory, options: SiteDataOptions): Si
 
   let availability: Map<string, string> | undefined;
   if (history.unsupported?.length) {
-    const measuredPairs = new Set(history.measured.map((m) => `${m.runId}\u0000${m.workload}`));
-    availability = availabilityNotes(history.runs, history.unsupported, (runId, workload) => measuredPairs.has(`${runId}\u0000${workload}`));
+    availability = availabilityNotes(history.runs, history.unsupported, (runId, workload) => measuredPairs!.has(`${runId}\u0000${workload}`));
   }
 
   // Index rows per group, in the groups' order (the order they are sorted from).
@@ -259,16 +274,44 @@ interface PageGroups {
   }[];
 }
 
-/** Whether a run's values are those of repeats 1, 2, ... n in order. */
-function inRepeatOrder(values: readonly number[], repeatNumbers: readonly number[]): boolean {
-  for (let k = 0; k < values.length; k++) if (repeatNumbers[k] !== k + 1) return false;
-  return true;
+/**
+ * One metric's values of a group, every run's in one list: a list per run and metric was 620,000
+ * lists held to the build's end at 20,000 series of 31 nights.
+ */
+interface SlotValues {
+  values: number[];
+  /** Per slot (run), where its values start in `values` and how many; absent: the run has none of the metric. */
+  start: number[];
+  count: number[];
+  /** The slots whose values are not those of repeats 1..n in order: their repeat numbers. */
+  repeats?: Map<number, number[]>;
 }
 
-/** A run's values placed by repeat number: a repeat without a value is a hole (read as undefined). */
-function byRepeatNumber(values: readonly number[], repeatNumbers: readonly number[]): number[] {
+/** Keeps a run's values of a metric (`values[from..from+count)`, their repeat numbers `repeats[repeatsFrom..]`) in its group. */
+function keepValues(group: Group, slot: number, metric: string, unit: string | null, values: ArrayLike<number>, from: number, count: number, repeats: ArrayLike<number>, repeatsFrom: number): void {
+  let kept = group.values.get(metric);
+  if (!kept) group.values.set(metric, (kept = { values: [], start: [], count: [] }));
+  kept.start[slot] = kept.values.length;
+  kept.count[slot] = count;
+  let inOrder = true;
+  for (let k = 0; k < count; k++) {
+    kept.values.push(values[from + k]!);
+    if (repeats[repeatsFrom + k] !== k + 1) inOrder = false;
+  }
+  if (!inOrder) (kept.repeats ??= new Map()).set(slot, Array.from({ length: count }, (_, k) => repeats[repeatsFrom + k]!));
+  // Never null here: every stored value has a unit (results.unit is NOT NULL).
+  group.units.set(metric, unit ?? '');
+}
+
+/** A run's values of a metric by repeat number (repeats 1..n in order as most are): a repeat without a value is a hole (read as undefined). */
+function valuesOfSlot(kept: SlotValues, slot: number): number[] {
+  const count = kept.count[slot];
+  if (count === undefined) return [];
+  const start = kept.start[slot]!;
+  const repeatNumbers = kept.repeats?.get(slot);
+  if (repeatNumbers === undefined) return kept.values.slice(start, start + count);
   const repeats: number[] = [];
-  for (let k = 0; k < values.length; k++) repeats[repeatNumbers[k]! - 1] = values[k]!;
+  for (let k = 0; k < count; k++) repeats[repeatNumbers[k]! - 1] = kept.values[start + k]!;
   return repeats;
 }
 
@@ -296,12 +339,12 @@ function sortedMedian(values: readonly number[], start: number, end: number): nu
 }
 
 function metricSeries(group: Group, metric: string, nightRuns: ReportRun[], nightMarkers: Marker[], options: SiteDataOptions): MetricSeries {
-  const bySlot = group.values.get(metric)!;
+  const slotValues = group.values.get(metric)!;
   const key = siteSeriesKey(group.suite, group.workload, metric, group.variant.id);
   const judgement = options.detection.judge(key, nightRuns.at(-1)?.night);
   const perNight = nightRuns.map((run) => {
     const slot = group.slots.get(run.id);
-    return (slot === undefined ? undefined : bySlot[slot]) ?? [];
+    return slot === undefined ? [] : valuesOfSlot(slotValues, slot);
   });
   const repeatCount = Math.max(0, ...perNight.map((values) => values.length));
   // A night an incomplete run cut short shows its repeats but, as in detection, is no point of the series.

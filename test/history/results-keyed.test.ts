@@ -83,8 +83,8 @@ describe('migration 021: results keyed by their primary key alone', () => {
       store.runs.recordRepeat(okRepeat(id, 'shuffle', 1, 10));
       store.runs.finishRun(id, { status: 'complete', finishedAt: `${night}T03:00:00.000Z` });
     }
-    const measured = store.nights.reportHistory().measured;
+    const { points } = store.nights.reportHistory();
     store.close();
-    expect(measured.map((m) => m.runId)).toEqual(['run-c', 'run-b', 'run-a']);
+    expect(points!.map((p) => p.runId)).toEqual(['run-c', 'run-b', 'run-a']);
   });
 });
