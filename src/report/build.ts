@@ -306,9 +306,7 @@ class SiteWriter {
   constructor(private readonly root: string) {}
 
   write(relative: string, content: string | Buffer): void {
-    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-    writeSiteFile(this.root, relative, bytes, this.madeDirs);
-    this.count(relative, bytes.length);
+    this.count(relative, writeSiteFile(this.root, relative, content, this.madeDirs));
   }
 
   /** Counts a file another thread wrote for the build (`drilldown-parts.ts`), so it is not removed. */
