@@ -93,7 +93,7 @@ export function readReportHistory(db: Db): ReportHistory {
     )
     .all() as NonNullable<ReportHistory['cutShort']>;
 
-  return { runs, measured: [], points, failures, commits, unsupported, cutShort };
+  return { runs, points, failures, commits, unsupported, cutShort };
 }
 
 /** Which (run, workload) pairs have stored samples, as "runId\0workload". */

@@ -6,7 +6,6 @@
  * @module
  */
 import type { CommitInfo, Comparability, FailureClass, MachineFacts, MetricValue, RepeatStatus } from './types.js';
-import type { MetricValues } from './workload-nights.js';
 
 /** One nightly run as the report needs it. */
 export interface ReportRun extends Comparability {
@@ -18,18 +17,6 @@ export interface ReportRun extends Comparability {
   /** What ran it and its class, when recorded (db/migrations/018). */
   machine?: MachineFacts;
   machineClass?: string;
-}
-
-/**
- * What one run measured of one workload: per metric its unit, the ok repeats' values and their
- * repeat numbers (the runs' stored points, `workload-nights.ts`). Grouped as stored: 2 million
- * values as objects of their own cost the site's build seconds of allocation and collection.
- */
-export interface MeasuredWorkload {
-  runId: string;
-  workload: string;
-  /** Metrics with at least one value. */
-  metrics: MetricValues[];
 }
 
 /** A run's workloads and values in their stored form (`encodeRunPoints`, walked by `visitRunPoints`). */
@@ -73,16 +60,12 @@ export interface ReportHistory {
   /** Nightly runs, oldest first. */
   runs: ReportRun[];
   /**
-   * Each run's measured workloads, the runs in `runs`' order: the pages take a workload's variants
-   * in the order its values come. A history read from the database has them in `points` instead,
-   * and none here.
+   * Each run's workloads and values in their stored form (`encodeRunPoints`), the runs in `runs`'
+   * order: the pages take a workload's variants in the order its values come. As stored, not as a
+   * tuple per run, workload and metric: 600,000 of them at 20,000 series of 31 nights were made
+   * only to be copied and let go.
    */
-  measured: MeasuredWorkload[];
-  /**
-   * The same, each run's in its stored form, the runs in `runs`' order (taken after `measured`):
-   * 600,000 tuples at 20,000 series of 31 nights are not made only to be copied and let go.
-   */
-  points?: RunPoints[];
+  points: RunPoints[];
   failures: FailedRepeat[];
   commits: CommitInfo[];
   unsupported?: UnsupportedWorkload[];

@@ -89,7 +89,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   const events = options.store.triage.triageEvents();
   const read = performance.now();
   const cpuRead = ownCpuSeconds();
-  const values = history.measured.reduce((n, m) => n + m.metrics.reduce((k, [, , v]) => k + v.length, 0), 0) + (history.points ?? []).reduce((n, { stored }) => n + runPointsValueCount(stored), 0);
+  const values = history.points.reduce((n, { stored }) => n + runPointsValueCount(stored), 0);
   options.log.debug(`read ${history.runs.length} runs, ${values} values in ${((read - started) / 1000).toFixed(1)} s`);
 
   const issueFiles = readIssueFiles(options.issuesDir);

@@ -45,12 +45,6 @@ export interface SiteDataOptions {
   generatedAt: string;
 }
 
-export interface SiteData {
-  index: IndexPage;
-  workloads: WorkloadPage[];
-  commitTables: Map<string, CommitTable>;
-}
-
 /** One workload on one variant: its nights, and per night the run and each metric's repeats. */
 interface Group {
   suite: string;
@@ -73,13 +67,6 @@ interface Group {
 }
 
 const errorTail = (error: string | null) => (error ?? '').trim().split('\n').slice(-3).join('\n').slice(-400);
-
-/** Derives every page's data from the history, all at once. */
-export function buildSiteData(history: ReportHistory, options: SiteDataOptions): SiteData {
-  const site = deriveSite(history, options);
-  const workloads = [...site.pages()].map(({ page }) => page);
-  return { index: site.index(), workloads, commitTables: site.commitTables };
-}
 
 /**
  * The site's data derived a workload page at a time, for a build that writes each page as it is
@@ -130,25 +117,14 @@ export function deriveSite(history: ReportHistory, options: SiteDataOptions): Si
   };
   // The (run, workload) pairs with values, for the availability notes only.
   const measuredPairs = history.unsupported?.length ? new Set<string>() : undefined;
-  for (const { runId, workload, metrics } of history.measured) {
-    const run = runs.get(runId);
-    if (!run) continue;
-    const group = groupOf(run, workload);
-    measuredPairs?.add(`${runId}\u0000${workload}`);
-    if (metrics.length === 0) continue;
-    // A run measures a workload once: its metrics' repeats are all here.
-    const slot = group.slots.size;
-    group.slots.set(runId, slot);
-    for (const [metric, unit, values, repeatNumbers] of metrics) keepValues(group, slot, metric, unit, values, 0, values.length, repeatNumbers, 0);
-  }
-  for (const { runId, stored } of history.points ?? []) {
+  for (const { runId, stored } of history.points) {
     const run = runs.get(runId);
     if (!run) continue;
     let group: Group | undefined;
     let slot = 0;
     visitRunPoints(runId, stored, {
       workload(workload, _failed, metricsWithValues) {
-        // The workloads without values are no series (`measured` holds none of them either).
+        // The workloads without values are no series.
         group = undefined;
         if (metricsWithValues === 0) return;
         group = groupOf(run, workload);

@@ -9,7 +9,7 @@ import type { SensitivitySummary } from '../detect/sensitivity.js';
 import type { ProcessTimeline } from '../history/sample-timelines.js';
 
 export type { ProcessTimeline } from '../history/sample-timelines.js';
-export type { CutShortWorkload, MeasuredWorkload, ReportHistory, ReportRun, FailedRepeat as RepeatFailure, UnsupportedWorkload } from '../history/report-rows.js';
+export type { CutShortWorkload, ReportHistory, ReportRun, FailedRepeat as RepeatFailure, UnsupportedWorkload } from '../history/report-rows.js';
 
 /**
  * The index's status words: detection's verdict on the latest night, or an open episode. Where

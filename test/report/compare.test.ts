@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { appendToRuns, compareInputs, machineNightsAcross, nightsNeeded, nightsOf, packNightValues, parseSelection, selectionFragment, unpackNightValues, type CompareData, type CompareNight, type Selection } from '../../src/report/compare/selection.js';
 import { compareTable, nightlyNoiseBand, ratioInterval } from '../../src/report/compare/table.js';
-import { buildCompareData } from '../../src/report/compare/data.js';
-import type { SiteData } from '../../src/report/data.js';
+import { CompareCollector } from '../../src/report/compare/data.js';
 import type { AbSitePage } from '../../src/ab/site-page-schema.js';
 import { createRandom } from '../../src/stats/index.js';
 
@@ -149,10 +148,9 @@ describe('compare selection', () => {
   });
 
   it('shows an A/B test\'s interval as its report computed it, where that is a 95% one, so both pages agree', () => {
-    const site: SiteData = { index: { generatedAt: '', rows: [], suites: [], metrics: [], clusterShapes: [] }, workloads: [], commitTables: new Map() };
     const comparison = { workload: 'shuffle', metric: 'wall_time', unit: 's', baselineMedian: 10, candidateMedian: 13, ratio: 1.3, low: 1.21, high: 1.39, p: 0.001, verdict: 'slower', baselineValues: [9, 10, 11], candidateValues: [12, 13, 14] };
     const page = (confidence?: number): AbSitePage => ({ id: 'ab-1', title: 't', createdAt: '', baseline: { name: 'A' }, candidate: { name: 'B' }, ...(confidence ? { confidence } : {}), comparisons: [comparison] });
-    const inputOf = (confidence?: number) => compareInputs(buildCompareData(site, [page(confidence)], () => 'lower', '').data, { kind: 'ab', id: 'ab-1' }).inputs[0]!;
+    const inputOf = (confidence?: number) => compareInputs(new CompareCollector(() => 'lower').finish(new Map(), [], [page(confidence)], '').data, { kind: 'ab', id: 'ab-1' }).inputs[0]!;
     expect(ratioInterval(inputOf(0.95), 1)).toEqual({ ratio: 1.3, low: 1.21, high: 1.39 });
     // Another level (or a file that does not say): the page draws its own 95% interval.
     for (const other of [inputOf(0.9), inputOf()]) {

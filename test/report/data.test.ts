@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultDetectionPolicy, levelSegmentation } from '../../src/detect/index.js';
-import { buildSiteData, type SiteDataOptions } from '../../src/report/data.js';
+import { deriveSite, type SiteDataOptions } from '../../src/report/data.js';
+import { encodeRunPoints, type MetricValues, type RunFacts } from '../../src/history/workload-nights.js';
 import { siteSeriesKey, type DetectionIndex, type SeriesJudgement } from '../../src/report/detection.js';
 import { fromUnits } from '../../src/report/format.js';
 import { variantOf } from '../../src/report/paths.js';
@@ -25,19 +26,30 @@ interface Value {
   unit: string;
 }
 
-/** Values one by one, grouped as the history hands them over: per run and workload, per metric in the order they come. */
-function measuredOf(values: readonly Value[]): ReportHistory['measured'] {
-  const byPair = new Map<string, ReportHistory['measured'][number]>();
+/** Values one by one, stored as the history stores them: per run its workloads, per workload its metrics in the order they come. */
+function pointsOf(values: readonly Value[]): ReportHistory['points'] {
+  const byRun = new Map<string, Map<string, MetricValues[]>>();
   for (const v of values) {
-    const key = `${v.runId}\u0000${v.workload}`;
-    if (!byPair.has(key)) byPair.set(key, { runId: v.runId, workload: v.workload, metrics: [] });
-    const pair = byPair.get(key)!;
-    let metric = pair.metrics.find(([name]) => name === v.metric);
-    if (!metric) pair.metrics.push((metric = [v.metric, v.unit, [], []]));
+    const workloads = byRun.get(v.runId) ?? byRun.set(v.runId, new Map()).get(v.runId)!;
+    const metrics = workloads.get(v.workload) ?? workloads.set(v.workload, []).get(v.workload)!;
+    let metric = metrics.find(([name]) => name === v.metric);
+    if (!metric) metrics.push((metric = [v.metric, v.unit, [], []]));
     metric[2].push(v.value);
     metric[3] = [...metric[3], v.repeat];
   }
-  return [...byPair.values()];
+  // The run's facts are not part of its stored points (the history keeps them in its row).
+  const run = {} as RunFacts;
+  return [...byRun].map(([runId, workloads]) => ({
+    runId,
+    stored: encodeRunPoints([...workloads].map(([workload, metrics]) => ({ run, workload, workloadVersion: '1', okRepeats: 3, disturbedRepeats: 0, failedRepeats: 0, metrics }))),
+  }));
+}
+
+/** Every workload page, the index and the commit tables, derived at once. */
+function buildSiteData(history: ReportHistory, siteOptions: SiteDataOptions) {
+  const site = deriveSite(history, siteOptions);
+  const workloads = [...site.pages()].map(({ page }) => page);
+  return { workloads, index: site.index(), commitTables: site.commitTables };
 }
 
 /** Five nights of shuffle wall_time (3 repeats) on one shape, one night on another, and a workload that only fails. */
@@ -52,7 +64,7 @@ function history(): ReportHistory {
   for (const repeat of [1, 2, 3]) values.push({ runId: 'r4-rerun', workload: 'shuffle', repeat, metric: 'wall_time', value: 14 + repeat - 2, unit: 's' });
   values.push({ runId: 'big0', workload: 'shuffle', repeat: 1, metric: 'wall_time', value: 5, unit: 's' });
   return {
-    runs, measured: measuredOf(values),
+    runs, points: pointsOf(values),
     failures: [{ runId: 'r4-rerun', workload: 'broken', repeat: 1, status: 'failed', error: 'line 1\nline 2\nKilledWorker', failureClass: 'code', failureCause: 'the workload failed' }],
     commits: [{ repo: 'dask/dask', sha: 'sha1', parents: [], authorName: 'Ada', authorEmail: 'a@x', authoredAt: '', committedAt: '2026-01-02', subject: 'Speed up' }],
   };
@@ -69,7 +81,7 @@ function options(judgements: Record<string, SeriesJudgement> = {}, markers: Reco
 
 const key = (workload: string, metric: string, c = shape) => siteSeriesKey('dask', workload, metric, variantOf(c).id);
 
-describe('buildSiteData', () => {
+describe('deriveSite', () => {
   it('gives every night its repeats, median and the trailing-window baseline; a rerun night counts its last run', () => {
     const { workloads } = buildSiteData(history(), options());
     const shuffle = workloads.find((w) => w.workload === 'shuffle')!;
@@ -90,7 +102,7 @@ describe('buildSiteData', () => {
   it('counts the baseline window in results, as detection does: a history with a result every ten days has its band', () => {
     const runs = [0, 10, 20, 30, 40, 50, 60, 70, 80, 90].map((day) => run(`s${day}`, day));
     const values = runs.map((r, i) => ({ runId: r.id, workload: 'shuffle', repeat: 1, metric: 'wall_time', value: 10 + i, unit: 's' }));
-    const series = buildSiteData({ runs, measured: measuredOf(values), failures: [], commits: [] }, options()).workloads[0]!.variants[0]!.metrics[0]!;
+    const series = buildSiteData({ runs, points: pointsOf(values), failures: [], commits: [] }, options()).workloads[0]!.variants[0]!.metrics[0]!;
     const baseline = series.baseline.map((v) => (v === null ? null : fromUnits(v, series.exponent)));
     // Night 9's window is the 7 results before it (values 12..18), 70 days back.
     expect(baseline).toEqual([null, null, null, 11, 11.5, 12, 12.5, 13, 14, 15]);
@@ -194,7 +206,7 @@ describe('buildSiteData', () => {
       { runId: r.id, workload: 'shuffle', repeat, metric: 'wall_time', value: (i < 12 ? 10 : 15) * (1 + 0.01 * (((i * 7 + repeat) % 5) - 2)), unit: 's' },
       { runId: r.id, workload: 'shuffle', repeat, metric: 'disk_seconds', value: 0, unit: 'seconds' },
     ]));
-    const [disk, wall] = buildSiteData({ runs, measured: measuredOf(values), failures: [], commits: [] }, options()).workloads[0]!.variants[0]!.metrics;
+    const [disk, wall] = buildSiteData({ runs, points: pointsOf(values), failures: [], commits: [] }, options()).workloads[0]!.variants[0]!.metrics;
     expect(wall!.levels.map(({ start, end }) => [start, end])).toEqual([[0, 12], [12, 24]]);
     expect(wall!.levels.map(({ level }) => fromUnits(level, wall!.exponent))).toEqual([expect.closeTo(10, 1), expect.closeTo(15, 1)]);
     expect(disk!.levels).toEqual([{ start: 0, end: 24, level: 0 }]);

@@ -8,24 +8,16 @@
  */
 import type { MetricDirection } from '../../direction.js';
 import type { AbSitePage } from '../../ab/site-page-schema.js';
-import type { SiteData } from '../data.js';
-import type { MachineNightNote, WorkloadPage } from '../types.js';
+import type { CommitTable, MachineNightNote, WorkloadPage } from '../types.js';
 import { appendToRuns, packNightValues, type CompareData, type CompareSeries, type StoredCompareNight } from './selection.js';
 import { sitePaths } from '../paths.js';
 
 export type MetricDirectionOf = (suite: string, workload: string, metric: string) => MetricDirection;
 
-/** The compare page's index (series, nights, commits, A/B tests) and one values file per night. */
-export function buildCompareData(site: SiteData, abReports: readonly AbSitePage[], direction: MetricDirectionOf, generatedAt: string): { data: CompareData; nights: Map<string, StoredCompareNight> } {
-  const noise = new Map(site.index.rows.map((row) => [[row.suite, row.workload, row.metric, row.variant.id].join('\u0000'), row.noise]));
-  const collector = new CompareCollector(direction);
-  for (const page of site.workloads) collector.add(page, (metric, variantId) => noise.get([page.suite, page.workload, metric, variantId].join('\u0000')));
-  return collector.finish(site.commitTables, site.index.machineNights ?? [], abReports, generatedAt);
-}
-
 /**
- * {@link buildCompareData} a workload page at a time, in the site's order, so that a build that
- * writes each page as it is derived need not keep the pages: only their values, packed at the end.
+ * The compare page's index (series, nights, commits, A/B tests) and one values file per night,
+ * gathered a workload page at a time in the site's order, so that a build that writes each page as
+ * it is derived need not keep the pages: only their values, packed at the end.
  */
 export class CompareCollector {
   private readonly series: CompareSeries[] = [];
@@ -64,7 +56,7 @@ export class CompareCollector {
   }
 
   /** The data, once every page was added. */
-  finish(commitTables: SiteData['commitTables'], machineNights: MachineNightNote[], abReports: readonly AbSitePage[], generatedAt: string): { data: CompareData; nights: Map<string, StoredCompareNight> } {
+  finish(commitTables: ReadonlyMap<string, CommitTable>, machineNights: MachineNightNote[], abReports: readonly AbSitePage[], generatedAt: string): { data: CompareData; nights: Map<string, StoredCompareNight> } {
     const { series, direction } = this;
     const nights = [...this.byNight.keys()].sort();
     const nightIndex = new Map(nights.map((night, i) => [night, i]));
