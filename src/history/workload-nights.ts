@@ -163,13 +163,13 @@ function firstRepeats(count: number): readonly number[] {
   return list;
 }
 
-/** The workloads of {@link encodeRunPoints}' form, with `run`'s facts, each decoded as it is taken. */
-export function* decodeRunPoints(run: RunFacts, stored: Uint8Array): Generator<WorkloadNight> {
+/** The parts of {@link encodeRunPoints}' form of `runId`'s points: its words (the strings' lengths first), values and strings. */
+function openRunPoints(runId: string, stored: Uint8Array): { words: Uint32Array; wordCount: number; values: Float64Array; strings: string[] } {
   // Typed views need aligned offsets: a copy (its own buffer, offset 0) when the driver's is not.
   const bytes = stored.byteOffset % 8 === 0 ? stored : new Uint8Array(stored);
   const header = new Uint32Array(bytes.buffer, bytes.byteOffset, headerWords);
   const [form, wordCount, valueCount, stringCount] = header as unknown as [number, number, number, number];
-  if (form !== storedForm) throw new Error(`run ${run.runId}: its stored points are of form ${form}, this nightbench reads form ${storedForm}`);
+  if (form !== storedForm) throw new Error(`run ${runId}: its stored points are of form ${form}, this nightbench reads form ${storedForm}`);
   const words = new Uint32Array(bytes.buffer, bytes.byteOffset + headerWords * 4, wordCount);
   const valuesAt = valuesOffset(wordCount);
   const values = new Float64Array(bytes.buffer, bytes.byteOffset + valuesAt, valueCount);
@@ -177,7 +177,13 @@ export function* decodeRunPoints(run: RunFacts, stored: Uint8Array): Generator<W
   const strings: string[] = [];
   let at = valuesAt + valueCount * 8;
   for (let i = 0; i < stringCount; i++) strings.push(text.toString('utf8', at, (at += words[i]!)));
-  let word = stringCount;
+  return { words, wordCount, values, strings };
+}
+
+/** The workloads of {@link encodeRunPoints}' form, with `run`'s facts, each decoded as it is taken. */
+export function* decodeRunPoints(run: RunFacts, stored: Uint8Array): Generator<WorkloadNight> {
+  const { words, wordCount, values, strings } = openRunPoints(run.runId, stored);
+  let word = strings.length;
   let value = 0;
   while (word < wordCount) {
     const workload = strings[words[word]!]!;
@@ -226,18 +232,8 @@ export interface RunPointsVisitor {
  * collections meanwhile. Metrics without values are skipped.
  */
 export function visitRunPoints(runId: string, stored: Uint8Array, visitor: RunPointsVisitor): void {
-  const bytes = stored.byteOffset % 8 === 0 ? stored : new Uint8Array(stored);
-  const header = new Uint32Array(bytes.buffer, bytes.byteOffset, headerWords);
-  const [form, wordCount, valueCount, stringCount] = header as unknown as [number, number, number, number];
-  if (form !== storedForm) throw new Error(`run ${runId}: its stored points are of form ${form}, this nightbench reads form ${storedForm}`);
-  const words = new Uint32Array(bytes.buffer, bytes.byteOffset + headerWords * 4, wordCount);
-  const valuesAt = valuesOffset(wordCount);
-  const values = new Float64Array(bytes.buffer, bytes.byteOffset + valuesAt, valueCount);
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const strings: string[] = [];
-  let at = valuesAt + valueCount * 8;
-  for (let i = 0; i < stringCount; i++) strings.push(text.toString('utf8', at, (at += words[i]!)));
-  let word = stringCount;
+  const { words, wordCount, values, strings } = openRunPoints(runId, stored);
+  let word = strings.length;
   let value = 0;
   while (word < wordCount) {
     const workload = strings[words[word]!]!;
