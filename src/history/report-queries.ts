@@ -10,11 +10,11 @@ import type { RepeatFacts, ReportHistory, ReportRun, RunPoints } from './report-
 import { preparedOnce } from './prepared.js';
 import { decodeRepeatValues } from './repeat-values.js';
 import type { Db } from './database.js';
-import { iterateWorkloadNights } from './run-points-queries.js';
+import { iterateRunPoints } from './run-points-queries.js';
 import { cutShortCondition } from './whole-points-queries.js';
 import { encodeRepeatTimelines } from './sample-timelines.js';
 import type { CommitInfo, MachineFacts, MetricValue, ProcessSamples, RepeatStatus } from './types.js';
-import { encodeRunPoints, visitRunPoints, type WorkloadNight } from './workload-nights.js';
+import { visitRunPoints } from './workload-nights.js';
 
 /** Every nightly run with its commits, values of ok repeats, failed repeats and described commits. */
 export function readReportHistory(db: Db): ReportHistory {
@@ -39,16 +39,9 @@ export function readReportHistory(db: Db): ReportHistory {
   // Values run by run, in the runs' night order: the pages take a workload's variants in the order
   // its values come. The runs' stored points (run-points-queries.ts), one row per run where the
   // result rows are one per value (1.8 million at 20,000 series), handed over as stored: the pages
-  // copy the values where they keep them. A run without its row is folded from its result rows
-  // (and its row kept, where the history may be written).
-  const storedPoints = db.prepare('SELECT points FROM run_points WHERE run_id = ?').pluck();
-  const storedOf = new Map(runs.map(({ id }) => [id, storedPoints.get(id) as Buffer | undefined]));
-  const unstored = runs.filter(({ id }) => storedOf.get(id) === undefined).map(({ id }) => id);
-  if (unstored.length > 0) {
-    const folded = new Map<string, WorkloadNight[]>(unstored.map((id) => [id, []]));
-    for (const night of iterateWorkloadNights(db, { kind: 'nightly', runIds: unstored })) folded.get(night.run.runId)!.push(night);
-    for (const [id, nights] of folded) storedOf.set(id, encodeRunPoints(nights));
-  }
+  // copy the values where they keep them.
+  const storedOf = new Map<string, Uint8Array>();
+  for (const { run, stored } of iterateRunPoints(db, { kind: 'nightly' })) storedOf.set(run.runId, stored);
   const points: RunPoints[] = [];
   // Failed repeats are read only where the stored points count some: a scan of every repeat for
   // them read 465,000 rows, values and all, at 20,000 series of 31 nights (0.4 s).
@@ -58,7 +51,9 @@ export function readReportHistory(db: Db): ReportHistory {
   );
   const failures: ReportHistory['failures'] = [];
   for (const { id: runId } of runs) {
-    const stored = storedOf.get(runId)!;
+    // A run another writer removed between the two reads (a prune) is left out of this build.
+    const stored = storedOf.get(runId);
+    if (stored === undefined) continue;
     points.push({ runId, stored });
     visitRunPoints(runId, stored, {
       workload(workload, failedRepeats) {

@@ -19,40 +19,49 @@ import { decodeRunPoints, encodeRunPoints, workloadNightsOfRows, type RunFacts, 
 export type WorkloadNightFilter = Omit<ResultFilter, 'workload' | 'metric'>;
 
 /**
+ * Each matching run's points in their stored form (`encodeRunPoints`), oldest night first (the
+ * order of `iterateResultRows`), with whether the run is incomplete: for a reader that walks them
+ * its own way (`visitRunPoints`).
+ */
+export function* iterateRunPoints(db: Db, filter: WorkloadNightFilter = {}): Generator<{ run: RunFacts; incomplete: boolean; stored: Uint8Array }> {
+  const storedPoints = preparedOnce(db, 'SELECT points FROM run_points WHERE run_id = ?').pluck();
+  // Once another writer was found holding the history, the other runs are folded without waiting for it again.
+  let keep = !db.readonly;
+  for (const { run, incomplete } of selectRuns(db, filter)) {
+    let stored = storedPoints.get(run.runId) as Buffer | undefined;
+    if (stored === undefined) ({ stored, kept: keep } = foldRun(db, run, keep));
+    yield { run, incomplete, stored };
+  }
+}
+
+/**
  * The workload nights of the matching runs, a run at a time, oldest night first (the order of
  * `iterateResultRows`). `wholePointsOnly` leaves out the workloads an incomplete run cut short
  * (whole-points-queries.ts: the rule the row reads apply, asked of incomplete runs only).
  */
 export function* iterateWorkloadNights(db: Db, filter: WorkloadNightFilter = {}): Generator<WorkloadNight> {
-  const storedPoints = preparedOnce(db, 'SELECT points FROM run_points WHERE run_id = ?').pluck();
   const cutShortWorkloads = preparedOnce(db, `SELECT DISTINCT p.workload FROM runs r JOIN repeats p ON p.run_id = r.id WHERE r.id = ? AND ${cutShortCondition}`).pluck();
-  // Once another writer was found holding the history, the other runs are folded without waiting for it again.
-  let keep = !db.readonly;
-  for (const { run, incomplete } of selectRuns(db, filter)) {
-    const stored = storedPoints.get(run.runId) as Buffer | undefined;
-    let nights: Iterable<WorkloadNight>;
-    if (stored !== undefined) nights = decodeRunPoints(run, stored);
-    else ({ nights, kept: keep } = foldRun(db, run, keep));
+  for (const { run, incomplete, stored } of iterateRunPoints(db, filter)) {
     const cutShort = new Set(filter.wholePointsOnly && incomplete ? (cutShortWorkloads.all(run.runId) as string[]) : []);
-    for (const night of nights) if (!cutShort.has(night.workload)) yield night;
+    for (const night of decodeRunPoints(run, stored)) if (!cutShort.has(night.workload)) yield night;
   }
 }
 
-/** The run's workload nights folded from its result rows; kept when `keep` and no other writer holds the history. */
-function foldRun(db: Db, run: RunFacts, keep: boolean): { nights: WorkloadNight[]; kept: boolean } {
-  const fold = () => workloadNightsOfRows(iterateResultRows(db, { runIds: [run.runId] }));
-  if (!keep) return { nights: fold(), kept: false };
+/** The run's points folded from its result rows, in their stored form; kept when `keep` and no other writer holds the history. */
+function foldRun(db: Db, run: RunFacts, keep: boolean): { stored: Buffer; kept: boolean } {
+  const fold = () => encodeRunPoints(workloadNightsOfRows(iterateResultRows(db, { runIds: [run.runId] })));
+  if (!keep) return { stored: fold(), kept: false };
   try {
-    const nights = db
+    const stored = db
       .transaction(() => {
         const folded = fold();
-        preparedOnce(db, 'INSERT OR REPLACE INTO run_points (run_id, points) VALUES (?, ?)').run(run.runId, encodeRunPoints(folded));
+        preparedOnce(db, 'INSERT OR REPLACE INTO run_points (run_id, points) VALUES (?, ?)').run(run.runId, folded);
         return folded;
       })
       .immediate();
-    return { nights, kept: true };
+    return { stored, kept: true };
   } catch (error) {
     if (!isBusy(error)) throw error;
-    return { nights: fold(), kept: false };
+    return { stored: fold(), kept: false };
   }
 }
