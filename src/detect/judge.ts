@@ -444,8 +444,9 @@ function reachedBefore(nights: readonly NightPoint[], level: number, sign: numbe
  * of two nights' medians (sqrt(2) noise): two nights at one level differ by that much as often as
  * not. With one noise, a bimodal benchmark's slow night 2.4% above its earlier slow one passed for
  * a step (bench/detect-quality.ts, 3 repeats: 1.2 false alarms per 100 series x 60 nights, 1.0
- * with sqrt(2) and with 1.5; every other figure, REALISE's and the Dask fixtures' the same; 2
- * noise cost first-night finds of +10% at CV 3% and 3 repeats 2 points).
+ * with sqrt(2) and with 1.5, for a point of first-night finds in three cells of the 3-repeat grid;
+ * REALISE's figures, the Dask fixtures' and every other false alarm the same; with 2 noise, 1.1,
+ * and first-night finds 1-3 points lower in seven cells).
  */
 const precedentNoiseUnits = Math.SQRT2;
 
