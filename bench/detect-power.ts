@@ -1,7 +1,8 @@
 /**
  * The synthetic half of bench/detect-quality.ts (issues 23 and 31): how soon detection finds
- * steps of 5-50% at CV 3, 5 and 10% with 1 and 3 repeats, beside the seed rule and the limit a
- * two-sample test allows at the same false-alarm rate; false alarms on unchanged series of every
+ * steps of 5-50% at CV 3, 5 and 10% with 1 and 3 repeats, beside the seed rule and three limits at
+ * the same false-alarm rate (a two-sample test that knows the step's night, a CUSUM that knows the
+ * step, and a scan that knows neither); false alarms on unchanged series of every
  * kind (noise, drift, bimodal); whether the suspect range holds the culprit night.
  */
 import type { DetectionPolicy } from '../src/detect/policy.js';
@@ -11,6 +12,7 @@ import { createRandom, standardNormal } from '../src/stats/random.js';
 import { medianOf } from '../src/stats/segmentation.js';
 import { nightAt, runNights, seriesRows } from '../test/detect/helpers.js';
 import { seedRuleChanges } from './seed-rule.js';
+import { scanLimit } from './scan-limit.js';
 import { sequentialLimit } from './sequential-limit.js';
 import { powerCvs, powerNights, powerRows, powerSteps, powerTrials, stepNight, unchangedKindRows, unchangedKinds, unchangedNights, unchangedSeries } from './synthetic-suite.js';
 
@@ -40,6 +42,12 @@ export interface PowerCase {
   /** Share a CUSUM knowing the noise, the level and the step finds within 3 and 28 nights at the budget (`sequential-limit.ts`). */
   sequentialWithin3: number;
   sequentialWithin28: number;
+  /**
+   * Share a scan of every split each night finds within 3 and 28 nights at the budget, knowing
+   * neither the step's night nor the old level (`scan-limit.ts`). What the data allow a detector
+   * on white noise.
+   */
+  scan: ScanShares;
   /** Of the found steps: the share whose range holds the step night, and the median range length in nights. */
   culpritInside: number;
   medianRangeNights: number;
@@ -74,14 +82,15 @@ export interface Synthetic {
   falseAlarmsPer100: Record<string, number>;
   /** The seed rule's, on the same series' nightly medians (each change it finds is one alarm). */
   seedFalseAlarmsPer100: Record<string, number>;
-  /** The figures issue 23 quoted: found within 1 and 3 nights, for two steps. */
-  power: Record<string, { within1: number; within3: number }>;
+  /** The figures issue 23 quoted: found within 1 and 3 nights, for two steps, and the scan limit within 3 (`scanWithin3`). */
+  power: Record<string, { within1: number; within3: number; scanWithin3: ScanShares }>;
   grid: PowerCase[];
   improvements: ImprovementCase[];
   afterSpeedUp: AfterSpeedUp;
 }
 
 const pct = (x: number) => (Number.isNaN(x) ? '-' : `${(x * 100).toFixed(0)}%`);
+const scanPct = (shares: ScanShares, i: number) => (shares.known ? `${pct(shares.known[i]!)} (${pct(shares.estimated[i]!)})` : pct(shares.estimated[i]!));
 const nights = (x: number) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 1 : 0) : 'never');
 
 /** The synthetic tables, as Markdown lines. */
@@ -90,15 +99,18 @@ export function printSynthetic(log: (line: string) => void, synthetic: Synthetic
   log('   | series | per 100 | seed rule |');
   log('   |---|--:|--:|');
   for (const [name, n] of Object.entries(synthetic.falseAlarmsPer100)) log(`   | ${name} | ${n.toFixed(1)} | ${synthetic.seedFalseAlarmsPer100[name]?.toFixed(1) ?? '-'} |`);
-  for (const [name, p] of Object.entries(synthetic.power)) log(`   ${name}: ${pct(p.within1)} within 1 night, ${pct(p.within3)} within 3 nights`);
+  for (const [name, p] of Object.entries(synthetic.power)) log(`   ${name}: ${pct(p.within1)} within 1 night, ${pct(p.within3)} within 3 nights (scan limit ${scanPct(p.scanWithin3, 0)})`);
   log(`   power grid, ${powerTrials} series a case, step on night ${stepNight + 1}: share found within n nights (1 = on the step's night), median nights to detection beside the (4 s / d)^2 limit,`);
   log('   the seed rule within 3 and 28 nights on the nightly medians, a two-sample test of the 3 nights since the step against the 30 before it at the budget\'s false-alarm rate (it knows');
   log('   the step\'s night and the noise), the same test of the nights since the step each night up to the 28th (what 30 nights of history allow),');
-  log('   a CUSUM knowing the noise, the level and the step, at the budget (the sequential limit: no detector that estimates them does better); culprit night inside the range, median range length');
-  log(`   | CV | step | repeats | ${withinNights.map((n) => `<= ${n}`).join(' | ')} | median nights | (4s/d)^2 | seed rule <= 3 | seed rule <= 28 | two-sample limit <= 3 | <= 28 | sequential limit <= 3 | <= 28 | culprit in range | range nights |`);
-  log(`   |---|--:|--:|${withinNights.map(() => '--:').join('|')}|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|`);
+  log('   a CUSUM knowing the noise, the level and the step, at the budget (the sequential limit: no detector that estimates them does better),');
+  log('   a scan of every split each night at the budget, knowing neither the step\'s night nor the level (the scan limit: white noise\'s best), the noise estimated from the nights');
+  log('   at 1 repeat; at 3, known (estimated from the nights in brackets);');
+  log('   culprit night inside the range, median range length');
+  log(`   | CV | step | repeats | ${withinNights.map((n) => `<= ${n}`).join(' | ')} | median nights | (4s/d)^2 | seed rule <= 3 | seed rule <= 28 | two-sample limit <= 3 | <= 28 | sequential limit <= 3 | <= 28 | scan limit <= 3 | <= 28 | culprit in range | range nights |`);
+  log(`   |---|--:|--:|${withinNights.map(() => '--:').join('|')}|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|`);
   for (const c of synthetic.grid) {
-    log(`   | ${pct(c.cv)} | +${pct(c.step)} | ${c.repeats} | ${c.within.map(pct).join(' | ')} | ${nights(c.medianNights)} | ${nights(c.limitNights)} | ${pct(c.seedWithin3)} | ${pct(c.seedWithin28)} | ${pct(c.limitWithin3)} | ${pct(c.limitWithin28)} | ${pct(c.sequentialWithin3)} | ${pct(c.sequentialWithin28)} | ${pct(c.culpritInside)} | ${nights(c.medianRangeNights)} |`);
+    log(`   | ${pct(c.cv)} | +${pct(c.step)} | ${c.repeats} | ${c.within.map(pct).join(' | ')} | ${nights(c.medianNights)} | ${nights(c.limitNights)} | ${pct(c.seedWithin3)} | ${pct(c.seedWithin28)} | ${pct(c.limitWithin3)} | ${pct(c.limitWithin28)} | ${pct(c.sequentialWithin3)} | ${pct(c.sequentialWithin28)} | ${scanPct(c.scan, 0)} | ${scanPct(c.scan, 1)} | ${pct(c.culpritInside)} | ${nights(c.medianRangeNights)} |`);
   }
   const planted = synthetic.grid.filter((c) => c.step >= 0.1 && c.step <= 0.3);
   const found = planted.reduce((sum, c) => sum + c.within.at(-1)!, 0);
@@ -191,6 +203,27 @@ const falseAlarmBudget = 0.005;
 /** One-sided level of a single night's test that spends the budget both ways. */
 const perNightAlpha = falseAlarmBudget / unchangedNights / 2;
 
+/** The scan limit's shares found within each of some nights: the noise estimated from the nights, and known (with repeats only). */
+export interface ScanShares {
+  estimated: number[];
+  /** With more than one repeat a night, the repeats can tell the noise: the scan that knows it bounds what they give. */
+  known?: number[];
+}
+
+/**
+ * The scan limit (`scan-limit.ts`) of a step of `delta` noise units, with the persistence path's
+ * shapes: its baseline (at most `persistBaselineNights`, at least the fast path's week) and its
+ * fewest nights.
+ */
+export function scanLimitOf(delta: number, repeats: number, policy: DetectionPolicy, within: readonly number[]): ScanShares {
+  const options = {
+    budgetNights: unchangedNights, budget: falseAlarmBudget, nightsBefore: stepNight, within,
+    baselineNights: policy.persistBaselineNights, minBaseline: Math.max(policy.minBaselineNights, policy.windowDays), minNights: policy.persistNights,
+  };
+  const estimated = scanLimit(delta, { ...options, noiseKnown: false });
+  return repeats > 1 ? { estimated, known: scanLimit(delta, { ...options, noiseKnown: true }) } : { estimated };
+}
+
 export function powerGrid(policy: DetectionPolicy): PowerCase[] {
   const cases: PowerCase[] = [];
   for (const cv of powerCvs) {
@@ -237,6 +270,7 @@ export function powerGrid(policy: DetectionPolicy): PowerCase[] {
           limitWithin3: normalUpperTail(limitZ - d / (s * Math.sqrt(1 / 3 + 1 / stepNight))),
           limitWithin28: twoSampleLimitWithin(d / s, limitZ, stepNight, powerNights),
           sequentialWithin3: sequentialWithin3!, sequentialWithin28: sequentialWithin28!,
+          scan: scanLimitOf(d / s, repeats, policy, [3, 28]),
           culpritInside: ranges.length > 0 ? inside / ranges.length : Number.NaN,
           medianRangeNights: ranges.length > 0 ? medianOf(ranges) : Number.NaN,
           lateFinds, lateInside,

@@ -18,12 +18,13 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { medianNoiseFactor } from '../src/detect/compare.js';
 import { detectionSchema, type DetectionPolicy } from '../src/detect/policy.js';
 import { detectRegressions } from '../src/detect/run.js';
 import { openHistory } from '../src/history/open.js';
 import { changePoints } from '../src/stats/segmentation.js';
 import { nightAt, runNights, valueRows } from '../test/detect/helpers.js';
-import { falseAlarms, improvementGrid, powerGrid, printSynthetic, slowdownAfterSpeedUp, type Synthetic } from './detect-power.js';
+import { falseAlarms, improvementGrid, powerGrid, printSynthetic, scanLimitOf, slowdownAfterSpeedUp, type Synthetic } from './detect-power.js';
 import { readRealiseSeries, type RealiseSeries } from './realise-data.js';
 import { seedRuleChanges } from './seed-rule.js';
 import { stepCases, stepNight, stepRows, stepTrials } from './synthetic-suite.js';
@@ -194,7 +195,8 @@ function synthetic(): Synthetic {
         if (night(stepNight)) within1++;
         if (night(stepNight) || night(stepNight + 1) || night(stepNight + 2)) within3++;
       }
-      power[`+${Math.round((factor - 1) * 100)}% at CV ${cv * 100}%, ${repeats} repeat${repeats === 1 ? '' : 's'}`] = { within1: within1 / trials, within3: within3 / trials };
+      const scanWithin3 = scanLimitOf(Math.log(factor) / (cv * medianNoiseFactor(repeats)), repeats, policy, [3]);
+      power[`+${Math.round((factor - 1) * 100)}% at CV ${cv * 100}%, ${repeats} repeat${repeats === 1 ? '' : 's'}`] = { within1: within1 / trials, within3: within3 / trials, scanWithin3 };
     }
   }
   const alarms = falseAlarms(policy);
