@@ -200,7 +200,7 @@ function synthetic(): Synthetic {
     }
   }
   const alarms = falseAlarms(policy);
-  return { falseAlarmsPer100: alarms.nightbench, seedFalseAlarmsPer100: alarms.seedRule, power, grid: powerGrid(policy), improvements: improvementGrid(policy), afterSpeedUp: slowdownAfterSpeedUp(policy) };
+  return { falseAlarmsPer100: alarms.nightbench, seedFalseAlarmsPer100: alarms.seedRule, scanFalseAlarmsPer100: alarms.scan, power, grid: powerGrid(policy), improvements: improvementGrid(policy), afterSpeedUp: slowdownAfterSpeedUp(policy) };
 }
 
 /**

@@ -37,6 +37,8 @@ export interface ScanLimitOptions {
   /** Simulated unchanged series for the threshold; a tenth as many stepped ones per case. */
   series?: number;
   seed?: number;
+  /** Splits measured clearly below the threshold do not count (in the values' units; the threshold is set without it). */
+  gate?: SizeGate;
 }
 
 /** Share of steps of `delta` (in units of one night's noise) the scan finds within each of `options.within` nights. */
@@ -61,6 +63,31 @@ export function scanLimit(delta: number, options: ScanLimitOptions): number[] {
   return options.within.map((nights) => delays.filter((delay) => delay >= 1 && delay <= nights).length / delays.length);
 }
 
+/** A split counts only when its size is not clearly below the threshold, as detection's episode gate asks. */
+export interface SizeGate {
+  /** The threshold in log units (ln 1.1 for 10%). */
+  logThreshold: number;
+  /** How many of the split's standard errors its size may fall short of the threshold. */
+  standardErrors: number;
+}
+
+/**
+ * Whether the scan (the noise estimated from the nights) alarms either way on any night of
+ * `levels` (log nightly levels, oldest first), at its white-noise threshold, counting only the
+ * splits `gate` lets through: how a white-noise-optimal detector with detection's size gate fares
+ * on series that are not white noise (a drift, a bimodal benchmark).
+ */
+export function scanAlarms(levels: readonly number[], options: Omit<ScanLimitOptions, 'noiseKnown' | 'nightsBefore' | 'within' | 'gate'>, gate: SizeGate): boolean {
+  const scanOptions = { ...options, noiseKnown: false, nightsBefore: 0, within: [], gate };
+  const threshold = scanThreshold(scanOptions, options.series ?? 40_000);
+  const sums = prefixSums(Float64Array.from(levels));
+  for (let night = 0; night < levels.length; night++) {
+    const split = strongestSplit(sums, night, scanOptions);
+    if (split.highest >= threshold || -split.lowest >= threshold) return true;
+  }
+  return false;
+}
+
 const thresholds = new Map<string, number>();
 
 /** The budget's quantile of the scan's largest |statistic| over an unchanged series' nights. */
@@ -68,6 +95,8 @@ function scanThreshold(options: ScanLimitOptions, series: number): number {
   const key = JSON.stringify([options.budgetNights, options.budget, options.noiseKnown, options.baselineNights, options.minBaseline, options.minNights, series, options.seed]);
   const known = thresholds.get(key);
   if (known !== undefined) return known;
+  // The gate only takes alarms away: the threshold is the plain scan's.
+  const ungated = { ...options, gate: undefined };
   const random = createRandom(options.seed ?? 1);
   const values = new Float64Array(options.budgetNights);
   const maxima: number[] = [];
@@ -76,7 +105,7 @@ function scanThreshold(options: ScanLimitOptions, series: number): number {
     const sums = prefixSums(values);
     let highest = 0;
     for (let night = 0; night < values.length; night++) {
-      const split = strongestSplit(sums, night, options);
+      const split = strongestSplit(sums, night, ungated);
       highest = Math.max(highest, split.highest, -split.lowest);
     }
     maxima.push(highest);
@@ -102,8 +131,9 @@ function prefixSums(values: Float64Array): PrefixSums {
   return { sum, squares };
 }
 
-/** The largest and smallest statistic (z, or t read as z) over the splits whose later side ends on `night`. */
+/** The largest and smallest statistic (z, or t read as z) over the splits whose later side ends on `night` (and that `options.gate` lets through). */
 function strongestSplit({ sum, squares }: PrefixSums, night: number, options: ScanLimitOptions): { highest: number; lowest: number } {
+  const gate = options.gate;
   let highest = Number.NEGATIVE_INFINITY;
   let lowest = Number.POSITIVE_INFINITY;
   const end = night + 1;
@@ -115,12 +145,15 @@ function strongestSplit({ sum, squares }: PrefixSums, night: number, options: Sc
     const difference = laterSum / later - beforeSum / before;
     const scale = Math.sqrt(1 / later + 1 / before);
     let statistic: number;
+    let standardError = scale;
     if (options.noiseKnown) statistic = difference / scale;
     else {
       const within = squares[end]! - squares[start]! - (laterSum * laterSum) / later + (squares[start]! - squares[start - before]! - (beforeSum * beforeSum) / before);
       const degrees = later + before - 2;
-      statistic = tAsZ(difference / (Math.sqrt(Math.max(within, 1e-300) / degrees) * scale), degrees);
+      standardError = Math.sqrt(Math.max(within, 1e-300) / degrees) * scale;
+      statistic = tAsZ(difference / standardError, degrees);
     }
+    if (gate && Math.abs(difference) < gate.logThreshold - gate.standardErrors * standardError) continue;
     if (statistic > highest) highest = statistic;
     if (statistic < lowest) lowest = statistic;
   }
