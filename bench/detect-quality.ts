@@ -24,7 +24,7 @@ import { detectRegressions } from '../src/detect/run.js';
 import { openHistory } from '../src/history/open.js';
 import { changePoints } from '../src/stats/segmentation.js';
 import { nightAt, runNights, valueRows } from '../test/detect/helpers.js';
-import { falseAlarms, improvementGrid, powerGrid, printSynthetic, scanLimitOf, slowdownAfterSpeedUp, type Synthetic } from './detect-power.js';
+import { falseAlarms, improvementGrid, powerGrid, printSynthetic, scanDetectorChanges, scanLimitOf, slowdownAfterSpeedUp, type Synthetic } from './detect-power.js';
 import { readRealiseSeries, type RealiseSeries } from './realise-data.js';
 import { seedRuleChanges } from './seed-rule.js';
 import { stepCases, stepNight, stepRows, stepTrials } from './synthetic-suite.js';
@@ -103,6 +103,8 @@ const detectors: Record<string, (series: RealiseSeries) => number[]> = {
   [`seed rule, only changes of ${policy.threshold * 100}% or more`]: (s) => seedRuleChanges(s.values, policy.threshold),
   [`seed rule, only changes of ${lowFloor.threshold * 100}% or more`]: (s) => seedRuleChanges(s.values, lowFloor.threshold),
   'binary segmentation (offline)': (s) => segmentationChanges(s.values),
+  "the scan limit's detector, with nightbench's size gate (white noise's best)": (s) => scanDetectorChanges(s.values, policy),
+  "the same at 5%": (s) => scanDetectorChanges(s.values, lowFloor),
   "Mozilla's alerts": (s) => s.mozillaAlerts,
 };
 

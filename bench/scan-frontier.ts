@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import { defaultDetectionPolicy as policy } from '../src/detect/index.js';
 import { nightlyMedians } from './detect-power.js';
-import { scanAlarms, scanLimit } from './scan-limit.js';
+import { scanChanges, scanLimit } from './scan-limit.js';
 import { stepNight, unchangedKindRows, unchangedKinds, unchangedNights } from './synthetic-suite.js';
 
 const { values: flags } = parseArgs({ options: { series: { type: 'string', default: '4000' } } });
@@ -42,7 +42,7 @@ console.log(`| size gate (standard errors below the threshold) | ${unchangedKind
 console.log(`|---|${unchangedKinds.map(() => '--:').join('|')}|${cvs.map(() => '--:').join('|')}|`);
 for (const standardErrors of gates) {
   const began = Date.now();
-  const alarms = levelsByKind.map((all) => (100 * all.filter((levels) => scanAlarms(levels, shapes, { logThreshold, standardErrors })).length) / series);
+  const alarms = levelsByKind.map((all) => (100 * all.reduce((sum, levels) => sum + scanChanges(levels, shapes, { logThreshold, standardErrors }).length, 0)) / series);
   // In noise units (the scan's stepped series are standard normal), the threshold is ln 1.1 / cv.
   const found = cvs.map((cv) => scanLimit(logThreshold / cv, { ...shapes, nightsBefore: stepNight, within: [28], noiseKnown: false, gate: { logThreshold: logThreshold / cv, standardErrors } })[0]!);
   console.log(`| ${standardErrors} | ${alarms.map((a) => a.toFixed(2)).join(' | ')} | ${found.map((f) => `${(100 * f).toFixed(0)}%`).join(' | ')} |`);

@@ -72,20 +72,25 @@ export interface SizeGate {
 }
 
 /**
- * Whether the scan (the noise estimated from the nights) alarms either way on any night of
- * `levels` (log nightly levels, oldest first), at its white-noise threshold, counting only the
- * splits `gate` lets through: how a white-noise-optimal detector with detection's size gate fares
- * on series that are not white noise (a drift, a bimodal benchmark).
+ * The scan streamed over a series of log nightly levels (oldest first), as a nightly detector
+ * would run it: each night its strongest split either way that `gate` lets through; at the
+ * white-noise threshold the split's first night is a change, and later nights are set against
+ * the level from there on only. On series that are not white noise (a drift, a bimodal benchmark,
+ * REALISE's real ones) it shows what white noise's best detector, with detection's size gate,
+ * opens without detection's guards.
  */
-export function scanAlarms(levels: readonly number[], options: Omit<ScanLimitOptions, 'noiseKnown' | 'nightsBefore' | 'within' | 'gate'>, gate: SizeGate): boolean {
+export function scanChanges(levels: readonly number[], options: Omit<ScanLimitOptions, 'noiseKnown' | 'nightsBefore' | 'within' | 'gate'>, gate: SizeGate): number[] {
   const scanOptions = { ...options, noiseKnown: false, nightsBefore: 0, within: [], gate };
   const threshold = scanThreshold(scanOptions, options.series ?? 40_000);
   const sums = prefixSums(Float64Array.from(levels));
+  const changes: number[] = [];
+  let origin = 0;
   for (let night = 0; night < levels.length; night++) {
-    const split = strongestSplit(sums, night, scanOptions);
-    if (split.highest >= threshold || -split.lowest >= threshold) return true;
+    const split = strongestSplit(sums, night, scanOptions, origin);
+    const start = split.highest >= -split.lowest ? (split.highest >= threshold ? split.highestStart : -1) : -split.lowest >= threshold ? split.lowestStart : -1;
+    if (start >= 0) changes.push((origin = start));
   }
-  return false;
+  return changes;
 }
 
 const thresholds = new Map<string, number>();
@@ -131,15 +136,21 @@ function prefixSums(values: Float64Array): PrefixSums {
   return { sum, squares };
 }
 
-/** The largest and smallest statistic (z, or t read as z) over the splits whose later side ends on `night` (and that `options.gate` lets through). */
-function strongestSplit({ sum, squares }: PrefixSums, night: number, options: ScanLimitOptions): { highest: number; lowest: number } {
+/**
+ * The largest and smallest statistic (z, or t read as z) over the splits whose later side ends on
+ * `night` (and that `options.gate` lets through), with the first night of each one's later side;
+ * no baseline reaches before `origin` (the level a streamed scan judged last).
+ */
+function strongestSplit({ sum, squares }: PrefixSums, night: number, options: ScanLimitOptions, origin = 0): { highest: number; highestStart: number; lowest: number; lowestStart: number } {
   const gate = options.gate;
   let highest = Number.NEGATIVE_INFINITY;
   let lowest = Number.POSITIVE_INFINITY;
+  let highestStart = -1;
+  let lowestStart = -1;
   const end = night + 1;
-  for (let start = end - options.minNights; start >= options.minBaseline; start--) {
+  for (let start = end - options.minNights; start >= origin + options.minBaseline; start--) {
     const later = end - start;
-    const before = Math.min(options.baselineNights, start);
+    const before = Math.min(options.baselineNights, start - origin);
     const laterSum = sum[end]! - sum[start]!;
     const beforeSum = sum[start]! - sum[start - before]!;
     const difference = laterSum / later - beforeSum / before;
@@ -154,8 +165,8 @@ function strongestSplit({ sum, squares }: PrefixSums, night: number, options: Sc
       statistic = tAsZ(difference / standardError, degrees);
     }
     if (gate && Math.abs(difference) < gate.logThreshold - gate.standardErrors * standardError) continue;
-    if (statistic > highest) highest = statistic;
-    if (statistic < lowest) lowest = statistic;
+    if (statistic > highest) (highest = statistic), (highestStart = start);
+    if (statistic < lowest) (lowest = statistic), (lowestStart = start);
   }
-  return { highest, lowest };
+  return { highest, highestStart, lowest, lowestStart };
 }
