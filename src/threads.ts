@@ -1,6 +1,6 @@
 /**
  * Work run in a worker thread of this process: started from the compiled build or from the
- * sources, and its result or its error handed back.
+ * sources, handed further messages while it works, and its result or its error handed back.
  *
  * @module
  */
@@ -10,14 +10,25 @@ import { NightbenchError, type ErrorKind } from './errors.js';
 /** What a worker posts: its result, or the error that ended it. */
 type WorkerMessage<T> = { result: T } | { error: { message: string; kind?: ErrorKind } };
 
+/** What the starting thread posts after the data: one more message, or that none follow. */
+type ParentMessage<M> = { message: M } | { end: true };
+
+/** A worker thread at work on the data it was started with. */
+export interface Thread<T, M> {
+  /** Hands the worker one more message (cloned into it); its body takes them in order. */
+  post(message: M): void;
+  /** Tells the worker that no more messages follow, and resolves with its result. */
+  finish(): Promise<T>;
+}
+
 /**
- * Runs the worker module `entry` (a file beside the caller, named without extension) with
- * `data`, and resolves with what its `serveInThread` body returns. A `NightbenchError` thrown
+ * Starts the worker module `entry` (a file beside the caller, named without extension) with
+ * `data`; `finish` resolves with what its `serveInThread` body returns. A `NightbenchError` thrown
  * there rejects here as one of the same kind (its exit code and one-line message are the CLI's).
- * Callers may await the promise only after other work: a failure before then is still theirs,
- * not an unhandled rejection of the process.
+ * Callers may await `finish` only after other work: a failure before then is still theirs, not
+ * an unhandled rejection of the process. Messages posted after the worker failed are dropped.
  */
-export function runInThread<T>(entry: URL, data: unknown): Promise<T> {
+export function startThread<T, M = never>(entry: URL, data: unknown): Thread<T, M> {
   // The compiled build (dist/) runs the worker's JavaScript; from the sources (tests, benches, a
   // development checkout) the worker registers the TypeScript loader first, as bin/nightbench.js
   // does: the loader the starting thread runs under is not the worker's (Node 20). It is resolved
@@ -38,15 +49,52 @@ export function runInThread<T>(entry: URL, data: unknown): Promise<T> {
     worker.once('exit', (code) => settled || reject(new Error(`the worker thread ${file.pathname.split('/').at(-1)} stopped (exit ${code}) before it answered`)));
   });
   done.catch(() => {});
-  return done;
+  const post = (message: ParentMessage<M>) => worker.postMessage(message);
+  return {
+    post: (message) => post({ message }),
+    finish: () => {
+      post({ end: true });
+      return done;
+    },
+  };
 }
 
-/** The worker's side: runs `body` with the data it was started with and posts its result or error. */
-export async function serveInThread<D, T>(body: (data: D) => T | Promise<T>): Promise<void> {
-  const post = (message: WorkerMessage<T>) => parentPort!.postMessage(message);
+/**
+ * The worker's side: runs `body` with the data it was started with and the messages posted to it
+ * (they end when the starting thread finishes), and posts its result or error. A body that does
+ * not read the messages ends the worker as soon as it returns.
+ */
+export async function serveInThread<D, T, M = never>(body: (data: D, messages: AsyncIterable<M>) => T | Promise<T>): Promise<void> {
+  const port = parentPort!;
+  const post = (message: WorkerMessage<T>) => port.postMessage(message);
+  // Listened to from the start, so no message is missed; the listener holds the thread open until
+  // the messages end or the body returns.
+  const queue: M[] = [];
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const listen = (message: ParentMessage<M>) => {
+    if ('end' in message) {
+      ended = true;
+      port.off('message', listen);
+    } else {
+      queue.push(message.message);
+    }
+    wake?.();
+  };
+  port.on('message', listen);
+  async function* messages(): AsyncGenerator<M> {
+    for (;;) {
+      while (queue.length > 0) yield queue.shift()!;
+      if (ended) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+  }
   try {
-    post({ result: await body(workerData as D) });
+    post({ result: await body(workerData as D, messages()) });
   } catch (error) {
     post({ error: error instanceof NightbenchError ? { message: error.message, kind: error.kind } : { message: error instanceof Error ? (error.stack ?? error.message) : String(error) } });
+  } finally {
+    port.off('message', listen);
   }
 }

@@ -1,19 +1,29 @@
-/** Work in a worker thread: its answer, and its errors with their kind kept. */
+/** Work in a worker thread: its answer, the messages it is handed meanwhile, and its errors with their kind kept. */
 import { describe, expect, it } from 'vitest';
 import { NightbenchError } from '../src/errors.js';
-import { runInThread } from '../src/threads.js';
+import { startThread } from '../src/threads.js';
 
 const entry = new URL('./helpers/echo-worker', import.meta.url);
 
-describe('runInThread', () => {
+describe('startThread', () => {
   it("answers with the worker's result", async () => {
-    expect(await runInThread<number>(entry, { answer: 21 })).toBe(42);
+    expect(await startThread<number>(entry, { answer: 21 }).finish()).toBe(42);
+  });
+
+  it('hands the worker every message posted until it finishes, those posted before it listened too', async () => {
+    const thread = startThread<number, number>(entry, { answer: 1, add: true });
+    for (let n = 1; n <= 100; n++) thread.post(n);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    thread.post(1000);
+    expect(await thread.finish()).toBe(1 + 5050 + 1000);
   });
 
   it("rejects with the worker's NightbenchError, kind and one-line message kept, and with other errors' messages", async () => {
-    const failure = await runInThread(entry, { fail: 'store' }).catch((error: unknown) => error);
+    const failure = await startThread(entry, { fail: 'store' }).finish().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(NightbenchError);
     expect(failure).toMatchObject({ kind: 'store', message: 'history database x.sqlite: file is not a database' });
-    await expect(runInThread(entry, { fail: 'bug' })).rejects.toThrow(/a bug/);
+    const failed = startThread<number, number>(entry, { fail: 'bug', add: true });
+    failed.post(1);
+    await expect(failed.finish()).rejects.toThrow(/a bug/);
   });
 });

@@ -3,8 +3,9 @@
  * pages and data files, bundles the assets, and removes what no longer belongs. Drill-downs of
  * finished runs never change, so a part of a run's drill-downs that is already on disk is kept
  * instead of re-read: a nightly rebuild reads drill-down timelines (cut as each repeat was
- * recorded) only for the new night, and at 5,000 workloads writes them in a worker thread while
- * this one writes the other pages (`drilldown-parts.ts`).
+ * recorded) only for the new night, and at 5,000 workloads writes them, and the workload pages'
+ * markup, in a worker thread while this one derives the pages' data and writes the rest
+ * (`off-thread.ts`).
  *
  * @module
  */
@@ -23,7 +24,8 @@ import { CompareCollector, type MetricDirectionOf } from './compare/data.js';
 import { commitRow, deriveSite } from './data.js';
 import { indexDetection, type DetectionFacts } from './detection.js';
 import { indexDataParts } from './index-data.js';
-import { writeDrilldownParts, type DrilldownPartJob } from './drilldown-parts.js';
+import type { DrilldownPartJob } from './drilldown-parts.js';
+import { startOffThread, type WorkloadMarkupJob } from './off-thread.js';
 import { ownCpuSeconds } from '../runner/proc.js';
 import { runPointsValueCount } from '../history/workload-nights.js';
 import { drilldownPart, sitePaths } from './paths.js';
@@ -34,7 +36,7 @@ import { renderComparePage } from './render-compare.js';
 import { splitBySize } from './data-parts.js';
 import { renderIndex } from './render-index.js';
 import { renderQualityPage } from './render-quality.js';
-import { renderDrilldownPage, renderWorkloadPage } from './render-workload.js';
+import { renderDrilldownPage, workloadPageMarkup } from './render-workload.js';
 import { detectionQuality } from '../detect/quality.js';
 import type { CommitRow, IndexRow, ReportRun, WorkloadPage } from './types.js';
 
@@ -56,8 +58,8 @@ export interface BuildSiteOptions {
   episodeIssueFingerprint(episode: Episode): string;
   /** Nights of drill-down pages per series (plus the nights of markers). */
   drilldownNights?: number;
-  /** Drill-downs written in a worker thread from this many on (`drilldownWorkerFrom`). */
-  drilldownWorkerFrom?: number;
+  /** Drill-downs and workload pages' markup written in a worker thread from this many of them on (`offThreadFrom`). */
+  workerFrom?: number;
   now: Date;
   log: Log;
 }
@@ -134,10 +136,11 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     return runCommits;
   });
   // First, so that a worker writes them while this thread writes the rest.
-  const drilldownsWritten = writeDrilldownParts(options.outDir, drilldownJobs.jobs, {
-    file: options.store.file,
-    runWorkload: (runId, workload) => options.store.nights.runWorkload(runId, workload),
-  }, options.drilldownWorkerFrom);
+  const offThread = startOffThread({
+    root: options.outDir, generatedAt, drilldowns: drilldownJobs.jobs, pages: site.pageCount,
+    history: { file: options.store.file, runWorkload: (runId, workload) => options.store.nights.runWorkload(runId, workload) },
+    workerFrom: options.workerFrom,
+  });
 
   for (const [name, content] of await buildAssets()) out.write(sitePaths.asset(name), content);
   for (const [suite, table] of site.commitTables) out.write(sitePaths.commitData(suite), dataScript('NIGHTBENCH_COMMITS', table));
@@ -149,8 +152,9 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     bisects.set(key, [...(bisects.get(key) ?? []), bisect]);
   }
   out.write(sitePaths.drilldown, renderDrilldownPage(generatedAt));
-  // Each workload page written as soon as it is derived, and let go: only its values stay, for
-  // the compare page (with each series' noise from its index row).
+  // Each workload page's data written as soon as it is derived, its markup handed to be written
+  // beside, and the page let go: only its values stay, for the compare page (with each series'
+  // noise from its index row).
   const compareCollector = new CompareCollector(metricDirectionOf(options));
   let pageSeconds = 0;
   let pageCpuSeconds = 0;
@@ -161,6 +165,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   // enough that a batch is written before a young-generation collection copies it: 8 pages a
   // batch against 50, alternated 3 times, 4.97, 4.90, 4.89 s against 5.19, 5.00, 5.08 s.
   const batch: { page: WorkloadPage; rows: IndexRow[] }[] = [];
+  let markup: WorkloadMarkupJob[] = [];
   for (let done = false; !done; ) {
     const from = performance.now();
     const cpuFrom = ownCpuSeconds();
@@ -172,10 +177,13 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     pageSeconds += (performance.now() - from) / 1000;
     pageCpuSeconds += ownCpuSeconds() - cpuFrom;
     for (const { page, rows } of batch) {
-      out.write(sitePaths.workloadPage(page.suite, page.workload), renderWorkloadPage(page, generatedAt, bisects.get(`${page.suite}\u0000${page.workload}`) ?? []));
+      markup.push({ markup: workloadPageMarkup(page), bisects: bisects.get(`${page.suite}\u0000${page.workload}`) ?? [] });
       out.write(sitePaths.workloadData(page.suite, page.workload), dataScript('NIGHTBENCH_WORKLOAD', page));
       compareCollector.add(page, (metric, variantId) => rows.find((row) => row.metric === metric && row.variant.id === variantId)?.noise);
     }
+    // A batch's markup in one message to the worker, not one a page.
+    offThread.writePages(markup);
+    markup = [];
     pageCount += batch.length;
     batch.length = 0;
   }
@@ -197,7 +205,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   out.write(sitePaths.quality, renderQualityPage(quality, fileIssues(detection.episodes, issues), generatedAt, options.issueUrl));
   for (const [fingerprint, text] of issueFiles) out.write(sitePaths.issueFile(fingerprint), text);
   for (const report of abReports) out.write(sitePaths.abReport(report.id), renderAbReport(report, generatedAt));
-  for (const file of await drilldownsWritten) out.wrote(file.path, file.bytes);
+  for (const file of await offThread.finish()) out.wrote(file.path, file.bytes);
   out.removeOthers();
   const written = performance.now();
   const cpuWritten = ownCpuSeconds();
@@ -311,7 +319,7 @@ class SiteWriter {
     this.count(relative, writeSiteFile(this.root, relative, content, this.madeDirs));
   }
 
-  /** Counts a file another thread wrote for the build (`drilldown-parts.ts`), so it is not removed. */
+  /** Counts a file another thread wrote for the build (`off-thread.ts`), so it is not removed. */
   wrote(relative: string, bytes: number): void {
     this.count(relative, bytes);
   }

@@ -77,6 +77,8 @@ export interface SiteDerivation {
   commitTables: Map<string, CommitTable>;
   /** The runs whose drill-downs the workload pages link, known before any page is derived. */
   drilldowns: { workload: string; runId: string }[];
+  /** How many workload pages `pages()` derives, known before any is. */
+  pageCount: number;
   /** The workload pages in the site's order (suite, then workload), each derived as it is taken, with its index rows; once. */
   pages(): Generator<{ page: WorkloadPage; rows: IndexRow[] }>;
   /** The index, once every page was taken. */
@@ -216,6 +218,7 @@ export function deriveSite(history: ReportHistory, options: SiteDataOptions): Si
   return {
     commitTables,
     drilldowns: pageOrder.flatMap(({ workload, groups: ofPage }) => ofPage.flatMap(({ drilldowns }) => drilldowns.map(({ runId }) => ({ workload, runId })))),
+    pageCount: pageOrder.length,
     pages,
     index(): IndexPage {
       if (taken < pageOrder.length) throw new Error('the index is known once every workload page was derived');

@@ -9,11 +9,30 @@
 import { formatMinutes, formatPercent } from '../format/index.js';
 import { relativeHref, sitePaths } from './paths.js';
 import { html, layout } from './render.js';
-import type { WorkloadPage } from './types.js';
+import type { MetricSeries, VariantSeries, WorkloadPage } from './types.js';
 import type { BisectRecord } from '../history/bisect-queries.js';
 
+/**
+ * What a workload page's markup shows of the page: all but its series' values, which its data
+ * file holds. The build hands this, not the page, to the thread that writes the markup
+ * (`off-thread.ts`): a whole page cloned into it cost as much as rendering it.
+ */
+export interface WorkloadPageMarkup extends Pick<WorkloadPage, 'suite' | 'workload' | 'failures' | 'availability' | 'machineNights'> {
+  variants: (Pick<VariantSeries, 'variant' | 'drilldowns'> & { metrics: Pick<MetricSeries, 'metric' | 'sensitivity' | 'sensitivityFrom'>[] })[];
+}
+
+/** The page's part that its markup shows (`WorkloadPageMarkup`). */
+export function workloadPageMarkup(page: WorkloadPage): WorkloadPageMarkup {
+  return {
+    suite: page.suite, workload: page.workload, failures: page.failures, availability: page.availability, machineNights: page.machineNights,
+    variants: page.variants.map(({ variant, drilldowns, metrics }) => ({
+      variant, drilldowns, metrics: metrics.map(({ metric, sensitivity, sensitivityFrom }) => ({ metric, sensitivity, sensitivityFrom })),
+    })),
+  };
+}
+
 /** `bisects`: the workload's bisect runs (kind 'bisect', outside every series), newest first. */
-export function renderWorkloadPage(page: WorkloadPage, generatedAt: string, bisects: readonly BisectRecord[] = []): string {
+export function renderWorkloadPage(page: WorkloadPageMarkup, generatedAt: string, bisects: readonly BisectRecord[] = []): string {
   const path = sitePaths.workloadPage(page.suite, page.workload);
   const links = page.variants.flatMap((v) => v.drilldowns.map((d) => ({ ...d, variant: v.variant.label })));
   const body = html`
@@ -62,7 +81,7 @@ ${page.failures.slice(0, 50).map((f) => html`<tr><td>${f.night}</td><td>${f.vari
  * What each series of the workload catches at its measured noise and repeats (its minimum
  * detectable effect), so a maintainer knows what a quiet chart means.
  */
-function sensitivitySection(page: WorkloadPage) {
+function sensitivitySection(page: WorkloadPageMarkup) {
   const rows = page.variants.flatMap((v) => v.metrics.flatMap((m) => (m.sensitivity ? [{ variant: v.variant.label, metric: m.metric, ...m.sensitivity }] : [])));
   const young = page.variants.flatMap((v) => v.metrics.flatMap((m) => (m.sensitivityFrom === undefined ? [] : [m.sensitivityFrom])));
   const youngNote = young.length === 0 ? '' : html`<p class="muted">${rows.length === 0 ? 'Its series are' : `${young.length} more series ${young.length === 1 ? 'is' : 'are'}`} too new at ${young.length === 1 && rows.length > 0 ? 'its level to tell what it catches' : 'their level to tell what they catch'}: that is known from a series' ${young[0]!}th night at its level.</p>`;

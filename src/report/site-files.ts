@@ -1,11 +1,17 @@
 /**
  * How the build puts one file of the site on disk, for the build's own thread and for the worker
- * that writes drill-downs beside it (`drilldown-parts.ts`).
+ * that writes drill-downs and workload pages' markup beside it (`off-thread.ts`).
  *
  * @module
  */
 import { closeSync, constants, ftruncateSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
+
+/** A file written, relative to the site's folder, and its size. */
+export interface WrittenFile {
+  path: string;
+  bytes: number;
+}
 
 /**
  * Writes `content` (text as UTF-8) to `relative` under `root` and returns its size in bytes, making its folder first unless `madeDirs` says it was

@@ -24,7 +24,7 @@ describe('where a workload becomes available', () => {
   });
 
   it('is shown at the top of the workload page', () => {
-    const page = renderWorkloadPage({ suite: 'dask', workload: 'futures', slug: 'dask/futures', variants: [], failures: [], availability: 'not available before dask@4444444 (2022-12-04): reasons' }, '2026-12-04T00:00:00Z');
+    const page = renderWorkloadPage({ suite: 'dask', workload: 'futures', variants: [], failures: [], availability: 'not available before dask@4444444 (2022-12-04): reasons' }, '2026-12-04T00:00:00Z');
     expect(page).toContain('<p class="availability">not available before dask@4444444 (2022-12-04): reasons</p>');
   });
 });

@@ -11,7 +11,7 @@ import { defaultDetectionPolicy } from '../../src/detect/index.js';
 import { openHistory } from '../../src/history/open.js';
 import { silentLog } from '../../src/log.js';
 import { buildSite, type BuildSiteOptions } from '../../src/report/build.js';
-import { writeDrilldownParts } from '../../src/report/drilldown-parts.js';
+import { startOffThread } from '../../src/report/off-thread.js';
 import { sitePaths } from '../../src/report/paths.js';
 import type { ReportRun } from '../../src/report/types.js';
 import { runCli } from '../helpers/cli.js';
@@ -123,12 +123,12 @@ describe('buildSite', () => {
     }
   });
 
-  it('writes the drill-downs in a worker thread into exactly the site this thread writes, and says when the worker fails', async () => {
+  it("writes the drill-downs and the workload pages' markup in a worker thread into exactly the site this thread writes, and says when the worker fails", async () => {
     const store = openHistory(dbFile);
-    const options = siteOptions(store, path.join(dir, 'drilldowns-here'), '2026-01-13', { drilldownWorkerFrom: Infinity });
+    const options = siteOptions(store, path.join(dir, 'drilldowns-here'), '2026-01-13', { workerFrom: Infinity });
     try {
       const here = await buildSite(options);
-      const inWorker = await buildSite({ ...options, outDir: path.join(dir, 'drilldowns-in-worker'), drilldownWorkerFrom: 1 });
+      const inWorker = await buildSite({ ...options, outDir: path.join(dir, 'drilldowns-in-worker'), workerFrom: 1 });
       expect(inWorker.drilldowns).toEqual(here.drilldowns);
       expect(here.drilldowns.written).toBeGreaterThan(0);
       expect(siteFiles(path.join(dir, 'drilldowns-in-worker'))).toEqual(siteFiles(path.join(dir, 'drilldowns-here')));
@@ -140,7 +140,8 @@ describe('buildSite', () => {
     const notHistory = path.join(dir, 'not-a-history.sqlite');
     writeFileSync(notHistory, 'not a database');
     const jobs = [{ path: 'data/x/0.js', run: { id: 'r' } as ReportRun, workloads: ['w'], commits: [] }];
-    await expect(writeDrilldownParts(path.join(dir, 'worker-fails'), jobs, { file: notHistory, runWorkload: () => [] }, 1)).rejects.toThrow(/not-a-history\.sqlite/);
+    const worker = startOffThread({ root: path.join(dir, 'worker-fails'), generatedAt: '2026-01-13T06:00:00Z', drilldowns: jobs, pages: 0, history: { file: notHistory, runWorkload: () => [] }, workerFrom: 1 });
+    await expect(worker.finish()).rejects.toThrow(/not-a-history\.sqlite/);
   });
 
   it('writes the same drill-downs from samples recorded before their timelines were (db/migrations/028)', async () => {

@@ -4,7 +4,7 @@ import { escapeHtml, html, layout } from '../../src/report/render.js';
 import { indexDataParts } from '../../src/report/index-data.js';
 import { encodeSpark, sparkPath } from '../../src/report/spark.js';
 import { renderIndex } from '../../src/report/render-index.js';
-import { renderWorkloadPage } from '../../src/report/render-workload.js';
+import { renderWorkloadPage, workloadPageMarkup } from '../../src/report/render-workload.js';
 import type { IndexRow, WorkloadPage } from '../../src/report/types.js';
 
 const hostile = '<img src=x onerror=alert(1)>"\'&';
@@ -107,6 +107,20 @@ describe('the workload page', () => {
     expect(young).toContain("Its series are too new at their level to tell what they catch: that is known from a series' 17th night at its level.");
     const some = renderWorkloadPage({ ...page, variants: [{ ...page.variants[0]!, metrics: [{ ...metric, sensitivity }, { ...metric, metric: 'cpu_time', sensitivityFrom: 17 }] }] }, '2026-02-10T06:00:00.000Z');
     expect(some).toContain("1 more series is too new at its level to tell what it catches");
+  });
+
+  it('is the same from the part of the page that the build hands to the thread writing its markup', () => {
+    const metric = { metric: 'wall_time', unit: 's', threshold: 0.1, exponent: -3, repeats: [[1]], median: [1], baseline: [null], markers: [], levels: [], status: 'stable' as const };
+    const sensitivity = { oneNight: 0.27, withinNights: 0.15, nights: 3, repeats: 3, threshold: 0.1, text: 'this test sees a 15% change in 3 nights (27% on its first night)' };
+    const page: WorkloadPage = {
+      suite: 'dask', workload: 'shuffle', slug: 'shuffle', availability: 'not available before dask@4444444 (2022-12-04): reasons',
+      variants: [{ variant, nights: ['2026-02-09'], runs: [0], metrics: [{ ...metric, sensitivity }, { ...metric, metric: 'cpu_time', sensitivityFrom: 17 }], drilldowns: [{ night: '2026-02-09', runId: 'r1', href: 'drilldown.html#r1' }] }],
+      failures: [{ night: '2026-02-01', variant: variant.label, repeat: 1, status: 'failed', error: 'boom' }],
+      machineNights: [{ night: '2026-02-09', reason: 'canary compute_seconds +62.0%' }],
+    };
+    const markup = workloadPageMarkup(page);
+    expect(markup).not.toHaveProperty('variants.0.metrics.0.repeats');
+    expect(renderWorkloadPage(structuredClone(markup), '2026-02-10T06:00:00.000Z')).toBe(renderWorkloadPage(page, '2026-02-10T06:00:00.000Z'));
   });
 });
 
