@@ -27,6 +27,7 @@ export interface Thread<T, M> {
  * there rejects here as one of the same kind (its exit code and one-line message are the CLI's).
  * Callers may await `finish` only after other work: a failure before then is still theirs, not
  * an unhandled rejection of the process. Messages posted after the worker failed are dropped.
+ * Until `finish`, the worker holds the process open no longer than the caller's own work does.
  */
 export function startThread<T, M = never>(entry: URL, data: unknown): Thread<T, M> {
   // The compiled build (dist/) runs the worker's JavaScript; from the sources (tests, benches, a
@@ -49,10 +50,14 @@ export function startThread<T, M = never>(entry: URL, data: unknown): Thread<T, 
     worker.once('exit', (code) => settled || reject(new Error(`the worker thread ${file.pathname.split('/').at(-1)} stopped (exit ${code}) before it answered`)));
   });
   done.catch(() => {});
+  // Until it is finished, a worker waiting for messages does not hold the process open: a starting
+  // thread that fails first ends the process as it would without the worker.
+  worker.unref();
   const post = (message: ParentMessage<M>) => worker.postMessage(message);
   return {
     post: (message) => post({ message }),
     finish: () => {
+      worker.ref();
       post({ end: true });
       return done;
     },

@@ -1,4 +1,6 @@
 /** Work in a worker thread: its answer, the messages it is handed meanwhile, and its errors with their kind kept. */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { NightbenchError } from '../src/errors.js';
 import { startThread } from '../src/threads.js';
@@ -17,6 +19,12 @@ describe('startThread', () => {
     thread.post(1000);
     expect(await thread.finish()).toBe(1 + 5050 + 1000);
   });
+
+  it('does not hold the process open when the starting thread ends without finishing it', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./helpers/fail-before-finish.ts', import.meta.url))], { timeout: 10_000 });
+    expect(run.signal).toBeNull();
+    expect(run.status).toBe(2);
+  }, 15_000);
 
   it("rejects with the worker's NightbenchError, kind and one-line message kept, and with other errors' messages", async () => {
     const failure = await startThread(entry, { fail: 'store' }).finish().catch((error: unknown) => error);
