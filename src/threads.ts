@@ -72,8 +72,9 @@ export function startThread<T, M = never>(entry: URL, data: unknown): Thread<T, 
 export async function serveInThread<D, T, M = never>(body: (data: D, messages: AsyncIterable<M>) => T | Promise<T>): Promise<void> {
   const port = parentPort!;
   const post = (message: WorkerMessage<T>) => port.postMessage(message);
-  // Listened to from the start, so no message is missed; the listener holds the thread open until
-  // the messages end or the body returns.
+  // Messages are queued as they arrive, for the body to take in order when it is ready (a worker
+  // busy with its first work takes them after it); the listener holds the thread open until they
+  // end or the body returns.
   const queue: M[] = [];
   let ended = false;
   let wake: (() => void) | undefined;
