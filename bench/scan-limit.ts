@@ -11,8 +11,9 @@
  * With `noiseKnown` false the noise is estimated as a detector must at one repeat a night (the
  * spread within the split's two sides, its t read on the normal scale); with it true the noise is
  * known exactly, the best repeats can tell. The scan has none of the guards real series need
- * (clipping, the lag-1 correlation allowance, the gates of src/detect/): it is white noise's best,
- * and the gap between it and detection is what those guards cost on white noise.
+ * (clipping, the lag-1 correlation allowance, the rank test, tonight on the new side; detection's
+ * size gate only when asked, `gate`): it is white noise's best, and the gap between it and
+ * detection is what those guards cost on white noise.
  *
  * Monte Carlo, seeded; the threshold is computed once per setting and kept.
  */
@@ -65,7 +66,7 @@ export function scanLimit(delta: number, options: ScanLimitOptions): number[] {
 
 /** A split counts only when its size is not clearly below the threshold, as detection's episode gate asks. */
 export interface SizeGate {
-  /** The threshold in log units (ln 1.1 for 10%). */
+  /** The threshold in the values' units: ln 1.1 for 10% on log levels, ln 1.1 / s on levels in units of their noise s. */
   logThreshold: number;
   /** How many of the split's standard errors its size may fall short of the threshold. */
   standardErrors: number;
