@@ -222,7 +222,7 @@ export function scanLimitOf(delta: number, repeats: number, policy: DetectionPol
 }
 
 /** The scan's budget and the persistence path's shapes: its baseline (at most `persistBaselineNights`, at least the fast path's week) and its fewest nights. */
-function scanShapes(policy: DetectionPolicy) {
+export function scanShapes(policy: DetectionPolicy) {
   return {
     budgetNights: unchangedNights, budget: falseAlarmBudget,
     baselineNights: policy.persistBaselineNights, minBaseline: Math.max(policy.minBaselineNights, policy.windowDays), minNights: policy.persistNights,

@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import { defaultDetectionPolicy as policy } from '../src/detect/index.js';
-import { nightlyMedians } from './detect-power.js';
+import { nightlyMedians, scanShapes } from './detect-power.js';
 import { scanChanges, scanLimit } from './scan-limit.js';
 import { stepNight, unchangedKindRows, unchangedKinds, unchangedNights } from './synthetic-suite.js';
 
@@ -25,10 +25,7 @@ if (!Number.isInteger(series) || series < 100) {
 
 const gates = [0.5, 0, -0.5, -1];
 const cvs = [0.03, 0.05, 0.1];
-const shapes = {
-  budgetNights: unchangedNights, budget: 0.005,
-  baselineNights: policy.persistBaselineNights, minBaseline: Math.max(policy.minBaselineNights, policy.windowDays), minNights: policy.persistNights,
-};
+const shapes = scanShapes(policy);
 const logThreshold = Math.log1p(policy.threshold);
 
 /** Each unchanged series' log nightly medians at one repeat, read once for every gate. */
