@@ -219,9 +219,9 @@ export function runPointsValueCount(stored: Uint8Array): number {
 
 /** What {@link visitRunPoints} hands over, without an object per workload or metric. */
 export interface RunPointsVisitor {
-  /** A workload, with its failed repeats and how many of its metrics have values (those `metric` is then called for). */
-  workload(workload: string, failedRepeats: number, metricsWithValues: number): void;
-  /** A metric of the last workload with values: `values[from..from+count)`, their repeat numbers `repeats[repeatsFrom..repeatsFrom+count)`. */
+  /** A workload, with its failed repeats; its metrics follow, each to `metric`. */
+  workload(workload: string, failedRepeats: number): void;
+  /** A metric of the last workload, with or without values: `values[from..from+count)`, their repeat numbers `repeats[repeatsFrom..repeatsFrom+count)`. */
   metric(metric: string, unit: string | null, values: Float64Array, from: number, count: number, repeats: Uint32Array, repeatsFrom: number): void;
 }
 
@@ -229,31 +229,22 @@ export interface RunPointsVisitor {
  * The workloads of {@link encodeRunPoints}' form walked in place, for a reader that keeps the
  * values its own way: the site's build held the 600,000 tuples of {@link decodeRunPoints} (and
  * their lists) at 20,000 series of 31 nights to its end, each copied by the young-generation
- * collections meanwhile. Metrics without values are skipped.
+ * collections meanwhile.
  */
 export function visitRunPoints(runId: string, stored: Uint8Array, visitor: RunPointsVisitor): void {
   const { words, wordCount, values, strings } = openRunPoints(runId, stored);
   let word = strings.length;
   let value = 0;
   while (word < wordCount) {
-    const workload = strings[words[word]!]!;
-    const failedRepeats = words[word + 4]!;
     const metricCount = words[word + 5]!;
+    visitor.workload(strings[words[word]!]!, words[word + 4]!);
     word += 6;
-    let withValues = 0;
-    for (let m = 0, w = word; m < metricCount; m++) {
-      const count = words[w + 2]!;
-      if (count > 0) withValues++;
-      w += 3 + count;
-    }
-    visitor.workload(workload, failedRepeats, withValues);
     for (let m = 0; m < metricCount; m++) {
       const unit = words[word + 1]!;
       const count = words[word + 2]!;
-      if (count > 0) visitor.metric(strings[words[word]!]!, unit === noUnit ? null : strings[unit]!, values, value, count, words, word + 3);
+      visitor.metric(strings[words[word]!]!, unit === noUnit ? null : strings[unit]!, values, value, count, words, word + 3);
       word += 3 + count;
       value += count;
     }
   }
 }
-

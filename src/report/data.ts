@@ -122,20 +122,25 @@ export function deriveSite(history: ReportHistory, options: SiteDataOptions): Si
   for (const { runId, stored } of history.points) {
     const run = runs.get(runId);
     if (!run) continue;
+    let workloadName = '';
     let group: Group | undefined;
     let slot = 0;
     visitRunPoints(runId, stored, {
-      workload(workload, _failed, metricsWithValues) {
-        // The workloads without values are no series.
+      workload(workload) {
+        workloadName = workload;
         group = undefined;
-        if (metricsWithValues === 0) return;
-        group = groupOf(run, workload);
-        measuredPairs?.add(`${runId}\u0000${workload}`);
-        slot = group.slots.size;
-        group.slots.set(runId, slot);
       },
       metric(metric, unit, values, from, count, repeats, repeatsFrom) {
-        if (group) keepValues(group, slot, metric, unit, values, from, count, repeats, repeatsFrom);
+        // The metrics without values are no series, nor the workloads with none: a workload's
+        // group is taken at its first metric with values.
+        if (count === 0) return;
+        if (!group) {
+          group = groupOf(run, workloadName);
+          measuredPairs?.add(`${runId}\u0000${workloadName}`);
+          slot = group.slots.size;
+          group.slots.set(runId, slot);
+        }
+        keepValues(group, slot, metric, unit, values, from, count, repeats, repeatsFrom);
       },
     });
   }
