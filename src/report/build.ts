@@ -25,7 +25,7 @@ import { commitRow, deriveSite } from './data.js';
 import { indexDetection, type DetectionFacts } from './detection.js';
 import { indexDataParts } from './index-data.js';
 import type { DrilldownPartJob } from './drilldown-parts.js';
-import { startOffThread, type WorkloadMarkupJob } from './off-thread.js';
+import { startOffThread } from './off-thread.js';
 import { ownCpuSeconds } from '../runner/proc.js';
 import { runPointsValueCount } from '../history/workload-nights.js';
 import { drilldownPart, sitePaths } from './paths.js';
@@ -169,7 +169,6 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
   // enough that a batch is written before a young-generation collection copies it: 8 pages a
   // batch against 50, alternated 3 times, 4.97, 4.90, 4.89 s against 5.19, 5.00, 5.08 s.
   const batch: { page: WorkloadPage; rows: IndexRow[] }[] = [];
-  let markup: WorkloadMarkupJob[] = [];
   for (let done = false; !done; ) {
     const from = performance.now();
     const cpuFrom = ownCpuSeconds();
@@ -180,14 +179,12 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSummary
     }
     pageSeconds += (performance.now() - from) / 1000;
     pageCpuSeconds += ownCpuSeconds() - cpuFrom;
+    // A batch's markup in one message to the worker, not one a page.
+    offThread.writePages(batch.map(({ page }) => ({ markup: workloadPageMarkup(page), bisects: bisects.get(`${page.suite}\u0000${page.workload}`) ?? [] })));
     for (const { page, rows } of batch) {
-      markup.push({ markup: workloadPageMarkup(page), bisects: bisects.get(`${page.suite}\u0000${page.workload}`) ?? [] });
       out.write(sitePaths.workloadData(page.suite, page.workload), dataScript('NIGHTBENCH_WORKLOAD', page));
       compareCollector.add(page, (metric, variantId) => rows.find((row) => row.metric === metric && row.variant.id === variantId)?.noise);
     }
-    // A batch's markup in one message to the worker, not one a page.
-    offThread.writePages(markup);
-    markup = [];
     pageCount += batch.length;
     batch.length = 0;
   }
