@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliOptions } from '../helpers/cli.js';
+import { cliIn, runCli } from '../helpers/cli.js';
 import { cheapa, cheapb, cheapTargetConfig, createCheapTarget } from '../helpers/cheap-target.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -19,11 +19,7 @@ describe('a backfill of twelve nights', () => {
   const target = createCheapTarget();
   const dir = tempDir('nb-backfill-');
 
-  async function nightbench(args: string[], expectedCode: number | null = 0, options: CliOptions = {}) {
-    const result = await runCli(args, { cwd: dir, ...options });
-    expect(result.code, result.stderr.slice(-3000)).toBe(expectedCode);
-    return result;
-  }
+  const nightbench = cliIn(dir);
 
   const b0 = target.b.commit({ 'cheapb.py': cheapb(0) }, 'Add cheapb', ada, '2022-11-30T09:00:00Z');
   const b1 = target.b.commit({ 'cheapb.py': cheapb(0), 'b1.txt': '1\n' }, 'Touch cheapb before the cut-off', ada, '2022-12-02T01:00:00Z');

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistory } from '../../src/history/open.js';
-import { runCli } from '../helpers/cli.js';
+import { cliIn, runCli, type CliStep } from '../helpers/cli.js';
 import { sqlAll } from '../helpers/sql.js';
 import { cheapa, cheapb, cheapIssuesConfig, createCheapTarget, type CheapTarget } from '../helpers/cheap-target.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
@@ -36,10 +36,12 @@ describe('nightbench bisect', () => {
   let target: CheapTarget;
   let dir: string;
   let github: FakeGitHub;
+  let nightbench: CliStep;
 
   beforeEach(async () => {
     target = createCheapTarget();
     dir = tempDir('nb-bisect-');
+    nightbench = cliIn(dir, env, { timed: true });
     github = await new FakeGitHub().start();
     github.addRepository('acme/perf').addRepository('acme/cheapa').addRepository('acme/cheapb');
     writeFileSync(
@@ -51,13 +53,6 @@ describe('nightbench bisect', () => {
     await github.stop();
   });
 
-  async function nightbench(args: string[], expectedCode = 0) {
-    const began = Date.now();
-    const result = await runCli(args, { cwd: dir, env });
-    process.stderr.write(`  ${((Date.now() - began) / 1000).toFixed(1).padStart(5)} s  nightbench ${args.join(' ')}\n`);
-    expect(result.code, result.stderr.slice(-3000)).toBe(expectedCode);
-    return result;
-  }
 
   /** Five good nights, then 16 commits on 2026-11-02 after its cut-off, alternating between the repositories as `repoOf` says, the 11th planting `plant`. */
   async function plantedRange(repoOf: (i: number) => 'a' | 'b', plant: 'a' | 'b') {

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { cliIn } from '../helpers/cli.js';
 import { cheapa, cheapb, cheapTargetConfig, createCheapTarget } from '../helpers/cheap-target.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -23,11 +23,7 @@ describe('a workload that starts failing', () => {
     await github.stop();
   });
 
-  async function nightbench(args: string[], expectedCode = 0) {
-    const result = await runCli(args, { cwd: dir, env });
-    expect(result.code, result.stderr.slice(-3000)).toBe(expectedCode);
-    return result;
-  }
+  const nightbench = cliIn(dir, env);
 
   it('opens one broken issue, comments while failing, is bisected to its commit, and closes when fixed', async () => {
     await github.start();

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { cliIn } from '../helpers/cli.js';
 import { cheapa, cheapb, cheapIssuesConfig, createCheapTarget } from '../helpers/cheap-target.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -27,11 +27,7 @@ describe("a night's cut-off", () => {
     await github.stop();
   });
 
-  async function nightbench(args: string[], expectedCode = 0) {
-    const result = await runCli(args, { cwd: dir, env });
-    expect(result.code, result.stderr.slice(-3000)).toBe(expectedCode);
-    return result;
-  }
+  const nightbench = cliIn(dir, env);
 
   it('tests each repository at its own last commit before the cut-off, and the issue names only the one that changed', async () => {
     await github.start();

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchRepo } from '../git/scratch-repo.js';
-import { runCli } from '../helpers/cli.js';
+import { cliIn, runCli } from '../helpers/cli.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { tinyTargetConfig } from '../helpers/tiny-target.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -55,13 +55,7 @@ describe('a planted slowdown opens exactly one issue', () => {
     await github.stop();
   });
 
-  async function nightbench(args: string[]) {
-    const began = Date.now();
-    const result = await runCli(args, { cwd: dir, env });
-    process.stderr.write(`  ${((Date.now() - began) / 1000).toFixed(1).padStart(5)} s  nightbench ${args.join(' ')}\n`);
-    expect(result.code, result.stderr).toBe(0);
-    return result;
-  }
+  const nightbench = cliIn(dir, env, { timed: true });
   const nightly = (night: string, sha: string) => nightbench(['nightly', '--night', night, '--commit', sha]);
 
   it('names the planting commit, its author and file, comments on later nights, and adds nothing on a rerun', async () => {

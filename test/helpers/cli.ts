@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const cliPath = fileURLToPath(new URL('../../bin/nightbench.js', import.meta.url));
@@ -81,6 +82,24 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     });
     child.on('close', (code) => finish(code));
   });
+}
+
+/** One CLI step of a test: its arguments, the exit code it must end with, and options beyond the test's own. */
+export type CliStep = (args: string[], expectedCode?: number | null, options?: CliOptions) => Promise<CliResult>;
+
+/**
+ * The CLI run in one test's directory and environment: a step that ends with another exit code
+ * fails the test with the end of its stderr. `timed` prints each step's wall time on stderr, for
+ * the end-to-end tests whose steps are slow enough to watch.
+ */
+export function cliIn(cwd: string, env: CliOptions['env'] = {}, { timed = false } = {}): CliStep {
+  return async (args, expectedCode = 0, options = {}) => {
+    const began = Date.now();
+    const result = await runCli(args, { cwd, env, ...options });
+    if (timed) process.stderr.write(`  ${((Date.now() - began) / 1000).toFixed(1).padStart(5)} s  nightbench ${args.join(' ')}\n`);
+    expect(result.code, result.stderr.slice(-3000)).toBe(expectedCode);
+    return result;
+  };
 }
 
 /** SIGKILL to the child's process group (it leads one: spawned detached). */
