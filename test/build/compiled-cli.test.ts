@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, symlinkSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
@@ -47,5 +47,19 @@ describe('the compiled CLI', () => {
     const output = execFileSync(process.execPath, [path.join(installed, 'bin/nightbench.js'), 'init', '--dry-run', '--json', '--target', 'https://github.com/acme/tinyproj.git'], { cwd: project, encoding: 'utf8' });
     const plan = JSON.parse(output) as { files: { path: string }[] };
     expect(plan.files.map((file) => file.path)).toContain('.github/workflows/triage.yml');
+  });
+
+  it('rebuilds without ever leaving dist/ half written: kept when nothing changed, swapped whole when something did', () => {
+    const cli = path.join(copy, 'dist', 'cli.js');
+    const before = statSync(cli);
+    execFileSync(process.execPath, ['bin/build.js'], { cwd: copy });
+    // The same files, not deleted and written again: a CLI running from them is never left without one.
+    expect(statSync(cli).ino).toBe(before.ino);
+    expect(statSync(cli).mtimeMs).toBeGreaterThanOrEqual(before.mtimeMs);
+    appendFileSync(path.join(copy, 'src', 'version.ts'), '\nexport const rebuiltProbe = 1;\n');
+    execFileSync(process.execPath, ['bin/build.js'], { cwd: copy });
+    expect(statSync(cli).ino).not.toBe(before.ino);
+    expect(readFileSync(path.join(copy, 'dist', 'version.js'), 'utf8')).toContain('rebuiltProbe');
+    expect(readdirSync(copy).filter((name) => name.startsWith('dist'))).toEqual(['dist']);
   });
 });
