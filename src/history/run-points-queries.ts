@@ -61,7 +61,15 @@ function foldRun(db: Db, run: RunFacts, keep: boolean): { stored: Buffer; kept: 
       .immediate();
     return { stored, kept: true };
   } catch (error) {
-    if (!isBusy(error)) throw error;
+    // A file this user may not write opens read-write all the same (SQLite falls back to reading
+    // it), so `db.readonly` does not tell: the refused write says so, and the run is read unkept.
+    if (!isBusy(error) && !isReadonly(error)) throw error;
     return { stored: fold(), kept: false };
   }
+}
+
+/** Whether SQLite refused a write because the database, or its folder, cannot be written. */
+function isReadonly(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_READONLY');
 }

@@ -2,8 +2,9 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { groupSeries, groupWorkloadNights } from '../../src/detect/series.js';
+import { openDatabase } from '../../src/history/database.js';
 import { openHistory } from '../../src/history/open.js';
-import type { HistoryStore } from '../../src/history/store.js';
+import { HistoryStore } from '../../src/history/store.js';
 import { decodeRunPoints, encodeRunPoints, type RunFacts, type WorkloadNight } from '../../src/history/workload-nights.js';
 import { writeSyntheticHistory, type SyntheticHistory } from '../helpers/synthetic-history.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -87,6 +88,22 @@ describe('run points: each run folded once per workload and kept', () => {
     const expected = fromRows(writer);
     writer.close();
     const reader = openHistory(file, { readonly: true });
+    expect(fromRunPoints(reader)).toEqual(expected);
+    reader.close();
+    expect(storedRuns(file)).toEqual([]);
+  });
+
+  it('reads a history it opened for writing but may not write (a file of another user), keeping nothing', () => {
+    const file = tempFile();
+    const writer = openHistory(file);
+    writeHistory(writer);
+    const expected = fromRows(writer);
+    writer.close();
+    // What SQLite does with a file this user may not write: it opens, and refuses each write as
+    // SQLITE_READONLY. query_only refuses them the same way for a test that runs as root.
+    const db = openDatabase(file);
+    db.pragma('query_only = ON');
+    const reader = new HistoryStore(db, file);
     expect(fromRunPoints(reader)).toEqual(expected);
     reader.close();
     expect(storedRuns(file)).toEqual([]);
