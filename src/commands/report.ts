@@ -5,7 +5,7 @@ import { configLinks } from '../issues/links.js';
 import { episodeIssueFingerprint } from '../issues/group.js';
 import { buildSite } from '../report/build.js';
 import { addCommonOptions, collect, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
-import { commandContext, openContextHistory } from './context.js';
+import { commandContext, openRecordedHistory } from './context.js';
 import { formatMiB } from '../format/index.js';
 
 interface ReportFlags extends CommonOptions {
@@ -31,7 +31,9 @@ export const reportCommand: CliCommand = {
       .action(async (flags: ReportFlags) => {
         const context = commandContext(flags);
         const { config } = context.loaded;
-        const store = openContextHistory(context);
+        // A mistyped --db would otherwise be created empty, and the site built from it would remove
+        // every page of the one already in --out.
+        const store = openRecordedHistory(context, 'report');
         try {
           const links = configLinks(config);
           const summary = await buildSite({

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -24,11 +24,21 @@ describe('a command that reads the history, given one that does not exist', () =
     ['replay', ['replay', '--from', '2026-11-01', '--to', '2026-11-02']],
     ['tune', ['tune']],
     ['summary', ['summary']],
+    ['report', ['report', '--out', path.join(dir, 'site')]],
   ])('%s: one line naming the file, exit 4, nothing created', async (command, args) => {
     const result = await runCli([...args, '--db', missing], { cwd: dir });
     expect(result.code).toBe(4);
     expect(result.stderr.trimEnd().split('\n')).toEqual([`nightbench: ${command}: ${missing} does not exist`]);
     expect(existsSync(missing)).toBe(false);
+  });
+
+  it('report leaves the site already in --out as it was', async () => {
+    const site = path.join(dir, 'published');
+    mkdirSync(site);
+    writeFileSync(path.join(site, 'index.html'), 'the site of last night');
+    const result = await runCli(['report', '--db', missing, '--out', site], { cwd: dir });
+    expect(result.code).toBe(4);
+    expect(readFileSync(path.join(site, 'index.html'), 'utf8')).toBe('the site of last night');
   });
 
   it('db status changes nothing in a history that exists: a file in rollback-journal mode stays in it', async () => {
