@@ -9,6 +9,7 @@ import { parseShardSpec } from '../shard/plan.js';
 import { loadSuite } from '../suite/suite.js';
 import { parseIntegerOption, printResult, type CliCommand } from './command.js';
 import { commandContext, openContextHistory } from './context.js';
+import { checkNight } from './input.js';
 import { abortOnSignals, addRunOptions, runOverrides, type RunFlags } from './run-options.js';
 
 interface BackfillFlags extends RunFlags {
@@ -87,11 +88,16 @@ function nightSelection(flags: BackfillFlags, resolve: (file: string) => string)
     } catch (error) {
       throw new NightbenchError('usage', `--nights ${flags.nights}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }
-    return { nights: parseNightsFile(text, flags.nights) };
+    const nights = parseNightsFile(text, flags.nights);
+    // A night after tomorrow would be recorded, then judged by every later command as the latest one.
+    checkNight(nights.at(-1)!, `${flags.nights}: night`);
+    return { nights };
   }
   if (flags.from === undefined) throw new NightbenchError('usage', 'backfill needs --from YYYY-MM-DD (and --to), or --nights FILE');
-  // The whole range is checked here, before the history is opened.
-  return { nights: nightsOfRange(flags.from, flags.to ?? flags.from, flags.every) };
+  // The whole range is checked here, before the history is opened; its end as --night is (at most tomorrow).
+  const nights = nightsOfRange(flags.from, flags.to ?? flags.from, flags.every);
+  checkNight(flags.to ?? flags.from, flags.to === undefined ? '--from' : '--to');
+  return { nights };
 }
 
 function describeOutcome(outcome: BackfillOutcome): string {
