@@ -46,6 +46,11 @@ export const githubSchema = z.strictObject({
    * Retry-After. 1000 is real time; tests shrink it.
    */
   waitUnitMs: z.number().int().min(0).max(1000).default(1000),
+  /**
+   * Milliseconds one request may take before it counts as unanswered (and is retried): a GitHub
+   * that accepts connections and never answers would otherwise hold a command for minutes each.
+   */
+  requestTimeoutMs: z.number().int().min(1).default(60_000),
   /** Least time between writes; GitHub asks for one second, three for writes that notify people. */
   writeSpacingMs: z.number().int().min(0).default(1000),
   notifySpacingMs: z.number().int().min(0).default(3000),

@@ -17,7 +17,7 @@ import { setFallbackLogin } from './identity.js';
 export const NightbenchOctokit = Octokit.plugin(retry, throttling);
 export type GitHubClient = InstanceType<typeof NightbenchOctokit>;
 
-export type ClientSettings = Pick<GitHubConfig, 'apiUrl' | 'retries' | 'waitUnitMs' | 'writeSpacingMs' | 'notifySpacingMs'> & Partial<Pick<GitHubConfig, 'botLogin'>>;
+export type ClientSettings = Pick<GitHubConfig, 'apiUrl' | 'retries' | 'waitUnitMs' | 'requestTimeoutMs' | 'writeSpacingMs' | 'notifySpacingMs'> & Partial<Pick<GitHubConfig, 'botLogin'>>;
 
 /**
  * A client for `settings.apiUrl` authenticated with `token`. Each client gets its own limiter
@@ -35,6 +35,13 @@ export function createGitHubClient(settings: ClientSettings, token: string, log:
     userAgent: 'nightbench',
     // Octokit logs to the console by default; nightbench's progress goes through its own Log.
     log: { debug: () => {}, info: () => {}, warn: (message: string) => log.debug(message), error: (message: string) => log.debug(message) },
+    // Each request's own time limit (Octokit takes one signal for every request), beside any signal it already has.
+    request: {
+      fetch: (url: string | URL, init: RequestInit = {}) => {
+        const timeout = AbortSignal.timeout(settings.requestTimeoutMs);
+        return fetch(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+      },
+    },
     retry: { retries: settings.retries, retryAfterBaseValue: settings.waitUnitMs },
     throttle: {
       id: 'nightbench',

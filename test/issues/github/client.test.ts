@@ -1,5 +1,7 @@
+import { createServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createGitHubClient } from '../../../src/issues/github/client.js';
+import { gitHubError } from '../../../src/issues/github/errors.js';
 import type { Log } from '../../../src/log.js';
 import { FakeGitHub } from '../../helpers/fake-github.js';
 import { fastGitHubConfig } from '../settings.js';
@@ -56,5 +58,24 @@ describe('createGitHubClient against the fake GitHub', () => {
     const all = await client.paginate(client.rest.issues.listForRepo, { owner: 'acme', repo: 'many', state: 'all', labels: 'performance', per_page: 2 });
     expect(all.map((i) => i.title).sort()).toEqual(['#0', '#1', '#2', '#3', '#4']);
     expect(fake.requests.filter((r) => r.method === 'GET')).toHaveLength(3);
+  });
+});
+
+describe('createGitHubClient against a GitHub that accepts connections and never answers', () => {
+  it('gives up on each request after github.requestTimeoutMs, as no answer, instead of waiting minutes', async () => {
+    const held: Socket[] = [];
+    const server = createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const client = createGitHubClient(fastGitHubConfig(`http://127.0.0.1:${port}`, { retries: 1, requestTimeoutMs: 200 }), 't', recordingLog());
+      const began = Date.now();
+      const error = await client.rest.issues.listForRepo({ owner: 'acme', repo: 'perf' }).then(() => undefined, (failure: unknown) => failure);
+      expect(Date.now() - began).toBeLessThan(3_000);
+      expect(gitHubError('finding issues', 'acme/perf', error).message).toMatch(/^finding issues in acme\/perf: no answer from GitHub: .*timeout/);
+    } finally {
+      for (const socket of held) socket.destroy();
+      server.close();
+    }
   });
 });
