@@ -33,7 +33,10 @@ export function loadConfig(options: { file?: string; cwd?: string; overrides?: C
     throw configError(`config file ${file} does not exist`);
   }
   const withOverrides = applyOverrides(raw, options.overrides ?? {});
-  const config = validate(configSchema, withOverrides, existsSync(file) ? file : 'config');
+  // A config valid without the flags makes a bad value a flag's: naming the file would send the
+  // user looking there for a key it does not hold.
+  const flagsToBlame = !configSchema.safeParse(withOverrides).success && configSchema.safeParse(raw).success;
+  const config = validate(configSchema, withOverrides, flagsToBlame ? 'command-line options' : existsSync(file) ? file : 'config');
   return { config, file: existsSync(file) ? file : undefined, baseDir: existsSync(file) ? path.dirname(file) : cwd };
 }
 

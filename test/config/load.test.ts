@@ -62,6 +62,12 @@ describe('loadConfig', () => {
     expect((caught as Error).message).not.toContain('\n');
   });
 
+  it('blames the command-line options, not a valid config file, for a bad flag', () => {
+    expect(() => loadConfig({ cwd: withConfig('{"repeats": 3}'), overrides: { repeats: 0 } })).toThrow(/^command-line options: repeats: .*>=1$/);
+    // A file that is bad itself is still named.
+    expect(() => loadConfig({ cwd: withConfig('{"repeats": 0}'), overrides: { 'cluster.workers': 0 } })).toThrow(/nightbench\.config\.json: /);
+  });
+
   it('says so when an explicit config file is missing', () => {
     expect(() => loadConfig({ file: 'nope.json', cwd: tmpdir() })).toThrow(/config file .*nope\.json does not exist/);
   });
