@@ -9,7 +9,7 @@ import { writeSyntheticHistory } from '../helpers/synthetic-history.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
- * What nightbench talks to is not there: the target's repository, or GitHub (a closed port, no
+ * What nightbench talks to is not there: the target's repository, GitHub or EC2 (a closed port, no
  * HTTP answer at all). One line, the documented exit code, and nothing recorded is lost.
  */
 describe('a target repository or GitHub that is not there', () => {
@@ -44,6 +44,24 @@ describe('a target repository or GitHub that is not there', () => {
     ]);
     expect(readdirSync(path.join(dir, 'reports', 'issues')).filter((file) => file.endsWith('.md'))).toHaveLength(1);
     expect(sqlAll(db, "SELECT workload, kind, state, issue_number FROM regressions")).toEqual([{ workload: 'sum', kind: 'regression', state: 'open', issue_number: null }]);
+  });
+
+  it.each([
+    ['no credentials', { AWS_ACCESS_KEY_ID: undefined, AWS_SECRET_ACCESS_KEY: undefined }, /CredentialsProviderError/],
+    ['an EC2 endpoint refusing connections', { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing' }, /ECONNREFUSED/],
+  ])('reap with %s: one line, exit 5 (AWS trouble), no stack', async (_, credentials, cause) => {
+    const result = await runCli(['reap', '--region', 'us-east-1', '--repository', 'acme/perf', '--json'], {
+      cwd: tempDir('nb-no-ec2-'),
+      // Nothing leaves the machine: no instance metadata service, no credentials file, EC2 at a closed port.
+      env: { AWS_EC2_METADATA_DISABLED: 'true', AWS_PROFILE: undefined, AWS_SHARED_CREDENTIALS_FILE: '/dev/null', AWS_CONFIG_FILE: '/dev/null', AWS_ENDPOINT_URL_EC2: `http://127.0.0.1:${await closedPort()}`, ...credentials },
+      timeoutMs: 120_000,
+    });
+    expect(result.code, result.stderr).toBe(5);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
+    const lines = result.stderr.trimEnd().split('\n').filter((line) => line.startsWith('nightbench:'));
+    expect(lines).toEqual([expect.stringMatching(/^nightbench: ec2: listing the instances tagged nightbench:expires-at: /)]);
+    expect(lines[0]).toMatch(cause);
   });
 });
 

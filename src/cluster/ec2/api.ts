@@ -131,7 +131,9 @@ export async function listTagged(client: EC2Client, tagKey: string, options: { s
     client,
     { Filters: [{ Name: 'tag-key', Values: [tagKey] }, { Name: 'instance-state-name', Values: ['pending', 'running', 'stopping', 'stopped'] }] },
     options,
-  );
+  ).catch((error: unknown) => {
+    throw awsError(`listing the instances tagged ${tagKey}`, error);
+  });
   return instances.map((instance) => ({
     instanceId: instance.InstanceId ?? '',
     state: instance.State?.Name ?? 'unknown',
