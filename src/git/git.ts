@@ -2,12 +2,15 @@ import { execFile } from 'node:child_process';
 import { NightbenchError } from '../errors.js';
 import type { CommitInfo } from '../history/types.js';
 
-/** Runs git and returns its stdout; a failure is a git error carrying git's own last line. */
+/** Runs git and returns its stdout; a failure is a git error carrying git's own cause line. */
 export function git(args: string[], cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('git', args, { cwd, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout, stderr) => {
       if (error) {
-        const detail = (stderr || error.message).trim().split('\n').filter(Boolean).at(-1) ?? error.message;
+        const lines = (stderr || error.message).trim().split('\n').filter(Boolean);
+        // git's first fatal:/error: line says what went wrong; the lines after it may be advice
+        // alone ("Please make sure you have the correct access rights / and the repository exists.").
+        const detail = lines.find((line) => /^(fatal|error):/.test(line)) ?? lines.at(-1) ?? error.message;
         reject(new NightbenchError('git', `git ${args[0]} failed in ${cwd}: ${detail}`, { cause: error }));
       } else {
         resolve(stdout);
