@@ -2,7 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeJobSummary } from '../../src/job-summary/job-summary.js';
+import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { writeNight } from '../history-sync/helpers.js';
 
 const summary = {
   markdown: '## nightbench: night 2026-12-01\n',
@@ -45,5 +47,18 @@ describe('writeJobSummary', () => {
     const write = vi.spyOn(process.stdout, 'write');
     expect(await writeJobSummary(summary)).toBe(false);
     expect(write).not.toHaveBeenCalled();
+  });
+});
+
+describe('nightbench summary in a workflow whose summary file cannot be written', () => {
+  it('says so in one line, exit 2 (bad input), not as an internal error', async () => {
+    const dir = tempDir('nightbench-summary-cli-');
+    const db = path.join(dir, 'history.sqlite');
+    writeNight(db, '2026-11-01');
+    const result = await runCli(['summary', '--db', db], { cwd: dir, env: { GITHUB_STEP_SUMMARY: path.join(dir, 'no-such-folder', 'summary.md') } });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^nightbench: cannot hand the job summary to GitHub Actions \(GITHUB_STEP_SUMMARY, GITHUB_OUTPUT\): Unable to access summary file: '.*no-such-folder\/summary\.md'/),
+    ]);
   });
 });
