@@ -6,6 +6,7 @@
  * @module
  */
 import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { firstLine, NightbenchError, storeError } from '../errors.js';
 import { listMigrations, migrate, openDatabase, schemaVersion, type Db, type Migration, type OpenOptions } from './database.js';
 import { archiveCopy, compact, pruneSamples, tableRowCounts, type PruneOutcome } from './maintenance-queries.js';
@@ -69,6 +70,8 @@ export function mergeShardFiles(
   return withDatabase(file, {}, (db) =>
     shards.flatMap((shard, index) => {
       try {
+        // The history attached to itself would wait on its own write lock, then say "database is locked".
+        if (path.resolve(shard) === path.resolve(file)) throw storeError(`${shard} is the history itself, not a shard`);
         const counts = mergeDatabase(db, shard, { writerEnded: true });
         onMerged(counts, index);
         return [counts];

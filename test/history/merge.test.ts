@@ -74,6 +74,13 @@ describe('merging databases', () => {
     expect(() => mergeShardFiles(file('history.sqlite'), [file('corrupt.sqlite')])).toThrow(/is corrupt or not a SQLite database/);
   });
 
+  it('refuses the history given as its own shard at once, saying so (not "database is locked")', () => {
+    openHistory(file('history.sqlite')).close();
+    const began = Date.now();
+    expect(() => mergeShardFiles(file('history.sqlite'), [path.join(dir, '.', 'history.sqlite')])).toThrow(/history\.sqlite is the history itself, not a shard$/);
+    expect(Date.now() - began).toBeLessThan(2_000);
+  });
+
   it('leaves a running run running when the writer may still be at work (a history save)', () => {
     const ours = openHistory(file('ours.sqlite'));
     ours.runs.beginRun(newRun());
