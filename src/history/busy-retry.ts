@@ -32,20 +32,22 @@ const sleepSync = (ms: number) => void Atomics.wait(sleeper, 0, 0, ms);
 
 /**
  * Runs `body`, again after a wait whenever it fails busy, until it succeeds or the budget is
- * spent (then the last error is thrown). `onWait` hears of each wait, for a log line.
+ * spent (then the last error is thrown). `onWait` hears of each wait, for a log line. The budget
+ * is wall time, the tries included: each try spends SQLite's own busy timeout before it fails, and
+ * counting only the waits between tries let a write wait about twice the budget it announced.
  */
-export function retryWhileBusy<T>(body: () => T, policy: BusyRetryPolicy = defaultBusyRetry, onWait: BusyWaitListener = () => undefined, sleep = sleepSync): T {
-  let waited = 0;
+export function retryWhileBusy<T>(body: () => T, policy: BusyRetryPolicy = defaultBusyRetry, onWait: BusyWaitListener = () => undefined, sleep = sleepSync, now = () => performance.now()): T {
+  const started = now();
   for (let attempt = 1; ; attempt++) {
     try {
       return body();
     } catch (error) {
-      if (!isBusy(error) || waited >= policy.budgetMs) throw error;
+      const spent = now() - started;
+      if (!isBusy(error) || spent >= policy.budgetMs) throw error;
       const ceiling = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (attempt - 1));
-      const wait = Math.min(policy.budgetMs - waited, Math.max(1, Math.round(ceiling * (0.5 + Math.random() / 2))));
+      const wait = Math.min(policy.budgetMs - spent, Math.max(1, Math.round(ceiling * (0.5 + Math.random() / 2))));
       onWait(wait, attempt, policy);
       sleep(wait);
-      waited += wait;
     }
   }
 }
