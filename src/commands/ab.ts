@@ -83,7 +83,7 @@ export const abCommand: CliCommand = {
 
     addCommonOptions(ab.command('comment').description('post an A/B result on its pull request as one comment, edited in place on a re-run'))
       .requiredOption('--result <file>', 'the result JSON that `ab run|report --result` wrote')
-      .requiredOption('--pr <n>', 'the pull request\'s number', parseIntegerOption('--pr'))
+      .requiredOption('--pr <n>', 'the pull request\'s number', parseIntegerOption('--pr', 1))
       .option('--repository <owner/name>', 'the repository (default: github.repository, else $GITHUB_REPOSITORY)')
       .option('--report-url <url>', 'where the full report is (e.g. the A/B workflow run); linked from the comment')
       .option('--json', 'print what was done (created or updated, the comment\'s id and address) as JSON')

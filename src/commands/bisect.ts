@@ -19,8 +19,8 @@ export const bisectCommand: CliCommand = {
       program
         .command('bisect')
         .description("find the commit of a regression (or failure) across the target's repositories, deciding each step with the series' noise, and comment the result on its issue")
-        .option('--episode <id>', 'the regression episode to bisect (an id from the regressions table)', parseIntegerOption('--episode'))
-        .option('--issue <number>', "the issue whose episodes to bisect (the largest change of them), or whose broken workload to bisect pass/fail; the result is commented there", parseIntegerOption('--issue'))
+        .option('--episode <id>', 'the regression episode to bisect (an id from the regressions table)', parseIntegerOption('--episode', 1))
+        .option('--issue <number>', "the issue whose episodes to bisect (the largest change of them), or whose broken workload to bisect pass/fail; the result is commented there", parseIntegerOption('--issue', 1))
         .option('--good <sha>', 'last good commit of the primary repository, or REPO=SHA (repeatable); others paired by date', collect)
         .option('--bad <sha>', 'first bad commit, as --good', collect)
         .option('--workload <name>', 'with --good/--bad: the workload to run')

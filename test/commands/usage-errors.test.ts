@@ -19,6 +19,9 @@ describe('usage errors', () => {
     ['a duration below zero', ['shard', 'plan', '--shards', '2', '--default-seconds', '-5'], /^nightbench: option '--default-seconds <s>' argument '-5' is invalid\. --default-seconds must be at least 0, got "-5" \(run with --help for usage\)$/],
     ['a count of none', ['summary', '--expect-shards', '0'], /^nightbench: option '--expect-shards <n>' argument '0' is invalid\. --expect-shards must be at least 1, got "0"/],
     ['a count below zero', ['report', '--drilldown-nights', '-1'], /^nightbench: option '--drilldown-nights <n>' argument '-1' is invalid\. --drilldown-nights must be at least 0/],
+    // GitHub's and the history's numbers start at 1: a negative one was taken as none given ("--issue N is needed without an event").
+    ['an issue number below 1', ['triage', '--issue', '-3'], /^nightbench: option '--issue <n>' argument '-3' is invalid\. --issue must be at least 1, got "-3"/],
+    ['an episode id of 0', ['bisect', '--episode', '0'], /^nightbench: option '--episode <id>' argument '0' is invalid\. --episode must be at least 1/],
   ])('%s: one line, exit 2', async (_, args, line) => {
     const result = await runCli(args, { cwd: dir });
     expect(result.code).toBe(2);
