@@ -93,6 +93,15 @@ export function guardSqlite<T>(db: Db, body: () => T): T {
   }
 }
 
+/**
+ * Whether SQLite refused a write because the database, or its folder, cannot be written: the
+ * plain code or an extended one (SQLITE_READONLY_DIRECTORY for a folder this user may not write).
+ */
+export function isReadonly(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_READONLY');
+}
+
 /** Turns SQLite's terse codes into the one line a user can act on. */
 export function describeSqliteError(error: unknown, file: string): Error {
   if (error instanceof Error && error.name === 'NightbenchError') return error;
@@ -103,7 +112,7 @@ export function describeSqliteError(error: unknown, file: string): Error {
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
     return storeError(`history database ${file} is corrupt or not a SQLite database (${firstLine(error)}); restore it from a backup or the history branch`, error);
   }
-  if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN') {
+  if (isReadonly(error) || code.startsWith('SQLITE_CANTOPEN')) {
     return storeError(`history database ${file} cannot be written: ${firstLine(error)}`, error);
   }
   return storeError(`history database ${file}: ${firstLine(error)}`, error);

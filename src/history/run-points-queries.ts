@@ -9,7 +9,7 @@
  * @module
  */
 import { isBusy } from './busy-retry.js';
-import type { Db } from './database.js';
+import { isReadonly, type Db } from './database.js';
 import { preparedOnce } from './prepared.js';
 import { cutShortCondition } from './whole-points-queries.js';
 import { iterateResultRows, selectRuns, type ResultFilter } from './run-queries.js';
@@ -68,8 +68,3 @@ function foldRun(db: Db, run: RunFacts, keep: boolean): { stored: Buffer; kept: 
   }
 }
 
-/** Whether SQLite refused a write because the database, or its folder, cannot be written. */
-function isReadonly(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && code.startsWith('SQLITE_READONLY');
-}

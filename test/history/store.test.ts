@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listMigrations, openDatabase, schemaVersion } from '../../src/history/database.js';
+import { describeSqliteError, listMigrations, openDatabase, schemaVersion } from '../../src/history/database.js';
 import { mergeShardFiles } from '../../src/history/files.js';
 import { openHistory } from '../../src/history/open.js';
 import { processIdentity, recordedProcessIsAlive } from '../../src/runner/proc.js';
@@ -56,6 +56,15 @@ describe('history database', () => {
     other.exec('ROLLBACK');
     other.close();
     store.close();
+  });
+
+  it('says a file or folder this user may not write cannot be written, whichever of SQLite\'s codes says so', () => {
+    // SQLite answers SQLITE_READONLY_DIRECTORY, not SQLITE_READONLY, for a history in a folder this
+    // user may not write (the tests run as root, who may write anything, so the error is made here).
+    for (const code of ['SQLITE_READONLY', 'SQLITE_READONLY_DIRECTORY', 'SQLITE_CANTOPEN_ISDIR']) {
+      const error = describeSqliteError(Object.assign(new Error('attempt to write a readonly database'), { code }), '/srv/history.sqlite');
+      expect(error.message).toBe('history database /srv/history.sqlite cannot be written: attempt to write a readonly database');
+    }
   });
 
   it('names a corrupt file as such', () => {
