@@ -18,4 +18,7 @@ it('two nights, a host reclaimed, then a shard killed, a corrupt shard and two w
   expect(result.failuresByCause['a host was lost or reclaimed'], table).toBeGreaterThanOrEqual(1);
   for (const invariant of result.invariants) expect(invariant.violations, `${invariant.name}\n${table}`).toEqual([]);
   expect(result.nights[1]!.exits['nightly'], table).not.toBe(0);
+  // The killed shard is the one step that failed, and the table says so.
+  expect(result.failedSteps.map((f) => [f.night, f.step]), table).toEqual([[result.nights[1]!.night, 'nightly']]);
+  expect(table).toMatch(/^\| nightly \| null \| .+ \| 1 \| /m);
 });

@@ -57,6 +57,16 @@ export interface SoakResult {
   corruptedRepeats: number;
   /** Failed repeats of the final history by cause (all the machine's: the target never breaks). */
   failuresByCause: Record<string, number>;
+  /** Every step that did not exit 0, with the line that says why: a loss must come with its cause. */
+  failedSteps: FailedStep[];
+}
+
+export interface FailedStep {
+  night: string;
+  step: string;
+  code: number | null;
+  /** The CLI's last `nightbench:` line; else the first line naming an error (a crash before the CLI ran); else "killed" or its last line. */
+  line: string;
 }
 
 const repository = 'acme/perf';
@@ -85,6 +95,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   /** Comment ids of triage commands a maintainer gave (their verdicts must all be saved). */
   const verdicts: number[] = [];
   const records: NightRecord[] = [];
+  const failedSteps: FailedStep[] = [];
   let corruptedRepeats = 0;
   const needsEc2 = [...options.faults.values()].some((faults) => faults.includes('host-reclaimed'));
   const moto: Moto | undefined = needsEc2 ? await startMoto() : undefined;
@@ -100,16 +111,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     writeFileSync(path.join(cwd, 'nightbench.config.json'), config);
     return cwd;
   };
-  const step = async (cwd: string, args: string[], exits: Record<string, number | null>, extra: { env?: Record<string, string>; onStderr?: CliOptions['onStderr'] } = {}): Promise<CliResult> => {
+  // `answers`: exit codes that are an answer, not a failure (detect's 1: it found regressions).
+  const step = async (cwd: string, args: string[], exits: Record<string, number | null>, extra: { env?: Record<string, string>; onStderr?: CliOptions['onStderr']; answers?: readonly number[] } = {}): Promise<CliResult> => {
     const began = Date.now();
     const result = await runCli(args, { cwd, env: { NIGHTBENCH_NOISE_CV: '0.05', ...extra.env }, onStderr: extra.onStderr });
     const name = args.slice(0, args[0] === 'history' || args[0] === 'db' || args[0] === 'shard' ? 2 : 1).join(' ');
     log(`  ${((Date.now() - began) / 1000).toFixed(1).padStart(5)} s  ${name} -> ${result.code}  (${path.relative(dir, cwd)})`);
-    if (result.code !== 0) {
+    if (result.code !== 0 && !(extra.answers ?? []).includes(result.code!)) {
       exits[name] = result.code;
       // The CLI's one-line error says why, fault or not.
-      const error = result.stderr.split('\n').filter((line) => line.startsWith('nightbench:')).at(-1);
-      if (error) log(`           ${error}`);
+      const lines = result.stderr.split('\n').filter(Boolean);
+      const line = lines.filter((l) => l.startsWith('nightbench:')).at(-1) ?? lines.find((l) => /^(\w*Error\b|Error \[)/.test(l)) ?? (result.code === null ? 'killed' : lines.at(-1) ?? '(no output)');
+      failedSteps.push({ night: path.relative(dir, cwd).split(path.sep)[0]!, step: name, code: result.code, line });
+      log(`           ${line}`);
     }
     return result;
   };
@@ -165,7 +179,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       const historyJob = job(night, 'history');
       await step(historyJob, ['history', 'fetch', ...store.slice(0, 6), '--to', 'history.sqlite'], exits);
       await step(historyJob, ['db', 'merge', '--db', 'history.sqlite', ...shards.filter(existsSync)], exits);
-      await step(historyJob, ['detect', '--db', 'history.sqlite', '--night', night], {}, {});
+      await step(historyJob, ['detect', '--db', 'history.sqlite', '--night', night], exits, { answers: [1] });
       const issueTargets = github.issues(repository).filter((i) => i.state === 'open');
       const githubFaults = (['github-502', 'github-403'] as const).filter((fault) => faults.has(fault));
       const githubFailures = (faults.has('github-502') ? 4 : 0) + (faults.has('github-403') ? 2 : 0);
@@ -232,6 +246,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     return {
       nights: records, invariants: checkInvariants(final, written, verdicts, github), faultsInjected: records.reduce((n, r) => n + r.injected.length, 0), corruptedRepeats,
       failuresByCause: Object.fromEntries(causes.map((c) => [c.cause, c.n])),
+      failedSteps,
     };
   } finally {
     await moto?.stop();
@@ -298,5 +313,13 @@ export function renderSoak(result: SoakResult): string {
   lines.push('', `${result.nights.length} nights, ${result.faultsInjected} faults injected, ${losses} losses (repeats in corrupted artifacts, gone with them: ${result.corruptedRepeats})`);
   const causes = Object.entries(result.failuresByCause).map(([cause, n]) => `${n} ${cause}`);
   lines.push(`failed repeats in the history: ${causes.join('; ') || 'none'}`);
+  lines.push('', '| step | exit | why (digits as N) | nights | first |', '|---|---|---|---|---|');
+  // One row per kind of failure: a year of GitHub outages is one row, a crash stands out as its own.
+  const kinds = new Map<string, FailedStep[]>();
+  for (const failed of result.failedSteps) {
+    const key = `${failed.step} | ${failed.code} | ${failed.line.replace(/\d+/g, 'N').replaceAll('|', '\\|')}`;
+    kinds.set(key, [...(kinds.get(key) ?? []), failed]);
+  }
+  for (const [key, steps] of kinds) lines.push(`| ${key} | ${steps.length} | ${steps[0]!.night} |`);
   return `${lines.join('\n')}\n`;
 }
