@@ -31,6 +31,16 @@ function recordDisturbed(store: HistoryStore, runId: string, repeat: number): vo
 const filter = { kind: 'nightly', wholePointsOnly: true } as const;
 const fromRows = (store: HistoryStore) => groupSeries(store.runs.resultRows(filter));
 const fromRunPoints = (store: HistoryStore) => groupWorkloadNights(store.runs.streamWorkloadNights(filter));
+/** A history file holding `writeHistory`'s nights, closed, and the series its rows give. */
+function closedHistory(): { file: string; expected: ReturnType<typeof fromRows> } {
+  const file = tempFile();
+  const writer = openHistory(file);
+  writeHistory(writer);
+  const expected = fromRows(writer);
+  writer.close();
+  return { file, expected };
+}
+
 const storedRuns = (file: string) => {
   const db = new Database(file, { readonly: true });
   const runs = db.prepare('SELECT run_id FROM run_points ORDER BY run_id').pluck().all() as string[];
@@ -82,11 +92,7 @@ describe('run points: each run folded once per workload and kept', () => {
   });
 
   it('reads a read-only history without writing to it', () => {
-    const file = tempFile();
-    const writer = openHistory(file);
-    writeHistory(writer);
-    const expected = fromRows(writer);
-    writer.close();
+    const { file, expected } = closedHistory();
     const reader = openHistory(file, { readonly: true });
     expect(fromRunPoints(reader)).toEqual(expected);
     reader.close();
@@ -94,11 +100,7 @@ describe('run points: each run folded once per workload and kept', () => {
   });
 
   it('reads a history it opened for writing but may not write (a file of another user), keeping nothing', () => {
-    const file = tempFile();
-    const writer = openHistory(file);
-    writeHistory(writer);
-    const expected = fromRows(writer);
-    writer.close();
+    const { file, expected } = closedHistory();
     // What SQLite does with a file this user may not write: it opens, and refuses each write as
     // SQLITE_READONLY. query_only refuses them the same way for a test that runs as root.
     const db = openDatabase(file);
