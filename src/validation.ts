@@ -38,8 +38,11 @@ function unreadableReason(error: unknown): string {
   return firstLine(error);
 }
 
-/** Validates with a zod schema; the first problem becomes "where: key.path: what is allowed". */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+/**
+ * Validates with a zod schema; the first problem becomes "where: key.path: what is allowed".
+ * `where` may be worked out only when there is a problem (it may cost a second look at the input).
+ */
+export function validate<S extends z.ZodType>(schema: S, value: unknown, where: string | (() => string)): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => {
@@ -47,7 +50,7 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, where: 
     return `${key}: ${describeIssue(issue)}`;
   });
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
-  throw configError(`${where}: ${issues[0]}${more}`);
+  throw configError(`${typeof where === 'string' ? where : where()}: ${issues[0]}${more}`);
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

@@ -34,9 +34,9 @@ export function loadConfig(options: { file?: string; cwd?: string; overrides?: C
   }
   const withOverrides = applyOverrides(raw, options.overrides ?? {});
   // A config valid without the flags makes a bad value a flag's: naming the file would send the
-  // user looking there for a key it does not hold.
-  const flagsToBlame = !configSchema.safeParse(withOverrides).success && configSchema.safeParse(raw).success;
-  const config = validate(configSchema, withOverrides, flagsToBlame ? 'command-line options' : existsSync(file) ? file : 'config');
+  // user looking there for a key it does not hold. Asked only of a config that fails, so a valid
+  // one is parsed once.
+  const config = validate(configSchema, withOverrides, () => (configSchema.safeParse(raw).success ? 'command-line options' : existsSync(file) ? file : 'config'));
   return { config, file: existsSync(file) ? file : undefined, baseDir: existsSync(file) ? path.dirname(file) : cwd };
 }
 
