@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstLine, storeError } from '../errors.js';
+import { isBusy } from './busy-retry.js';
 
 export type Db = Database.Database;
 
@@ -106,7 +107,7 @@ export function isReadonly(error: unknown): boolean {
 export function describeSqliteError(error: unknown, file: string): Error {
   if (error instanceof Error && error.name === 'NightbenchError') return error;
   const code = (error as { code?: string }).code ?? '';
-  if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY') || code === 'SQLITE_LOCKED') {
+  if (isBusy(error)) {
     return storeError(`history database ${file} is locked by another writer; try again when it has finished`, error);
   }
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {

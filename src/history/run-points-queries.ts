@@ -67,4 +67,3 @@ function foldRun(db: Db, run: RunFacts, keep: boolean): { stored: Buffer; kept: 
     return { stored: fold(), kept: false };
   }
 }
-
