@@ -315,11 +315,12 @@ export function renderSoak(result: SoakResult): string {
   lines.push(`failed repeats in the history: ${causes.join('; ') || 'none'}`);
   lines.push('', '| step | exit | why (digits as N) | nights | first |', '|---|---|---|---|---|');
   // One row per kind of failure: a year of GitHub outages is one row, a crash stands out as its own.
-  const kinds = new Map<string, FailedStep[]>();
+  const kinds = new Map<string, { nights: number; first: string }>();
   for (const failed of result.failedSteps) {
     const key = `${failed.step} | ${failed.code} | ${failed.line.replace(/\d+/g, 'N').replaceAll('|', '\\|')}`;
-    kinds.set(key, [...(kinds.get(key) ?? []), failed]);
+    const kind = kinds.get(key) ?? kinds.set(key, { nights: 0, first: failed.night }).get(key)!;
+    kind.nights++;
   }
-  for (const [key, steps] of kinds) lines.push(`| ${key} | ${steps.length} | ${steps[0]!.night} |`);
+  for (const [key, { nights, first }] of kinds) lines.push(`| ${key} | ${nights} | ${first} |`);
   return `${lines.join('\n')}\n`;
 }
