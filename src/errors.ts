@@ -21,13 +21,20 @@ export const exitCodes: Record<ErrorKind, number> = {
 };
 
 export class NightbenchError extends Error {
+  /**
+   * The failure may pass if the same thing is tried again a little later (a server's 5xx, a
+   * dropped connection), as opposed to one that will not (no permission, no such repository).
+   */
+  readonly transient: boolean;
+
   constructor(
     readonly kind: ErrorKind,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; transient?: boolean },
   ) {
     super(message, options);
     this.name = 'NightbenchError';
+    this.transient = options?.transient ?? false;
   }
 
   get exitCode(): number {

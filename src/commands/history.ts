@@ -26,6 +26,9 @@ function addRemoteOptions(command: Command): Command {
     .option('--key <key>', 's3: the object (default nightbench/history.sqlite)')
     .option('--region <region>', 's3: the bucket\'s region (default: $AWS_REGION)')
     .option('--endpoint <url>', 's3: an S3-compatible endpoint')
+    // The file remote merges under SQLite's own lock and takes no retries: its schema refuses these.
+    .option('--attempts <n>', 'git, s3: tries before giving up when the stored history keeps moving or its remote keeps failing (a 5xx, a dropped connection) (default 6)', parseIntegerOption('--attempts'))
+    .option('--retry-delay <ms>', 'git, s3: first wait between tries, doubled each time, with jitter (default 2000)', parseIntegerOption('--retry-delay'))
     .option('--json', 'machine-readable output');
 }
 
@@ -42,7 +45,7 @@ export const historyCommand: CliCommand = {
   register(program: Command, setExitCode) {
     const history = program.command('history').description(`the history between runs: fetch it from its remote, save a night back, prune old samples (remotes: ${backendNames().join(', ')}); import another tool's history, export it`);
 
-    addRemoteOptions(history.command('fetch').description('copy the stored history to a local file (a first night finds none and says so)'))
+    addRemoteOptions(history.command('fetch').description('copy the stored history to a local file (a first night finds none and says so); retries while its remote fails in a way that passes'))
       .option('--to <file>', 'where to write it (default: --db or the config\'s history path)')
       .action(async (options: RemoteOptions & { to?: string }) => {
         const context = commandContext(options);
@@ -51,13 +54,10 @@ export const historyCommand: CliCommand = {
         setExitCode(0);
       });
 
-    addRemoteOptions(history.command('save').description('merge a local history into the stored one and store it; retries when another writer moved it meanwhile'))
+    addRemoteOptions(history.command('save').description('merge a local history into the stored one and store it; retries when another writer moved it meanwhile or its remote failed in a way that passes'))
       .option('--from <file>', 'the local history to save (default: --db or the config\'s history path)')
       .option('--squash', 'git: keep one commit on the branch (force-pushed with a lease) instead of one per save')
       .option('--allow-network-filesystem', 'file: save even on a network filesystem, where SQLite\'s locking does not hold (only if a single writer ever saves)')
-      // The file remote merges under SQLite's own lock and takes no retries: its schema refuses these.
-      .option('--attempts <n>', 'git, s3: tries before giving up when the stored history keeps moving (default 6)', parseIntegerOption('--attempts'))
-      .option('--retry-delay <ms>', 'git, s3: first wait between tries, doubled each time, with jitter (default 2000)', parseIntegerOption('--retry-delay'))
       .action(async (options: RemoteOptions & { from?: string }) => {
         const context = commandContext(options);
         const saved = await saveHistory(options, localFile(context, options.from), context.log);

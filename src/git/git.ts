@@ -11,12 +11,35 @@ export function git(args: string[], cwd: string): Promise<string> {
         // git's first fatal:/error: line says what went wrong; the lines after it may be advice
         // alone ("Please make sure you have the correct access rights / and the repository exists.").
         const detail = lines.find((line) => /^(fatal|error):/.test(line)) ?? lines.at(-1) ?? error.message;
-        reject(new NightbenchError('git', `git ${args[0]} failed in ${cwd}: ${detail}`, { cause: error }));
+        reject(new NightbenchError('git', `git ${args[0]} failed in ${cwd}: ${detail}`, { cause: error, transient: isTransientGitFailure(stderr) }));
       } else {
         resolve(stdout);
       }
     });
   });
+}
+
+/** What git (through curl or ssh) says when the server refused the request for good: retrying cannot help. */
+const permanentRemoteFailure = [
+  /returned error: 4(?!29)\d\d/, // HTTP 4xx but 429 (too many requests)
+  /Authentication failed|could not read (Username|Password)|Permission denied|Repository not found|does not appear to be a git repository|not found/i,
+];
+
+/** What git says when the network or the server failed on the way: a 5xx, a 429, a dropped or refused connection, a timeout, DNS. */
+const passingRemoteFailure = [
+  /returned error: (5\d\d|429)|RPC failed|HTTP\/2 stream \d+ was not closed cleanly/,
+  /Could not resolve host|Failed to connect to|Connection (timed out|reset|refused|closed by remote host)|Operation timed out|Empty reply from server/i,
+  /remote end hung up unexpectedly|early EOF|unexpected disconnect while reading sideband packet|gnutls_handshake\(\) failed|SSL_ERROR_SYSCALL|kex_exchange_identification/i,
+];
+
+/**
+ * Whether a failed git command's stderr says the remote failed in a way that passes (a GitHub
+ * 502, a connection dropped mid-push), so the same command may succeed a little later. A
+ * refusal (no permission, no such repository) never does, even when a dropped connection follows it.
+ */
+export function isTransientGitFailure(stderr: string): boolean {
+  if (permanentRemoteFailure.some((pattern) => pattern.test(stderr))) return false;
+  return passingRemoteFailure.some((pattern) => pattern.test(stderr));
 }
 
 const fieldSeparator = '\x1f';

@@ -7,7 +7,7 @@ import { git } from '../git/git.js';
 import { mergeRunsInto } from '../history/files.js';
 import { backendFactory, type FetchOutcome, type HistoryBackend, type SaveOutcome } from './backend.js';
 import { redactCredentials } from './redact.js';
-import { defaultRetryPolicy, retryWhileMoved, type AttemptResult, type RetryDeps } from './retry.js';
+import { defaultRetryPolicy, retry, retryTransient, type AttemptResult, type RetryDeps, type RetryPolicy } from '../retry.js';
 import { addedRows, fileBytes, prepareDestination } from './sqlite-file.js';
 import { formatMiB } from '../format/index.js';
 
@@ -49,21 +49,25 @@ export class GitBranchBackend implements HistoryBackend {
   }
 
   async fetch(file: string): Promise<FetchOutcome> {
-    return this.inScratch(async (work) => {
+    return retryTransient(this.policy, this.deps, () => this.inScratch(async (work) => {
       const base = await this.checkoutBranch(work);
       const stored = path.join(work, this.options.path);
       if (!base || !existsSync(stored)) return { found: false, revision: base };
       prepareDestination(file);
       copyFileSync(stored, file);
       return { found: true, revision: base, bytes: fileBytes(file) };
-    });
+    }));
   }
 
   async save(file: string): Promise<SaveOutcome> {
     if (!existsSync(file)) throw new NightbenchError('remote', `cannot save ${file} to ${this.description}: no such file`);
-    const policy = { ...defaultRetryPolicy, attempts: this.options.attempts, baseDelayMs: this.options.retryDelayMs };
-    const { value, attempts } = await retryWhileMoved(`saving to ${this.description}`, policy, this.deps, (n) => this.inScratch((work) => this.trySave(work, file, n)));
+    const { value, attempts } = await retry(`saving to ${this.description}`, this.policy, this.deps, (n) => this.inScratch((work) => this.trySave(work, file, n)));
     return { ...value, attempts };
+  }
+
+  /** The tries and waits the options set; fetches and saves alike (each try in a fresh scratch repository). */
+  private get policy(): RetryPolicy {
+    return { ...defaultRetryPolicy, attempts: this.options.attempts, baseDelayMs: this.options.retryDelayMs };
   }
 
   private async trySave(work: string, file: string, attempt: number): Promise<AttemptResult<Omit<SaveOutcome, 'attempts'>>> {
@@ -121,9 +125,11 @@ export class GitBranchBackend implements HistoryBackend {
     }
   }
 
+  /** A git failure as the remote's; one that may pass (a 5xx, a dropped connection) stays marked so, and the save is tried again. */
   private remoteError(error: unknown): NightbenchError {
     const message = error instanceof Error ? error.message : String(error);
-    return new NightbenchError('remote', `remote history (${this.description}): ${redactCredentials(message)}`, { cause: error });
+    const transient = error instanceof NightbenchError && error.transient;
+    return new NightbenchError('remote', `remote history (${this.description}): ${redactCredentials(message)}`, { cause: error, transient });
   }
 
   private async inScratch<T>(body: (work: string) => Promise<T>): Promise<T> {

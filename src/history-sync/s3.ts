@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { NightbenchError, firstLine } from '../errors.js';
 import { mergeRunsInto } from '../history/files.js';
 import { backendFactory, type BackendDeps, type FetchOutcome, type HistoryBackend, type SaveOutcome } from './backend.js';
-import { defaultRetryPolicy, retryWhileMoved, type AttemptResult, type RetryDeps } from './retry.js';
+import { defaultRetryPolicy, retry, retryTransient, type AttemptResult, type RetryDeps, type RetryPolicy } from '../retry.js';
 import { addedRows, fileBytes, prepareDestination } from './sqlite-file.js';
 
 export const s3OptionsSchema = z.strictObject({
@@ -43,7 +43,7 @@ export class S3Backend implements HistoryBackend {
   }
 
   async fetch(file: string): Promise<FetchOutcome> {
-    const stored = await this.read();
+    const stored = await retryTransient(this.policy, this.deps, () => this.read());
     if (!stored) return { found: false };
     prepareDestination(file);
     writeFileSync(file, stored.bytes);
@@ -53,9 +53,13 @@ export class S3Backend implements HistoryBackend {
   async save(file: string): Promise<SaveOutcome> {
     if (!existsSync(file)) throw new NightbenchError('remote', `cannot save ${file} to ${this.description}: no such file`);
     await this.checkConditionalWrites();
-    const policy = { ...defaultRetryPolicy, attempts: this.options.attempts, baseDelayMs: this.options.retryDelayMs };
-    const { value, attempts } = await retryWhileMoved(`saving to ${this.description}`, policy, this.deps, () => this.trySave(file));
+    const { value, attempts } = await retry(`saving to ${this.description}`, this.policy, this.deps, () => this.trySave(file));
     return { ...value, attempts };
+  }
+
+  /** The tries and waits the options set; fetches and saves alike. */
+  private get policy(): RetryPolicy {
+    return { ...defaultRetryPolicy, attempts: this.options.attempts, baseDelayMs: this.options.retryDelayMs };
   }
 
   /** Refuses to save through a backend that would let two writers overwrite each other. */
@@ -123,13 +127,25 @@ export class S3Backend implements HistoryBackend {
     }
   }
 
+  /** An S3 failure as the remote's; one that may pass stays marked so, and is tried again after the SDK's own quick retries. */
   private remoteError(error: unknown): NightbenchError {
-    return new NightbenchError('remote', `remote history (${this.description}): ${firstLine(error)}`, { cause: error });
+    return new NightbenchError('remote', `remote history (${this.description}): ${firstLine(error)}`, { cause: error, transient: isTransientS3Failure(error) });
   }
 }
 
 function httpStatus(error: unknown): number | undefined {
   return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+}
+
+/** Network errors that reach us without an HTTP status: the endpoint did not answer, or stopped answering. */
+const passingNetworkCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'TimeoutError', 'RequestTimeout']);
+
+/** A 5xx, a 429 (slow down) or a connection that failed: the same request may succeed a little later. */
+export function isTransientS3Failure(error: unknown): boolean {
+  const status = httpStatus(error);
+  if (status !== undefined) return status >= 500 || status === 429;
+  const { code, name } = error as { code?: string; name?: string };
+  return passingNetworkCodes.has(code ?? '') || passingNetworkCodes.has(name ?? '');
 }
 
 export const s3Backend = backendFactory('s3', s3OptionsSchema, (options, deps: BackendDeps) => {

@@ -5,6 +5,7 @@ import { NightbenchError } from '../errors.js';
 import { git, readCommit } from '../git/git.js';
 import type { CommitInfo } from '../history/types.js';
 import type { Log } from '../log.js';
+import { defaultRetryPolicy, retryTransient } from '../retry.js';
 
 export interface Checkout {
   repo: string;
@@ -46,17 +47,17 @@ export async function selectTargetCommits(target: GitTarget, options: CheckoutPi
     if (!existsSync(path.join(dir, '.git'))) {
       mkdirSync(path.dirname(dir), { recursive: true });
       options.log.info(`cloning ${repository.name} from ${url}`);
-      await git(['clone', '--no-checkout', '--branch', repository.branch, '--', url, dir], options.workdir);
+      await fromRemote(options.log, () => git(['clone', '--no-checkout', '--branch', repository.branch, '--', url, dir], options.workdir));
     } else if (!options.commits?.[repository.name]) {
       // An exact commit (a bisect's state) is fetched by resolveExactCommit only when the clone lacks it.
       const before = await git(['rev-parse', '--verify', '--quiet', remoteRef], dir).catch(() => '');
-      await git(['fetch', '--quiet', 'origin', '--end-of-options', `+refs/heads/${repository.branch}:${remoteRef}`], dir);
+      await fromRemote(options.log, () => git(['fetch', '--quiet', 'origin', '--end-of-options', `+refs/heads/${repository.branch}:${remoteRef}`], dir));
       const after = (await git(['rev-parse', remoteRef], dir)).trim();
       const fresh = before.trim() ? (await git(['rev-list', '--count', `${before.trim()}..${after}`], dir)).trim() : 'all';
       options.log.info(`fetched ${repository.name}: ${fresh} new commit${fresh === '1' ? '' : 's'} on ${repository.branch}`);
     }
     const exact = options.commits?.[repository.name] ?? (index === 0 ? options.commit : undefined);
-    const sha = exact ? await resolveExactCommit(dir, exact) : await resolveBranchCommit(dir, repository.name, remoteRef, { cutoff: options.cutoff, pairedWith: options.commit ? primaryDate : undefined });
+    const sha = exact ? await resolveExactCommit(dir, exact, options.log) : await resolveBranchCommit(dir, repository.name, remoteRef, { cutoff: options.cutoff, pairedWith: options.commit ? primaryDate : undefined });
     const commit = await readCommit(dir, repository.name, sha);
     if (index === 0) primaryDate = commit.committedAt;
     selected.push({ repo: repository.name, dir, commit });
@@ -75,11 +76,24 @@ export async function checkoutGitTarget(target: GitTarget, options: CheckoutPins
   return checkouts;
 }
 
-async function resolveExactCommit(dir: string, wanted: string): Promise<string> {
+/**
+ * A clone or fetch from the target's remote, tried again while it fails in a way that passes (a
+ * GitHub 5xx, a dropped connection): one such blip must not cost the night its runs.
+ */
+function fromRemote<T>(log: Log, step: () => Promise<T>): Promise<T> {
+  return retryTransient(defaultRetryPolicy, { log }, step);
+}
+
+async function resolveExactCommit(dir: string, wanted: string, log: Log): Promise<string> {
   // Checked where the CLI reads it too; here it guards every other way in (issues, triage, files).
   if (wanted.startsWith('-')) throw new NightbenchError('usage', `a revision cannot start with "-", got "${wanted}"`);
   const resolve = () => git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${wanted}^{commit}`], dir).catch(() => '');
-  if (!(await resolve()).trim()) await git(['fetch', '--quiet', 'origin', '--end-of-options', wanted], dir).catch(() => undefined);
+  if (!(await resolve()).trim()) {
+    // A remote that refuses the commit leaves it missing (said below); one that stays down says so itself.
+    await fromRemote(log, () => git(['fetch', '--quiet', 'origin', '--end-of-options', wanted], dir)).catch((error: unknown) => {
+      if (error instanceof NightbenchError && error.transient) throw error;
+    });
+  }
   const sha = (await resolve()).trim();
   if (!sha) throw new NightbenchError('target', `commit ${wanted} does not exist in ${dir} (nor on its remote)`);
   return sha;

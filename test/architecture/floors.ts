@@ -11,8 +11,9 @@ export const floors: readonly (readonly string[])[] = [
   // process supervision, which the history (leftover processes), suite, target and runner start through.
   ['src/errors.ts', 'src/log.ts', 'src/version.ts', 'src/night.ts', 'src/direction.ts', 'src/format', 'src/stats', 'src/process'],
   // Checking outside input, the SQLite history (it owns its row shapes), machines and processes;
-  // work in a worker thread, whose errors keep their kind (src/errors.ts, below).
-  ['src/validation.ts', 'src/threads.ts', 'src/history', 'src/cluster'],
+  // work in a worker thread, whose errors keep their kind (src/errors.ts, below); trying again
+  // what failed in a way that passes (an error marked transient, below).
+  ['src/validation.ts', 'src/threads.ts', 'src/retry.ts', 'src/history', 'src/cluster'],
   // Pure detection over history rows; git; the split of a night; the suite listing.
   ['src/detect', 'src/git', 'src/shard', 'src/suite'],
   // The config (detection's policy is a section of it); what reads detection's results.

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { silentLog } from '../../src/log.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLog, type Log } from '../../src/log.js';
 import { gitBranchBackend } from '../../src/history-sync/git-branch.js';
+import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
 import { createBareRepo, git, loseNextPushRace, nightsIn, scratchDir, writeNight } from './helpers.js';
-
 
 function setup(options: Record<string, unknown> = {}) {
   const dir = scratchDir();
@@ -105,6 +105,76 @@ describe('git branch history store', () => {
     expect(error).toBeInstanceOf(Error);
     expect(error?.message).toMatch(/^remote history \(history\.sqlite on branch nightbench-history of file:\/\/\*\*\*@/);
     expect(error?.message).not.toContain('s3cret');
+  });
+
+  describe('over HTTP, with a server that fails for a while', () => {
+    let server: GitHttpServer | undefined;
+    afterEach(async () => {
+      await server?.close();
+      server = undefined;
+    });
+
+    /** A backend on `remote.git` served over HTTP, its first night saved, and the warnings it logs from then on. */
+    async function served() {
+      const { dir, repo, file } = setup();
+      server = await startGitHttpServer(dir);
+      const warnings: string[] = [];
+      const log: Log = { ...silentLog, warn: (message: string) => void warnings.push(message) };
+      const backend = gitBranchBackend({ repo: `${server.url}/${path.basename(repo)}`, retryDelayMs: 1 }, { log });
+      writeNight(file('night1.sqlite'), '2026-12-01');
+      expect(await backend.save(file('night1.sqlite'))).toMatchObject({ changed: true, attempts: 1 });
+      return { server, backend, repo, file, warnings };
+    }
+
+    it('fetches once the server answers again, saying on each wait what failed', async () => {
+      const { server, backend, file, warnings } = await served();
+      server.failNext(2);
+      expect(await backend.fetch(file('fetched.sqlite'))).toMatchObject({ found: true });
+      expect(nightsIn(file('fetched.sqlite'))).toEqual(['2026-12-01']);
+      expect(server.failed).toBe(2);
+      expect(warnings).toHaveLength(2);
+      expect(warnings[0]).toMatch(/^remote history \(history\.sqlite on branch nightbench-history of http:.*returned error: 502; trying again in [\d.]+ s \(try 2 of 6\)$/);
+    });
+
+    it('saves a night whose push got a 502, fetching and merging again, and loses nothing', async () => {
+      const { server, backend, repo, file, warnings } = await served();
+      server.failNext(1, { match: /^POST .*git-receive-pack$/ });
+      writeNight(file('night2.sqlite'), '2026-12-02');
+      expect(await backend.save(file('night2.sqlite'))).toMatchObject({ changed: true, attempts: 2 });
+      expect(server.failed).toBe(1);
+      expect(warnings).toEqual([expect.stringMatching(/git push failed .*502.*; trying again in/)]);
+      expect(git(repo, 'rev-list', '--count', 'nightbench-history')).toBe('2');
+      await backend.fetch(file('fetched.sqlite'));
+      expect(nightsIn(file('fetched.sqlite'))).toEqual(['2026-12-01', '2026-12-02']);
+    });
+
+    it('commits a night once when its push landed but the answer was lost', async () => {
+      const { server, backend, repo, file } = await served();
+      server.failNext(1, { match: /^POST .*git-receive-pack$/, answerLost: true });
+      writeNight(file('night2.sqlite'), '2026-12-02');
+      // The retry finds the branch holding every run of the night: nothing more to push.
+      expect(await backend.save(file('night2.sqlite'))).toMatchObject({ changed: false, attempts: 2 });
+      expect(git(repo, 'rev-list', '--count', 'nightbench-history')).toBe('2');
+      await backend.fetch(file('fetched.sqlite'));
+      expect(nightsIn(file('fetched.sqlite'))).toEqual(['2026-12-01', '2026-12-02']);
+    });
+
+    it('gives up after its tries when the server stays down, with git\'s line and the tries counted', async () => {
+      const { server, repo, file } = await served();
+      const backend = gitBranchBackend({ repo: `${server.url}/${path.basename(repo)}`, attempts: 3, retryDelayMs: 1 }, { log: silentLog });
+      server.failNext(1000, { status: 503 });
+      writeNight(file('night2.sqlite'), '2026-12-02');
+      await expect(backend.save(file('night2.sqlite'))).rejects.toThrow(/^remote history \(.*\): git ls-remote failed .*returned error: 503 \(still failing after 3 tries\)$/);
+      expect(server.failed).toBe(3);
+    });
+
+    it('fails at once when the server refuses (403): no permission does not pass', async () => {
+      const { server, backend, file } = await served();
+      server.failNext(1000, { status: 403 });
+      writeNight(file('night2.sqlite'), '2026-12-02');
+      await expect(backend.save(file('night2.sqlite'))).rejects.toThrow(/returned error: 403$/);
+      expect(server.failed).toBe(1);
+    });
   });
 
   it('rejects options the git store does not take, naming them', () => {

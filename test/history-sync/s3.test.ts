@@ -104,6 +104,30 @@ describe('S3 history store', () => {
     expect(new TextDecoder().decode(careless.bucket.object!.bytes)).toBe('the stored history');
   });
 
+  it('tries again a put answered 503 and a read whose connection was reset, and loses nothing', async () => {
+    const { file, send, bucket } = setup();
+    let putRefused = false;
+    let readReset = false;
+    const flaky = async (command: GetObjectCommand | PutObjectCommand) => {
+      if (command.input.Key === historyKey && command instanceof PutObjectCommand && !putRefused) {
+        putRefused = true;
+        throw s3Error(503, 'SlowDown');
+      }
+      if (command.input.Key === historyKey && command instanceof GetObjectCommand && putRefused && !readReset) {
+        readReset = true;
+        throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+      }
+      return send(command);
+    };
+    const backend = new S3Backend(s3OptionsSchema.parse({ bucket: 'perf', retryDelayMs: 1 }), { log: silentLog, send: flaky });
+    writeNight(file('night1.sqlite'), '2026-12-01');
+    // Try 1: the put is refused; try 2: the read is reset; try 3 saves.
+    expect(await backend.save(file('night1.sqlite'))).toMatchObject({ changed: true, attempts: 3 });
+    expect([putRefused, readReset, bucket.puts]).toEqual([true, true, 1]);
+    await backend.fetch(file('fetched.sqlite'));
+    expect(nightsIn(file('fetched.sqlite'))).toEqual(['2026-12-01']);
+  });
+
   it('reports any other failure at once', async () => {
     const { file } = setup();
     const backend = new S3Backend(s3OptionsSchema.parse({ bucket: 'perf' }), { log: silentLog, send: async () => Promise.reject(s3Error(403, 'AccessDenied')) });
