@@ -2,7 +2,7 @@
  * A month of operation, compressed: nights driven through the same CLI steps the workflows run
  * (shard plan, a shard, merge, detect, issues, history save to a git branch; triage jobs and
  * other writers saving beside them), with the cheap suite (no Dask, sub-second repeats), the
- * fake GitHub and a throw-away bare repository, and faults injected on chosen nights. A night
+ * fake GitHub and a throw-away bare repository served over git's smart HTTP, and faults injected on chosen nights. A night
  * whose EC2 worker host is reclaimed runs its shard on moto, in this process (soak-ec2-shard.ts).
  * At the end it checks what must never be lost. Used by bench/soak.ts (30 nights) and a short e2e test.
  */
@@ -12,13 +12,14 @@ import { sqlAll } from './sql.js';
 import { runCli, type CliOptions, type CliResult } from './cli.js';
 import { cheapa, cheapb, cheapTargetConfig, createCheapTarget } from './cheap-target.js';
 import { FakeGitHub } from './fake-github.js';
+import { startGitHttpServer } from './git-http-server.js';
 import { createBareRepo, writeNight } from '../history-sync/helpers.js';
 import { startMoto, type Moto } from '../cluster/ec2/moto.js';
 import { motoCluster, runReclaimedShard } from './soak-ec2-shard.js';
 import { tempDir } from './temp-dir.js';
 
-export type Fault = 'shard-killed' | 'github-502' | 'github-403' | 'triage-race' | 'two-writers' | 'corrupt-shard' | 'host-reclaimed';
-export const allFaults: readonly Fault[] = ['shard-killed', 'github-502', 'github-403', 'triage-race', 'two-writers', 'corrupt-shard', 'host-reclaimed'];
+export type Fault = 'shard-killed' | 'github-502' | 'github-403' | 'triage-race' | 'two-writers' | 'corrupt-shard' | 'host-reclaimed' | 'remote-502';
+export const allFaults: readonly Fault[] = ['shard-killed', 'github-502', 'github-403', 'triage-race', 'two-writers', 'corrupt-shard', 'host-reclaimed', 'remote-502'];
 
 export interface SoakOptions {
   nights: number;
@@ -83,7 +84,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   github.addRepository(repository);
   github.setRole(repository, 'mia', 'maintain');
   const bare = createBareRepo(dir);
-  const store = ['--remote', 'git', '--repo', bare, '--branch', branch, '--retry-delay', '20', '--attempts', '20'];
+  // Over HTTP, as the workflows reach GitHub, so the remote can fail as GitHub's does.
+  const remote = await startGitHttpServer(dir);
+  const store = ['--remote', 'git', '--repo', `${remote.url}/${path.basename(bare)}`, '--branch', branch, '--retry-delay', '20', '--attempts', '20'];
   const config = JSON.stringify({
     ...cheapTargetConfig(target),
     repeats: options.repeats ?? 3,
@@ -177,6 +180,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
 
       // The history job: fetch, merge, detect, issues, save, with other writers beside it.
       const historyJob = job(night, 'history');
+      const remoteFailedBefore = remote.failed;
+      // The history's remote has a bad minute: the fetch meets two 502s, the save's push lands but its answer is lost.
+      if (faults.has('remote-502')) remote.failNext(2);
       await step(historyJob, ['history', 'fetch', ...store.slice(0, 6), '--to', 'history.sqlite'], exits);
       await step(historyJob, ['db', 'merge', '--db', 'history.sqlite', ...shards.filter(existsSync)], exits);
       await step(historyJob, ['detect', '--db', 'history.sqlite', '--night', night], exits, { answers: [1] });
@@ -192,6 +198,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       // GitHub fails for this night's issue step only: failures no request met (a night with nothing
       // to write) must not wait for a later night's writes, and such a fault did not take effect.
       if (github.clearTargetedFailures() < githubFailures) injected.push(...githubFaults);
+      if (faults.has('remote-502')) remote.failNext(1, { match: /^POST .*git-receive-pack$/, answerLost: true });
       const writers: Promise<unknown>[] = [step(historyJob, ['history', 'save', ...store, '--from', 'history.sqlite', '--json'], exits)];
       if (faults.has('two-writers')) {
         // Another writer (a bisect's save) saves at the same moment.
@@ -218,6 +225,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         injected.push('triage-race');
       }
       const [save] = (await Promise.all(writers)) as CliResult[];
+      if (faults.has('remote-502') && remote.failed - remoteFailedBefore === 3) injected.push('remote-502');
       records.push({
         night,
         injected,
@@ -251,6 +259,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   } finally {
     await moto?.stop();
     await github.stop();
+    await remote.close();
   }
 }
 
