@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { planNightShards } from '../nightly/pipeline.js';
+import { planNightShards, recoverShards } from '../nightly/pipeline.js';
 import { shardMatrix } from '../shard/plan.js';
-import { addCommonOptions, collect, parseIntegerOption, parseNumberOption, type CliCommand, type CommonOptions } from './command.js';
+import { addCommonOptions, collect, parseIntegerOption, parseNumberOption, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext } from './context.js';
 
 interface PlanFlags extends CommonOptions {
@@ -15,7 +15,15 @@ interface PlanFlags extends CommonOptions {
   nights: number;
 }
 
-/** `nightbench shard plan`: splits the night's workloads over N shards by their recorded durations. */
+interface RecoverFlags extends CommonOptions {
+  out: string;
+  days: number;
+  repository?: string;
+  runId?: number;
+  json?: boolean;
+}
+
+/** `nightbench shard plan`: splits the night's workloads over N shards by their recorded durations; `shard recover`: brings back the shards of runs whose save failed. */
 export const shardCommand: CliCommand = {
   register(program: Command, setExitCode) {
     const shard = program.command('shard').description('split a night over several machines');
@@ -38,6 +46,19 @@ export const shardCommand: CliCommand = {
         } else {
           for (const s of plan.shards) process.stdout.write(`${s.index}/${plan.count}\t${Math.round(s.seconds)}s\t${s.workloads.map((w) => w.name).join(',')}\n`);
         }
+        setExitCode(0);
+      });
+
+    addCommonOptions(shard.command('recover').description("download the shard artifacts of this workflow's earlier runs that did not succeed (a save that failed leaves its night only there), for `db merge`; merging a shard the history already holds adds nothing"))
+      .requiredOption('--out <dir>', 'where to put them: DIR/run-<id>-shard-<i>/shard.sqlite')
+      .option('--days <n>', 'look this many days back (GitHub keeps the artifacts 14 days)', parseIntegerOption('--days', 1), 14)
+      .option('--repository <owner/name>', 'the repository (default: github.repository, else $GITHUB_REPOSITORY)')
+      .option('--run-id <id>', 'this run, whose workflow is searched and which is left out (default: $GITHUB_RUN_ID)', parseIntegerOption('--run-id', 1))
+      .option('--json', 'print what was downloaded as JSON')
+      .addHelpText('after', '\nThe token is read from the variable github.tokenEnv names (default GITHUB_TOKEN); it needs actions: read.\nExit codes: 0 when the search ended (whatever it found), 2 on bad input, 6 when GitHub kept failing.')
+      .action(async (flags: RecoverFlags) => {
+        const { text, ...outcome } = await recoverShards(commandContext(flags), { out: flags.out, days: flags.days, repository: flags.repository, runId: flags.runId });
+        printResult(flags.json, outcome, text);
         setExitCode(0);
       });
   },

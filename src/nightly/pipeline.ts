@@ -5,7 +5,8 @@
  * - plan job: {@link fetchHistory} (`history fetch`), then {@link planNightShards} (`shard plan`);
  * - each shard job: {@link runNight} with its shard (`nightly --no-detect --shard i/N`), then
  *   {@link summarizeNight} of its own database (`summary --no-detect`);
- * - history job: {@link fetchHistory}, {@link mergeShards} (`db merge`), {@link detectNight}
+ * - history job: {@link fetchHistory}, {@link recoverShards} (`shard recover`: the shards of
+ *   earlier runs whose save failed), {@link mergeShards} (`db merge`), {@link detectNight}
  *   (`detect`), {@link publishNightIssues} (`issues`), {@link saveHistory} (`history save`) and
  *   {@link summarizeNight} (`summary --expect-shards N`).
  *
@@ -28,6 +29,7 @@ import { nightlyPorts, runNightly, type NightlyOutcome } from './run-nightly.js'
 
 export { fetchHistory, saveHistory } from '../history-sync/transfer.js';
 export { planNightShards } from './plan-shards.js';
+export { recoverShards } from './recover-shards.js';
 export { summarizeNight } from './summarize-night.js';
 
 export interface NightRunRequest {

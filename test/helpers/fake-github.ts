@@ -2,7 +2,8 @@
  * A small stateful GitHub on node:http that speaks the REST shapes nightbench uses: the
  * repository (its default branch), issues (list with label/state filters and Link pagination,
  * create, get, update, add labels), comments (with author and time; one by id; edited by id), collaborator
- * permissions, workflow dispatches, commits/{sha} (author login) and commits/{sha}/pulls, and
+ * permissions, workflow dispatches, workflow runs and their artifacts (listed, and downloaded as a
+ * zip through a redirect, as GitHub does), commits/{sha} (author login) and commits/{sha}/pulls, and
  * `GET /user` (refused with 403 as for a workflow's token, unless told the token's login). It
  * records every request and can be told to answer 502 or a rate limit to the next N requests,
  * or to the next N requests of one method and path.
@@ -56,8 +57,28 @@ export interface RecordedRequest {
   authorization?: string;
 }
 
+/** A finished (or running) workflow run and the artifacts it uploaded. */
+export interface FakeWorkflowRun {
+  id: number;
+  workflowId: number;
+  runNumber: number;
+  status: 'completed' | 'in_progress';
+  conclusion: 'success' | 'failure' | 'cancelled' | null;
+  createdAt: string;
+  artifacts: FakeArtifact[];
+}
+
+export interface FakeArtifact {
+  id: number;
+  name: string;
+  /** The artifact's zip, as GitHub serves it. */
+  zip: Uint8Array;
+  expired?: boolean;
+}
+
 interface FakeRepository {
   issues: FakeIssue[];
+  runs: FakeWorkflowRun[];
   labels: Set<string>;
   commits: Map<string, FakeCommit>;
   roles: Map<string, FakeRole>;
@@ -110,7 +131,7 @@ export class FakeGitHub {
 
   /** A repository that exists; any other answers 404 as GitHub does. */
   addRepository(fullName: string): this {
-    this.repositories.set(fullName, { issues: [], labels: new Set(), commits: new Map(), roles: new Map(), dispatches: [] });
+    this.repositories.set(fullName, { issues: [], runs: [], labels: new Set(), commits: new Map(), roles: new Map(), dispatches: [] });
     return this;
   }
 
@@ -131,6 +152,12 @@ export class FakeGitHub {
     const comment: FakeComment = { id: this.nextId++, body, login, createdAt: this.now.toISOString() };
     this.issue(fullName, issueNumber).comments.push(comment);
     return comment;
+  }
+
+  /** A workflow run with its artifacts (ids given by the test: artifact ids must be unique in the repository). */
+  addWorkflowRun(fullName: string, run: FakeWorkflowRun): this {
+    this.repository(fullName).runs.push(run);
+    return this;
   }
 
   /** workflow_dispatch requests received, in order. */
@@ -204,6 +231,14 @@ export class FakeGitHub {
       return this.tokenLogin === undefined
         ? send(res, 403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user', status: '403' })
         : send(res, 200, { login: this.tokenLogin, id: 1, type: this.tokenLogin.endsWith('[bot]') ? 'Bot' : 'User' });
+    }
+    const blob = /^\/_blobs\/([^/]+)\/(\d+)\.zip$/.exec(url.pathname);
+    if (request.method === 'GET' && blob) {
+      // Where artifacts/{id}/zip redirects: storage outside the API, as GitHub's is.
+      const artifact = this.repositories.get(decodeURIComponent(blob[1]!))?.runs.flatMap((r) => r.artifacts).find((a) => a.id === Number(blob[2]));
+      if (!artifact) return send(res, 404, { message: 'Not Found' });
+      res.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(artifact.zip.length) });
+      return void res.end(artifact.zip);
     }
     const repoMatch = /^\/repos\/([^/]+\/[^/]+)(\/.*)?$/.exec(url.pathname);
     const repo = repoMatch ? this.repositories.get(repoMatch[1]!) : undefined;
@@ -331,6 +366,46 @@ export class FakeGitHub {
     },
     {
       method: 'GET',
+      pattern: /^\/actions\/runs\/(\d+)$/,
+      handle: (repo, match) => {
+        const run = repo.runs.find((r) => r.id === Number(match[1]));
+        return run ? [200, runJson(run)] : [404, { message: 'Not Found' }];
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/actions\/workflows\/(\d+)\/runs$/,
+      handle: (repo, match, request, url) => {
+        // `created` as the workflow pages use it here: >=YYYY-MM-DD.
+        const since = /^>=(\d{4}-\d{2}-\d{2})$/.exec(request.query.created ?? '')?.[1];
+        const runs = repo.runs
+          .filter((r) => r.workflowId === Number(match[1]) && (!since || r.createdAt.slice(0, 10) >= since))
+          .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+        return paginateUnder('workflow_runs', runs.map(runJson), request, url);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/actions\/runs\/(\d+)\/artifacts$/,
+      handle: (repo, match, request, url) => {
+        const run = repo.runs.find((r) => r.id === Number(match[1]));
+        if (!run) return [404, { message: 'Not Found' }];
+        return paginateUnder('artifacts', run.artifacts.map((a) => ({ id: a.id, name: a.name, expired: a.expired ?? false, size_in_bytes: a.zip.length })), request, url);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/actions\/artifacts\/(\d+)\/zip$/,
+      handle: (repo, match, request) => {
+        const artifact = repo.runs.flatMap((r) => r.artifacts).find((a) => a.id === Number(match[1]));
+        if (!artifact) return [404, { message: 'Not Found' }];
+        if (artifact.expired) return [410, { message: 'Artifact has expired' }];
+        const fullName = request.path.split('/').slice(2, 4).join('/');
+        return [302, undefined, { location: `${this.baseUrl}/_blobs/${encodeURIComponent(fullName)}/${artifact.id}.zip` }];
+      },
+    },
+    {
+      method: 'GET',
       pattern: /^\/commits\/([0-9a-f]+)$/,
       handle: (repo, match) => {
         const commit = repo.commits.get(match[1]!);
@@ -355,6 +430,10 @@ function commentJson(comment: FakeComment) {
   return { id: comment.id, body: comment.body, user: { login: comment.login, type: comment.login.endsWith('[bot]') ? 'Bot' : 'User' }, created_at: comment.createdAt, html_url: `https://github.example/issues/comments/${comment.id}` };
 }
 
+function runJson(run: FakeWorkflowRun) {
+  return { id: run.id, workflow_id: run.workflowId, run_number: run.runNumber, status: run.status, conclusion: run.conclusion, created_at: run.createdAt };
+}
+
 function withIssue(repo: FakeRepository, match: RegExpExecArray, handle: (issue: FakeIssue) => Answer): Answer {
   const issue = repo.issues.find((i) => i.number === Number(match[1]));
   return issue ? handle(issue) : [404, { message: 'Not Found' }];
@@ -370,6 +449,12 @@ function paginate(items: unknown[], request: RecordedRequest, url: string): Answ
   return [200, items.slice((page - 1) * perPage, page * perPage), links.length ? { link: links.join(', ') } : {}];
 }
 
+/** {@link paginate} for the endpoints that wrap their page in an object with `total_count` (workflow runs, artifacts). */
+function paginateUnder(key: string, items: unknown[], request: RecordedRequest, url: string): Answer {
+  const [status, page, headers] = paginate(items, request, url);
+  return [status, { total_count: items.length, [key]: page }, headers];
+}
+
 function failureResponse(res: ServerResponse, failure: Failure): void {
   if (failure === 'bad-gateway') return send(res, 502, { message: 'Server Error' });
   if (failure === 'secondary-rate-limit') return send(res, 403, { message: 'You have exceeded a secondary rate limit.' }, { 'retry-after': '1' });
@@ -378,7 +463,7 @@ function failureResponse(res: ServerResponse, failure: Failure): void {
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  res.end(status === 204 ? undefined : JSON.stringify(body));
+  res.end(status === 204 || status === 302 ? undefined : JSON.stringify(body));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -13,8 +13,10 @@ import { repoRoot, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 interface Step {
+  id?: string;
   uses?: string;
   run?: string;
+  'continue-on-error'?: boolean;
   env?: Record<string, string>;
   with?: Record<string, unknown>;
 }
@@ -134,6 +136,19 @@ describe('workflow files', () => {
     expect(pipeline.jobs.history!.if).toMatch(/^always\(\)/);
     expect(pipeline.jobs.pages!.needs).toBe('history');
     expect(pipeline.jobs.deploy!.permissions).toEqual({ pages: 'write', 'id-token': 'write' });
+  });
+
+  it("the pipeline's history job merges the shards of earlier runs whose save failed, without letting that step cost tonight's save", () => {
+    const history = workflows['nightly-pipeline.yml']!.jobs.history!;
+    const steps = history.steps!;
+    const recover = steps.findIndex((step) => step.run?.startsWith('nightbench shard recover --out earlier-shards'));
+    const merge = steps.findIndex((step) => step.id === 'merge');
+    expect(recover).toBeGreaterThanOrEqual(0);
+    expect(recover).toBeLessThan(merge);
+    expect(steps[recover]!['continue-on-error']).toBe(true);
+    expect(steps[merge]!.run).toContain('earlier-shards/*/shard.sqlite');
+    expect(history.permissions).toEqual({ contents: 'write', issues: 'write', actions: 'read' });
+    expect(workflows['nightly.yml']!.jobs.nightly!.permissions).toMatchObject({ actions: 'read' });
   });
 
   it('backfill: by hand with a range, the nights split over a matrix, merged and judged once', () => {
