@@ -138,6 +138,14 @@ describe('workflow files', () => {
     expect(pipeline.jobs.deploy!.permissions).toEqual({ pages: 'write', 'id-token': 'write' });
   });
 
+  it("the pipeline's plan job plans without the history when it cannot be fetched, rather than losing the night", () => {
+    const steps = workflows['nightly-pipeline.yml']!.jobs.plan!.steps!;
+    const fetch = steps.find((step) => step.id === 'fetch')!;
+    expect(fetch.run).toMatch(/^nightbench history fetch /);
+    expect(fetch['continue-on-error']).toBe(true);
+    expect(steps.find((step) => step.id === 'plan')!.env).toMatchObject({ FETCHED: '${{ steps.fetch.outcome }}' });
+  });
+
   it("the pipeline's history job merges the shards of earlier runs whose save failed, without letting that step cost tonight's save", () => {
     const history = workflows['nightly-pipeline.yml']!.jobs.history!;
     const steps = history.steps!;
