@@ -11,6 +11,11 @@ export interface RetryPolicy {
 
 export const defaultRetryPolicy: RetryPolicy = { attempts: 6, baseDelayMs: 2000, maxDelayMs: 30_000 };
 
+/** The default policy with the tries and first wait a remote's options (`--attempts`, `--retry-delay`) set. */
+export function retryPolicyOf(options: { attempts: number; retryDelayMs: number }): RetryPolicy {
+  return { ...defaultRetryPolicy, attempts: options.attempts, baseDelayMs: options.retryDelayMs };
+}
+
 /**
  * The wait before retry number `retry` (1-based): exponential backoff with full jitter, so two
  * writers that collided do not collide again on the same beat. `random` returns [0, 1).

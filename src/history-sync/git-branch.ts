@@ -7,7 +7,7 @@ import { git } from '../git/git.js';
 import { mergeRunsInto } from '../history/files.js';
 import { backendFactory, type FetchOutcome, type HistoryBackend, type SaveOutcome } from './backend.js';
 import { redactCredentials } from './redact.js';
-import { defaultRetryPolicy, retry, retryTransient, type AttemptResult, type RetryDeps, type RetryPolicy } from '../retry.js';
+import { defaultRetryPolicy, retry, retryPolicyOf, retryTransient, type AttemptResult, type RetryDeps } from '../retry.js';
 import { addedRows, fileBytes, prepareDestination } from './sqlite-file.js';
 import { formatMiB } from '../format/index.js';
 
@@ -49,7 +49,7 @@ export class GitBranchBackend implements HistoryBackend {
   }
 
   async fetch(file: string): Promise<FetchOutcome> {
-    return retryTransient(this.policy, this.deps, () => this.inScratch(async (work) => {
+    return retryTransient(retryPolicyOf(this.options), this.deps, () => this.inScratch(async (work) => {
       const base = await this.checkoutBranch(work);
       const stored = path.join(work, this.options.path);
       if (!base || !existsSync(stored)) return { found: false, revision: base };
@@ -61,13 +61,8 @@ export class GitBranchBackend implements HistoryBackend {
 
   async save(file: string): Promise<SaveOutcome> {
     if (!existsSync(file)) throw new NightbenchError('remote', `cannot save ${file} to ${this.description}: no such file`);
-    const { value, attempts } = await retry(`saving to ${this.description}`, this.policy, this.deps, (n) => this.inScratch((work) => this.trySave(work, file, n)));
+    const { value, attempts } = await retry(`saving to ${this.description}`, retryPolicyOf(this.options), this.deps, (n) => this.inScratch((work) => this.trySave(work, file, n)));
     return { ...value, attempts };
-  }
-
-  /** The tries and waits the options set; fetches and saves alike (each try in a fresh scratch repository). */
-  private get policy(): RetryPolicy {
-    return { ...defaultRetryPolicy, attempts: this.options.attempts, baseDelayMs: this.options.retryDelayMs };
   }
 
   private async trySave(work: string, file: string, attempt: number): Promise<AttemptResult<Omit<SaveOutcome, 'attempts'>>> {

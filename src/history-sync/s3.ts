@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { NightbenchError, firstLine } from '../errors.js';
 import { mergeRunsInto } from '../history/files.js';
 import { backendFactory, type BackendDeps, type FetchOutcome, type HistoryBackend, type SaveOutcome } from './backend.js';
-import { defaultRetryPolicy, retry, retryTransient, type AttemptResult, type RetryDeps, type RetryPolicy } from '../retry.js';
+import { defaultRetryPolicy, retry, retryPolicyOf, retryTransient, type AttemptResult, type RetryDeps } from '../retry.js';
 import { addedRows, fileBytes, prepareDestination } from './sqlite-file.js';
 
 export const s3OptionsSchema = z.strictObject({
@@ -43,7 +43,7 @@ export class S3Backend implements HistoryBackend {
   }
 
   async fetch(file: string): Promise<FetchOutcome> {
-    const stored = await retryTransient(this.policy, this.deps, () => this.read());
+    const stored = await retryTransient(retryPolicyOf(this.options), this.deps, () => this.read());
     if (!stored) return { found: false };
     prepareDestination(file);
     writeFileSync(file, stored.bytes);
@@ -52,14 +52,11 @@ export class S3Backend implements HistoryBackend {
 
   async save(file: string): Promise<SaveOutcome> {
     if (!existsSync(file)) throw new NightbenchError('remote', `cannot save ${file} to ${this.description}: no such file`);
-    await this.checkConditionalWrites();
-    const { value, attempts } = await retry(`saving to ${this.description}`, this.policy, this.deps, () => this.trySave(file));
+    const { value, attempts } = await retry(`saving to ${this.description}`, retryPolicyOf(this.options), this.deps, async () => {
+      await this.checkConditionalWrites();
+      return this.trySave(file);
+    });
     return { ...value, attempts };
-  }
-
-  /** The tries and waits the options set; fetches and saves alike. */
-  private get policy(): RetryPolicy {
-    return { ...defaultRetryPolicy, attempts: this.options.attempts, baseDelayMs: this.options.retryDelayMs };
   }
 
   /** Refuses to save through a backend that would let two writers overwrite each other. */
