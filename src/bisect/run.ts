@@ -76,7 +76,7 @@ export async function runBisect(loaded: LoadedConfig, store: Pick<HistoryStore, 
   for (const repo of repositories) {
     const [from, to] = [request.good[repo], request.bad[repo]];
     if (!from || !to) throw new NightbenchError('usage', `bisect: no ${!from ? 'good' : 'bad'} commit of repository ${repo}`);
-    ranges[repo] = from === to ? [] : await listRangeCommits(checkoutDir(prepared.workdir, repo), repo, from, to);
+    ranges[repo] = from === to ? [] : await listRangeCommits(checkoutDir(prepared.workdir, repo), repo, from, to, quiet);
   }
   const states = orderStates(repositories, request.good, ranges);
   const last = states.length - 1;

@@ -1,4 +1,6 @@
 import { NightbenchError } from '../errors.js';
+import type { Log } from '../log.js';
+import { defaultRetryPolicy, retryTransient } from '../retry.js';
 import { git } from './git.js';
 
 async function hasCommit(dir: string, sha: string): Promise<boolean> {
@@ -17,15 +19,16 @@ async function isShallow(dir: string): Promise<boolean> {
 /**
  * Makes sure `shas` and all their history are in the clone at `dir`: the nightly checkout may
  * be shallow or behind, and ranges and blame need the commits between nights and before them.
- * Fetches only when something is missing. A sha the remote no longer has (a force-push rewrote
+ * Fetches only when something is missing, trying again while the remote fails in a way that
+ * passes (a 5xx, a dropped connection). A sha the remote no longer has (a force-push rewrote
  * it) is a git error that names it.
  */
-export async function ensureHistory(dir: string, repo: string, shas: readonly string[]): Promise<void> {
+export async function ensureHistory(dir: string, repo: string, shas: readonly string[], log: Log): Promise<void> {
   const missing = async () => (await Promise.all(shas.map(async (sha) => ((await hasCommit(dir, sha)) ? undefined : sha)))).filter((sha) => sha !== undefined);
   const shallow = await isShallow(dir);
   const hasOrigin = (await git(['remote'], dir)).split('\n').includes('origin');
   if (hasOrigin && (shallow || (await missing()).length > 0)) {
-    await git(['fetch', '--quiet', '--tags', ...(shallow ? ['--unshallow'] : []), 'origin', '+refs/heads/*:refs/remotes/origin/*'], dir);
+    await retryTransient(defaultRetryPolicy, { log }, () => git(['fetch', '--quiet', '--tags', ...(shallow ? ['--unshallow'] : []), 'origin', '+refs/heads/*:refs/remotes/origin/*'], dir));
   }
   const stillMissing = await missing();
   if (stillMissing.length > 0) {

@@ -1,3 +1,4 @@
+import type { Log } from '../log.js';
 import { git } from './git.js';
 import { ensureHistory } from './history.js';
 
@@ -19,10 +20,10 @@ const terminator = '\x1e';
  * itself went through, which are the states a nightly could have tested (a merged branch's own
  * commits were never a tip). Fetches what a shallow or stale clone lacks first.
  */
-export async function listRangeCommits(dir: string, repo: string, from: string, to: string): Promise<RangeCommit[]> {
-  await ensureHistory(dir, repo, [from, to]);
-  const log = await git(['log', '--first-parent', '--reverse', `--format=${['%H', '%cI', '%aN', '%aE', '%s'].join(separator)}${terminator}`, `${from}..${to}`], dir);
-  return log
+export async function listRangeCommits(dir: string, repo: string, from: string, to: string, log: Log): Promise<RangeCommit[]> {
+  await ensureHistory(dir, repo, [from, to], log);
+  const listed = await git(['log', '--first-parent', '--reverse', `--format=${['%H', '%cI', '%aN', '%aE', '%s'].join(separator)}${terminator}`, `${from}..${to}`], dir);
+  return listed
     .split(terminator)
     .map((entry) => entry.trim())
     .filter(Boolean)

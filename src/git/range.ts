@@ -1,6 +1,7 @@
 import { blameTouchedLines, type FileBlame } from './blame.js';
 import { parseNumstat, parseTouchedLines, type FileChange } from './diff.js';
 import { git } from './git.js';
+import type { Log } from '../log.js';
 import { ensureHistory } from './history.js';
 import { parsePullRequestNumber } from './pull-request.js';
 
@@ -44,14 +45,14 @@ const terminator = '\x1e';
  * Collects the commits, changed files and blame context of `from..to` in the clone at `dir`,
  * fetching what a shallow or stale clone lacks first.
  */
-export async function collectRangeContext(dir: string, repo: string, from: string, to: string, options: RangeOptions = {}): Promise<RangeContext> {
+export async function collectRangeContext(dir: string, repo: string, from: string, to: string, log: Log, options: RangeOptions = {}): Promise<RangeContext> {
   const { contextLines = 3, maxCommits = 50, maxBlameFiles = 10 } = options;
-  await ensureHistory(dir, repo, [from, to]);
+  await ensureHistory(dir, repo, [from, to], log);
   const [fromSha, toSha] = (await git(['rev-parse', `${from}^{commit}`, `${to}^{commit}`], dir)).trim().split('\n') as [string, string];
   const range = `${fromSha}..${toSha}`;
   const commitCount = Number((await git(['rev-list', '--count', range], dir)).trim());
-  const log = await git(['log', `--max-count=${maxCommits}`, `--format=${['%H', '%aN', '%aE', '%aI', '%s'].join(separator)}${terminator}`, range], dir);
-  const commits = log
+  const listed = await git(['log', `--max-count=${maxCommits}`, `--format=${['%H', '%aN', '%aE', '%aI', '%s'].join(separator)}${terminator}`, range], dir);
+  const commits = listed
     .split(terminator)
     .map((entry) => entry.trim())
     .filter(Boolean)

@@ -209,7 +209,7 @@ export async function gitContext(loaded: LoadedConfig, group: Pick<IssueGroup, '
     if (range.from === range.to || !repositories.includes(range.repo)) continue;
     const dir = checkoutDir(path.resolve(loaded.baseDir, loaded.config.workdir), range.repo);
     try {
-      ranges[range.repo] = await collectRangeContext(dir, range.repo, range.from, range.to);
+      ranges[range.repo] = await collectRangeContext(dir, range.repo, range.from, range.to, log);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log.warn(`no git context for ${range.repo} ${shortSha(range.from)}..${shortSha(range.to)}: ${message}`);
