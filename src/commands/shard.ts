@@ -52,7 +52,7 @@ export const shardCommand: CliCommand = {
     addCommonOptions(shard.command('recover').description("download the shard artifacts of this workflow's earlier runs that did not succeed (a save that failed leaves its night only there), for `db merge`; merging a shard the history already holds adds nothing"))
       .requiredOption('--out <dir>', 'where to put them: DIR/run-<id>-shard-<i>/shard.sqlite')
       .option('--days <n>', 'look this many days back (GitHub keeps the artifacts 14 days)', parseIntegerOption('--days', 1), 14)
-      .option('--repository <owner/name>', 'the repository (default: github.repository, else $GITHUB_REPOSITORY)')
+      .option('--repository <owner/name>', 'the repository whose workflow runs this (default: $GITHUB_REPOSITORY; not github.repository, which may only get the issues)')
       .option('--run-id <id>', 'this run, whose workflow is searched and which is left out (default: $GITHUB_RUN_ID)', parseIntegerOption('--run-id', 1))
       .option('--json', 'print what was downloaded as JSON')
       .addHelpText('after', '\nThe token is read from the variable github.tokenEnv names (default GITHUB_TOKEN); it needs actions: read.\nExit codes: 0 when the search ended (whatever it found), 2 on bad input, 6 when GitHub kept failing.')

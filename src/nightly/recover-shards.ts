@@ -20,7 +20,10 @@ export interface RecoverShardsRequest {
   /** Where the shards go (resolved against the config's folder). */
   out: string;
   days: number;
-  /** Default: github.repository, else $GITHUB_REPOSITORY. */
+  /**
+   * Default: $GITHUB_REPOSITORY, the repository whose workflow runs this; not github.repository,
+   * which may name another repository that only gets the issues.
+   */
   repository?: string;
   /** Default: $GITHUB_RUN_ID. */
   runId?: number;
@@ -29,9 +32,9 @@ export interface RecoverShardsRequest {
 /** {@link recoverEarlierShards} for a command: the repository, run and token from the flags, the config or the workflow's environment (the token from the variable github.tokenEnv names). */
 export async function recoverShards(context: NightContext, request: RecoverShardsRequest): Promise<RecoverOutcome & { text: string }> {
   const github = context.loaded.config.github;
-  const repository = request.repository ?? github.repository ?? process.env['GITHUB_REPOSITORY'];
+  const repository = request.repository ?? process.env['GITHUB_REPOSITORY'];
   if (!repository || !/^[^/\s]+\/[^/\s]+$/.test(repository)) {
-    throw new NightbenchError('usage', `shard recover needs the repository as owner/name (--repository, github.repository or $GITHUB_REPOSITORY), got ${repository ?? 'none'}`);
+    throw new NightbenchError('usage', `shard recover needs the repository whose workflow runs it, as owner/name (--repository or $GITHUB_REPOSITORY), got ${repository ?? 'none'}`);
   }
   const runId = request.runId ?? Number(process.env['GITHUB_RUN_ID']);
   if (!Number.isInteger(runId) || runId < 1) throw new NightbenchError('usage', "shard recover needs this run's id (--run-id or $GITHUB_RUN_ID)");

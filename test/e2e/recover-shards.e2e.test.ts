@@ -22,7 +22,8 @@ describe('shard recover', () => {
     github = await new FakeGitHub().start();
     github.addRepository(repository);
     dir = tempDir('nb-recover-');
-    writeFileSync(path.join(dir, 'nightbench.config.json'), JSON.stringify({ github: { repository, apiUrl: github.baseUrl, waitUnitMs: 1, retries: 2 } }));
+    // The issues go to another repository: the runs and their artifacts are the workflow's own.
+    writeFileSync(path.join(dir, 'nightbench.config.json'), JSON.stringify({ github: { repository: 'acme/issues-only', apiUrl: github.baseUrl, waitUnitMs: 1, retries: 2 } }));
   });
   afterEach(async () => {
     await github.stop();
@@ -34,7 +35,7 @@ describe('shard recover', () => {
     writeNight(file, night);
     return zipSync({ 'shard.sqlite': new Uint8Array(readFileSync(file)) });
   };
-  const cli = (args: string[]) => runCli(args, { cwd: dir, env: { GITHUB_TOKEN: 'token', GITHUB_RUN_ID: '100' } });
+  const cli = (args: string[]) => runCli(args, { cwd: dir, env: { GITHUB_TOKEN: 'token', GITHUB_RUN_ID: '100', GITHUB_REPOSITORY: repository } });
 
   it("brings back the shards of earlier runs that did not succeed, and db merge adds their nights", async () => {
     const now = new Date();
@@ -85,7 +86,7 @@ describe('shard recover', () => {
     const outage = await cli(['shard', 'recover', '--out', 'earlier']);
     expect(outage.code).toBe(6);
     expect(outage.stderr.trim().split('\n').at(-1)).toMatch(/^nightbench: reading run 100 in acme\/perf: GitHub answered 502 after retrying/);
-    const noRun = await runCli(['shard', 'recover', '--out', 'earlier'], { cwd: dir, env: { GITHUB_TOKEN: 'token', GITHUB_RUN_ID: undefined } });
+    const noRun = await runCli(['shard', 'recover', '--out', 'earlier'], { cwd: dir, env: { GITHUB_TOKEN: 'token', GITHUB_RUN_ID: undefined, GITHUB_REPOSITORY: repository } });
     expect(noRun.code).toBe(2);
     expect(noRun.stderr).toMatch(/needs this run's id/);
   });
