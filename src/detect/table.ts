@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { formatChange, formatP, formatPercent, formatPercentOneDecimal, formatValue, formatVariant } from '../format/index.js';
+import { formatChange, formatCount, formatP, formatPercent, formatPercentOneDecimal, formatValue, formatVariant } from '../format/index.js';
 import type { VerdictKind } from './judge.js';
 import { unjudgedCounts, type DetectionReport, type UnjudgedCounts } from './run.js';
 import { detectableWithin, roundUp } from './sensitivity.js';
@@ -32,8 +32,7 @@ const unjudgedWords: Record<keyof UnjudgedCounts, string> = {
  */
 export function describeJudgedNight(report: DetectionReport): string {
   const { counts } = report;
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const judged = `judged ${report.verdicts.length} series of night ${report.night ?? '(none)'}: ${plural(counts.regression, 'regression')}, ${plural(counts.improvement, 'improvement')}, ${counts.stable} stable`;
+  const judged = `judged ${report.verdicts.length} series of night ${report.night ?? '(none)'}: ${formatCount(counts.regression, 'regression')}, ${formatCount(counts.improvement, 'improvement')}, ${counts.stable} stable`;
   const unjudgedBy = unjudgedCounts(report);
   const unjudged = (Object.keys(unjudgedWords) as (keyof UnjudgedCounts)[]).flatMap((cause) => (unjudgedBy[cause] > 0 ? [`${unjudgedBy[cause]} ${unjudgedWords[cause]}`] : []));
   return unjudged.length > 0 ? `${judged}; not judged: ${unjudged.join(', ')}` : judged;

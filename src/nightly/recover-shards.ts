@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { NightbenchError } from '../errors.js';
+import { formatCount } from '../format/index.js';
 import { createGitHubClient, type GitHubClient } from '../issues/github/client.js';
 import { gitHubError } from '../issues/github/errors.js';
 import type { Log } from '../log.js';
@@ -42,8 +43,7 @@ export async function recoverShards(context: NightContext, request: RecoverShard
   if (!token) throw new NightbenchError('usage', `shard recover talks to GitHub: set a token in ${github.tokenEnv}`);
   const client = createGitHubClient(github, token, context.log);
   const outcome = await recoverEarlierShards(client, { repository, runId, days: request.days, out: context.resolve(request.out), now: new Date(), log: context.log });
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const text = `${plural(outcome.recovered.length, 'shard')} of ${plural(outcome.runs, 'earlier run')} that did not succeed${outcome.expired.length ? `; ${outcome.expired.length} expired` : ''}`;
+  const text = `${formatCount(outcome.recovered.length, 'shard')} of ${formatCount(outcome.runs, 'earlier run')} that did not succeed${outcome.expired.length ? `; ${outcome.expired.length} expired` : ''}`;
   context.log.info(text);
   return { ...outcome, text };
 }
@@ -93,7 +93,7 @@ async function recoverEarlierShards(client: GitHubClient, options: RecoverOption
     client.paginate(client.rest.actions.listWorkflowRuns, { owner, repo, workflow_id: current.data.workflow_id, created: `>=${since.toISOString().slice(0, 10)}`, per_page: 100 }),
   );
   const runs = runsThatMayNotHaveSaved(listed as WorkflowRunSummary[], { currentRunId: options.runId, since });
-  options.log.info(`${runs.length} earlier run${runs.length === 1 ? '' : 's'} of this workflow since ${since.toISOString().slice(0, 10)} did not succeed`);
+  options.log.info(`${formatCount(runs.length, 'earlier run')} of this workflow since ${since.toISOString().slice(0, 10)} did not succeed`);
   const outcome: RecoverOutcome = { runs: runs.length, recovered: [], expired: [] };
   for (const run of runs) {
     const artifacts = await ask(`listing the artifacts of run ${run.id}`, () => client.paginate(client.rest.actions.listWorkflowRunArtifacts, { owner, repo, run_id: run.id, per_page: 100 }));

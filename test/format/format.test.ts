@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBand, formatChange, formatMiB, formatMinutes, formatMultiple, formatP, formatPercentOneDecimal, formatRatio, formatRatioInterval, formatRatioRange, formatUsd, formatValue, shortSha } from '../../src/format/index.js';
+import { formatBand, formatChange, formatCount, formatMiB, formatMinutes, formatMultiple, formatP, formatPercentOneDecimal, formatRatio, formatRatioInterval, formatRatioRange, formatUsd, formatValue, shortSha } from '../../src/format/index.js';
 
 describe('formatValue', () => {
   it.each([
@@ -53,5 +53,6 @@ describe('bands, ratios, minutes, money and sizes', () => {
     expect(formatRatio(1.31049)).toBe('1.310');
     expect(formatRatioInterval({ ratio: 1.3104, low: 1.2, high: 1.4 })).toBe('x1.310 (95% interval 1.200..1.400)');
     expect(formatMultiple(-2.345)).toBe('-2.3');
+    expect([0, 1, 2].map((n) => formatCount(n, 'shard'))).toEqual(['0 shards', '1 shard', '2 shards']);
   });
 });
