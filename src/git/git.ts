@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { NightbenchError } from '../errors.js';
 import type { CommitInfo } from '../history/types.js';
+import type { Log } from '../log.js';
+import { defaultRetryPolicy, retryTransient } from '../retry.js';
 
 /** Runs git and returns its stdout; a failure is a git error carrying git's own cause line. */
 export function git(args: string[], cwd: string): Promise<string> {
@@ -17,6 +19,15 @@ export function git(args: string[], cwd: string): Promise<string> {
       }
     });
   });
+}
+
+/**
+ * {@link git} for a command that talks to a remote (clone, fetch), tried again while the remote
+ * fails in a way that passes (a GitHub 5xx, a dropped connection), each wait logged: one such blip
+ * must not cost a night its runs or an issue its commits.
+ */
+export function gitFromRemote(args: string[], cwd: string, log: Log): Promise<string> {
+  return retryTransient(defaultRetryPolicy, { log }, () => git(args, cwd));
 }
 
 /** What git (through curl or ssh) says when the server refused the request for good: retrying cannot help. */

@@ -1,7 +1,6 @@
 import { NightbenchError } from '../errors.js';
 import type { Log } from '../log.js';
-import { defaultRetryPolicy, retryTransient } from '../retry.js';
-import { git } from './git.js';
+import { git, gitFromRemote } from './git.js';
 
 async function hasCommit(dir: string, sha: string): Promise<boolean> {
   try {
@@ -28,7 +27,7 @@ export async function ensureHistory(dir: string, repo: string, shas: readonly st
   const shallow = await isShallow(dir);
   const hasOrigin = (await git(['remote'], dir)).split('\n').includes('origin');
   if (hasOrigin && (shallow || (await missing()).length > 0)) {
-    await retryTransient(defaultRetryPolicy, { log }, () => git(['fetch', '--quiet', '--tags', ...(shallow ? ['--unshallow'] : []), 'origin', '+refs/heads/*:refs/remotes/origin/*'], dir));
+    await gitFromRemote(['fetch', '--quiet', '--tags', ...(shallow ? ['--unshallow'] : []), 'origin', '+refs/heads/*:refs/remotes/origin/*'], dir, log);
   }
   const stillMissing = await missing();
   if (stillMissing.length > 0) {

@@ -2,10 +2,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { GitTarget } from '../config/schema.js';
 import { NightbenchError } from '../errors.js';
-import { git, readCommit } from '../git/git.js';
+import { git, gitFromRemote, readCommit } from '../git/git.js';
 import type { CommitInfo } from '../history/types.js';
 import type { Log } from '../log.js';
-import { defaultRetryPolicy, retryTransient } from '../retry.js';
 
 export interface Checkout {
   repo: string;
@@ -47,11 +46,11 @@ export async function selectTargetCommits(target: GitTarget, options: CheckoutPi
     if (!existsSync(path.join(dir, '.git'))) {
       mkdirSync(path.dirname(dir), { recursive: true });
       options.log.info(`cloning ${repository.name} from ${url}`);
-      await fromRemote(options.log, () => git(['clone', '--no-checkout', '--branch', repository.branch, '--', url, dir], options.workdir));
+      await gitFromRemote(['clone', '--no-checkout', '--branch', repository.branch, '--', url, dir], options.workdir, options.log);
     } else if (!options.commits?.[repository.name]) {
       // An exact commit (a bisect's state) is fetched by resolveExactCommit only when the clone lacks it.
       const before = await git(['rev-parse', '--verify', '--quiet', remoteRef], dir).catch(() => '');
-      await fromRemote(options.log, () => git(['fetch', '--quiet', 'origin', '--end-of-options', `+refs/heads/${repository.branch}:${remoteRef}`], dir));
+      await gitFromRemote(['fetch', '--quiet', 'origin', '--end-of-options', `+refs/heads/${repository.branch}:${remoteRef}`], dir, options.log);
       const after = (await git(['rev-parse', remoteRef], dir)).trim();
       const fresh = before.trim() ? (await git(['rev-list', '--count', `${before.trim()}..${after}`], dir)).trim() : 'all';
       options.log.info(`fetched ${repository.name}: ${fresh} new commit${fresh === '1' ? '' : 's'} on ${repository.branch}`);
@@ -76,21 +75,13 @@ export async function checkoutGitTarget(target: GitTarget, options: CheckoutPins
   return checkouts;
 }
 
-/**
- * A clone or fetch from the target's remote, tried again while it fails in a way that passes (a
- * GitHub 5xx, a dropped connection): one such blip must not cost the night its runs.
- */
-function fromRemote<T>(log: Log, step: () => Promise<T>): Promise<T> {
-  return retryTransient(defaultRetryPolicy, { log }, step);
-}
-
 async function resolveExactCommit(dir: string, wanted: string, log: Log): Promise<string> {
   // Checked where the CLI reads it too; here it guards every other way in (issues, triage, files).
   if (wanted.startsWith('-')) throw new NightbenchError('usage', `a revision cannot start with "-", got "${wanted}"`);
   const resolve = () => git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${wanted}^{commit}`], dir).catch(() => '');
   if (!(await resolve()).trim()) {
     // A remote that refuses the commit leaves it missing (said below); one that stays down says so itself.
-    await fromRemote(log, () => git(['fetch', '--quiet', 'origin', '--end-of-options', wanted], dir)).catch((error: unknown) => {
+    await gitFromRemote(['fetch', '--quiet', 'origin', '--end-of-options', wanted], dir, log).catch((error: unknown) => {
       if (error instanceof NightbenchError && error.transient) throw error;
     });
   }
