@@ -4,7 +4,8 @@ import { abResultComment, listAbTests, postAbResult, publishAbReport, runAndPubl
 import type { AbTestRecord } from '../ab/test-record.js';
 import type { HistoryStore } from '../history/store.js';
 import { NightbenchError } from '../errors.js';
-import { createGitHubClient } from '../issues/github/client.js';
+import { repositoryFullName } from '../config/github-section.js';
+import { gitHubClientFromEnv } from '../issues/github/client.js';
 import { upsertPullRequestComment } from '../issues/github/pull-request-comment.js';
 import { addCommonOptions, parseIntegerOption, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext, openContextHistory, openRecordedHistory, type CommandContext } from './context.js';
@@ -100,10 +101,8 @@ export const abCommand: CliCommand = {
         }
         const github = context.loaded.config.github;
         const repository = flags.repository ?? github.repository ?? process.env['GITHUB_REPOSITORY'];
-        if (!repository || !/^[\w.-]+\/[\w.-]+$/.test(repository)) throw new NightbenchError('usage', `ab comment needs the repository as owner/name: --repository, github.repository or $GITHUB_REPOSITORY (got ${repository ?? 'none'})`);
-        const token = process.env[github.tokenEnv];
-        if (!token) throw new NightbenchError('usage', `ab comment talks to GitHub: set a token in ${github.tokenEnv}`);
-        const client = createGitHubClient(github, token, context.log);
+        if (!repository || !repositoryFullName.test(repository)) throw new NightbenchError('usage', `ab comment needs the repository as owner/name: --repository, github.repository or $GITHUB_REPOSITORY (got ${repository ?? 'none'})`);
+        const client = gitHubClientFromEnv(github, 'ab comment', context.log);
         const posted = await postAbResult(flags.result, flags.reportUrl, (marker, body) => upsertPullRequestComment(client, repository, flags.pr, marker, body));
         printResult(flags.json, posted, `${posted.action} ${posted.url}`);
         setExitCode(0);

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { NightbenchError } from '../errors.js';
-import { createGitHubClient } from '../issues/github/client.js';
+import { gitHubClientFromEnv } from '../issues/github/client.js';
 import { runTriage } from '../triage/apply-command.js';
 import { resolveTriageRequest, type TriageSource } from '../triage/request.js';
 import { addCommonOptions, parseIntegerOption, type CliCommand, type CommonOptions } from './command.js';
@@ -32,9 +31,7 @@ export const triageCommand: CliCommand = {
     ).action(async (flags: TriageFlags) => {
       const context = commandContext(flags);
       const github = context.loaded.config.github;
-      const token = process.env[github.tokenEnv];
-      if (!token) throw new NightbenchError('usage', `triage talks to GitHub: set a token in ${github.tokenEnv}`);
-      const client = createGitHubClient(github, token, context.log);
+      const client = gitHubClientFromEnv(github, 'triage', context.log);
       const request = await resolveTriageRequest({ ...flags, event: flags.event ?? (flags.issue === undefined ? process.env['GITHUB_EVENT_PATH'] : undefined) }, github.repository ?? process.env['GITHUB_REPOSITORY'], client);
       const store = openContextHistory(context);
       try {

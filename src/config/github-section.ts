@@ -6,7 +6,10 @@
  */
 import { z } from 'zod';
 
-const fullName = z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must be "owner/name"');
+/** A GitHub repository's "owner/name", as the config and every command's --repository take it. */
+export const repositoryFullName = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+
+const fullName = z.string().regex(repositoryFullName, 'must be "owner/name"');
 
 /** The login a workflow's GITHUB_TOKEN writes as. */
 export const actionsBotLogin = 'github-actions[bot]';

@@ -9,9 +9,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
+import { repositoryFullName } from '../config/github-section.js';
 import { NightbenchError } from '../errors.js';
 import { formatCount } from '../format/index.js';
-import { createGitHubClient, type GitHubClient } from '../issues/github/client.js';
+import { gitHubClientFromEnv, type GitHubClient } from '../issues/github/client.js';
 import { gitHubError } from '../issues/github/errors.js';
 import type { Log } from '../log.js';
 import { runsThatMayNotHaveSaved, shardArtifacts, type ArtifactSummary, type WorkflowRunSummary } from '../shard/recover-plan.js';
@@ -32,16 +33,13 @@ export interface RecoverShardsRequest {
 
 /** {@link recoverEarlierShards} for a command: the repository, run and token from the flags, the config or the workflow's environment (the token from the variable github.tokenEnv names). */
 export async function recoverShards(context: NightContext, request: RecoverShardsRequest): Promise<RecoverOutcome & { text: string }> {
-  const github = context.loaded.config.github;
   const repository = request.repository ?? process.env['GITHUB_REPOSITORY'];
-  if (!repository || !/^[^/\s]+\/[^/\s]+$/.test(repository)) {
+  if (!repository || !repositoryFullName.test(repository)) {
     throw new NightbenchError('usage', `shard recover needs the repository whose workflow runs it, as owner/name (--repository or $GITHUB_REPOSITORY), got ${repository ?? 'none'}`);
   }
   const runId = request.runId ?? Number(process.env['GITHUB_RUN_ID']);
   if (!Number.isInteger(runId) || runId < 1) throw new NightbenchError('usage', "shard recover needs this run's id (--run-id or $GITHUB_RUN_ID)");
-  const token = process.env[github.tokenEnv];
-  if (!token) throw new NightbenchError('usage', `shard recover talks to GitHub: set a token in ${github.tokenEnv}`);
-  const client = createGitHubClient(github, token, context.log);
+  const client = gitHubClientFromEnv(context.loaded.config.github, 'shard recover', context.log);
   const outcome = await recoverEarlierShards(client, { repository, runId, days: request.days, out: context.resolve(request.out), now: new Date(), log: context.log });
   const text = `${formatCount(outcome.recovered.length, 'shard')} of ${formatCount(outcome.runs, 'earlier run')} that did not succeed${outcome.expired.length ? `; ${outcome.expired.length} expired` : ''}`;
   context.log.info(text);

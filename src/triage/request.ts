@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { repositoryFullName } from '../config/github-section.js';
 import { NightbenchError } from '../errors.js';
 import type { GitHubClient } from '../issues/github/client.js';
 import { gitHubError } from '../issues/github/errors.js';
@@ -37,7 +38,7 @@ export async function resolveTriageRequest(flags: TriageSource, configured: stri
     };
   }
   const repository = flags.repository ?? configured;
-  if (!repository || !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository)) throw new NightbenchError('usage', 'triage: give --event, or --repository owner/name (or github.repository) with --issue');
+  if (!repository || !repositoryFullName.test(repository)) throw new NightbenchError('usage', 'triage: give --event, or --repository owner/name (or github.repository) with --issue');
   if (flags.issue === undefined || flags.issue < 1) throw new NightbenchError('usage', 'triage: --issue N is needed without an event');
   const [owner, repo] = repository.split('/') as [string, string];
   if (flags.commentId !== undefined) {

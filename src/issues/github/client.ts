@@ -9,6 +9,7 @@ import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import Bottleneck from 'bottleneck';
+import { NightbenchError } from '../../errors.js';
 import type { Log } from '../../log.js';
 import type { GitHubConfig } from '../../config/github-section.js';
 import { setFallbackLogin } from './identity.js';
@@ -54,4 +55,14 @@ export function createGitHubClient(settings: ClientSettings, token: string, log:
   });
   if (settings.botLogin) setFallbackLogin(client, settings.botLogin);
   return client;
+}
+
+/**
+ * A client authenticated with the token in the variable `settings.tokenEnv` names, for a command
+ * that cannot do without GitHub (`who` names it): no token is a usage error saying where to put one.
+ */
+export function gitHubClientFromEnv(settings: ClientSettings & Pick<GitHubConfig, 'tokenEnv'>, who: string, log: Log): GitHubClient {
+  const token = process.env[settings.tokenEnv];
+  if (!token) throw new NightbenchError('usage', `${who} talks to GitHub: set a token in ${settings.tokenEnv}`);
+  return createGitHubClient(settings, token, log);
 }
