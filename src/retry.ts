@@ -68,5 +68,6 @@ export async function retry<T>(what: string, policy: RetryPolicy, deps: RetryDep
 
 /** {@link retry} for a step that has no conditional write: only its transient failures are tried again. */
 export async function retryTransient<T>(policy: RetryPolicy, deps: RetryDeps, body: () => Promise<T>): Promise<T> {
+  // `what` names a moved write in retry's messages; a step whose tries are always done never has one.
   return (await retry('', policy, deps, async () => ({ kind: 'done', value: await body() }))).value;
 }

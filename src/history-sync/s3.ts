@@ -138,7 +138,7 @@ function httpStatus(error: unknown): number | undefined {
 const passingNetworkCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'TimeoutError', 'RequestTimeout']);
 
 /** A 5xx, a 429 (slow down) or a connection that failed: the same request may succeed a little later. */
-export function isTransientS3Failure(error: unknown): boolean {
+function isTransientS3Failure(error: unknown): boolean {
   const status = httpStatus(error);
   if (status !== undefined) return status >= 500 || status === 429;
   const { code, name } = error as { code?: string; name?: string };
