@@ -235,7 +235,8 @@ export class FakeGitHub {
     const blob = /^\/_blobs\/([^/]+)\/(\d+)\.zip$/.exec(url.pathname);
     if (request.method === 'GET' && blob) {
       // Where artifacts/{id}/zip redirects: storage outside the API, as GitHub's is.
-      const artifact = this.repositories.get(decodeURIComponent(blob[1]!))?.runs.flatMap((r) => r.artifacts).find((a) => a.id === Number(blob[2]));
+      const repo = this.repositories.get(decodeURIComponent(blob[1]!));
+      const artifact = repo && findArtifact(repo, Number(blob[2]));
       if (!artifact) return send(res, 404, { message: 'Not Found' });
       res.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(artifact.zip.length) });
       return void res.end(artifact.zip);
@@ -397,7 +398,7 @@ export class FakeGitHub {
       method: 'GET',
       pattern: /^\/actions\/artifacts\/(\d+)\/zip$/,
       handle: (repo, match, request) => {
-        const artifact = repo.runs.flatMap((r) => r.artifacts).find((a) => a.id === Number(match[1]));
+        const artifact = findArtifact(repo, Number(match[1]));
         if (!artifact) return [404, { message: 'Not Found' }];
         if (artifact.expired) return [410, { message: 'Artifact has expired' }];
         const fullName = request.path.split('/').slice(2, 4).join('/');
@@ -428,6 +429,10 @@ function issueJson(issue: FakeIssue) {
 
 function commentJson(comment: FakeComment) {
   return { id: comment.id, body: comment.body, user: { login: comment.login, type: comment.login.endsWith('[bot]') ? 'Bot' : 'User' }, created_at: comment.createdAt, html_url: `https://github.example/issues/comments/${comment.id}` };
+}
+
+function findArtifact(repo: FakeRepository, id: number): FakeArtifact | undefined {
+  return repo.runs.flatMap((r) => r.artifacts).find((a) => a.id === id);
 }
 
 function runJson(run: FakeWorkflowRun) {
