@@ -4,7 +4,7 @@
  * go through the same client code as they do against GitHub. It can be told to answer the next
  * N requests (or the next N whose method and path match) with an HTTP error instead, as a
  * server having a bad minute does, either refusing them or doing what they asked and losing the
- * answer (a push that landed, reported as a 502), and it records every request.
+ * answer (a push that landed, reported as a 502), and it counts the requests it failed.
  */
 import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,8 +13,6 @@ import type { AddressInfo } from 'node:net';
 export interface GitHttpServer {
   /** `http://127.0.0.1:PORT`; a repository `x.git` in the folder is at `${url}/x.git`. */
   url: string;
-  /** Every request, as `METHOD /path?query`. */
-  requests: string[];
   /**
    * Answers the next `count` requests matching `match` (all, by default) with `status`; with
    * `answerLost`, after doing what they asked.
@@ -27,12 +25,10 @@ export interface GitHttpServer {
 
 export async function startGitHttpServer(root: string): Promise<GitHttpServer> {
   const faults: { remaining: number; status: number; match: RegExp; answerLost: boolean }[] = [];
-  const requests: string[] = [];
   let failed = 0;
 
   const server = createServer((request, response) => {
     const line = `${request.method} ${request.url}`;
-    requests.push(line);
     const fault = faults.find((f) => f.remaining > 0 && f.match.test(line));
     if (fault) {
       fault.remaining -= 1;
@@ -48,7 +44,6 @@ export async function startGitHttpServer(root: string): Promise<GitHttpServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    requests,
     failNext(count, options = {}) {
       faults.push({ remaining: count, status: options.status ?? 502, match: options.match ?? /./, answerLost: options.answerLost ?? false });
     },
