@@ -85,10 +85,21 @@ export function pooledWithinSpread(groups: readonly (readonly number[])[], clip 
 export function noiseOverFloor(spread: number, spreadDegrees: number, floor: number, floorDegrees: number | undefined): { noise: number; degrees: number } {
   if (floorDegrees === undefined || !(floor > 0)) return { noise: Math.max(spread, floor), degrees: spreadDegrees };
   if (spread < floor) return { noise: floor, degrees: Math.max(floorDegrees, spreadDegrees) };
-  const beyond = Math.log((spread / floor) ** 2) / Math.sqrt(2 / spreadDegrees + 2 / floorDegrees);
-  if (beyond >= nightsBeyondFloorZ) return { noise: spread, degrees: spreadDegrees };
+  if (!nightsWithinFloor(spread, spreadDegrees, floor, floorDegrees)) return { noise: spread, degrees: spreadDegrees };
   const degrees = spreadDegrees + floorDegrees;
   return { noise: Math.sqrt((spread * spread * spreadDegrees + floor * floor * floorDegrees) / degrees), degrees };
+}
+
+/**
+ * Whether nights whose levels spread `spread` (with `spreadDegrees`) show no sign of spreading
+ * beyond the `floor` their repeats imply (with `floorDegrees`): under it, or the log of their
+ * variances' ratio under {@link nightsBeyondFloorZ} of its standard errors. Then the nights are
+ * their repeats' noise and nothing of their own.
+ */
+export function nightsWithinFloor(spread: number, spreadDegrees: number, floor: number, floorDegrees: number): boolean {
+  if (!(floor > 0)) return false;
+  if (spread <= floor) return true;
+  return Math.log((spread / floor) ** 2) / Math.sqrt(2 / spreadDegrees + 2 / floorDegrees) < nightsBeyondFloorZ;
 }
 
 /**

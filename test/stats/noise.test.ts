@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lagOneCorrelation, noiseOverFloor, pooledWithinSpread, relativeSpread } from '../../src/stats/noise.js';
+import { lagOneCorrelation, nightsWithinFloor, noiseOverFloor, pooledWithinSpread, relativeSpread } from '../../src/stats/noise.js';
 import { createRandom } from '../../src/stats/random.js';
 import { normalSample } from './helpers.js';
 
@@ -78,5 +78,26 @@ describe('noiseOverFloor', () => {
     expect(noiseOverFloor(0.04, 31, 0.048, 60)).toEqual({ noise: 0.048, degrees: 60 });
     expect(noiseOverFloor(0.05, 31, 0.048, undefined)).toEqual({ noise: 0.05, degrees: 31 });
     expect(noiseOverFloor(0.04, 31, 0, undefined)).toEqual({ noise: 0.04, degrees: 31 });
+  });
+});
+
+describe('nightsWithinFloor', () => {
+  it('says the nights are their repeats\' noise where they spread no more than the repeats imply, or not clearly more', () => {
+    expect(nightsWithinFloor(0.04, 31, 0.048, 60)).toBe(true);
+    // Variances 1.09 times apart: 0.26 of their log ratio's standard errors.
+    expect(nightsWithinFloor(0.05, 31, 0.048, 60)).toBe(true);
+    // 1.56 times apart: 1.4 standard errors, beyond the one-sided 20% cut.
+    expect(nightsWithinFloor(0.06, 31, 0.048, 60)).toBe(false);
+  });
+
+  it('says nothing of nights without a floor to compare with', () => {
+    expect(nightsWithinFloor(0.04, 31, 0, 60)).toBe(false);
+  });
+
+  it('decides exactly where noiseOverFloor pools', () => {
+    for (const spread of [0.03, 0.045, 0.05, 0.052, 0.055, 0.058, 0.06, 0.08]) {
+      const pooled = noiseOverFloor(spread, 31, 0.048, 60).degrees > 31;
+      expect(nightsWithinFloor(spread, 31, 0.048, 60)).toBe(pooled);
+    }
   });
 });
