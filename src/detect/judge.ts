@@ -9,10 +9,11 @@ import { changeNoiseOf, type Comparison, type ComparisonStats } from './compare.
 import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, heldImprovementNights, heldImprovementStart, heldLongEnough, judgedLevelStart, latestOnShiftedSide, rankBaselineNeeded, rankStepNeeded, shiftRankAlpha, shiftRanksApart, strongestShift, type Shift, type ShiftOptions } from './evidence.js';
 import { suspectNights } from './suspect-range.js';
 import { mannWhitneyU } from '../stats/mann-whitney.js';
-import { lagOneCorrelation } from '../stats/noise.js';
+import { huberLocation, huberNoiseFactor } from '../stats/m-estimate.js';
+import { lagOneCorrelation, nightsWithinFloor } from '../stats/noise.js';
 import { lookbackResults, resolveSeriesPolicy, type DetectionPolicy, type Direction } from './policy.js';
 import { detectableOf, detectionPower, type Detectable } from './sensitivity.js';
-import { logMedianOf, type NightPoint, type Series, type SeriesIdentity } from './series.js';
+import { logMedianOf, nightMedian, type NightPoint, type Series, type SeriesIdentity } from './series.js';
 import type { MachineComparison } from './machine-class.js';
 import type { NightRef } from '../history/types.js';
 
@@ -173,18 +174,40 @@ const secondLookZ = 0.2;
  * lookback's), after the results before the lookback (`Comparison.earlier`, the second look's,
  * baseline only: splits stay inside the lookback), then tonight's level last.
  */
-function persistenceNights(comparison: Comparison, stats: ComparisonStats, sinceEpisode: readonly NightPoint[], policy: DetectionPolicy, noiseFloor: number) {
+function persistenceNights(comparison: Comparison, stats: ComparisonStats, sinceEpisode: readonly NightPoint[], policy: DetectionPolicy, noiseFloor: number, efficient = nightsAreTheirRepeats(comparison, stats, policy)) {
   const minBaseline = Math.max(policy.minBaselineNights, policy.windowDays);
   // A young series (its whole history in the lookback, no level accepted): its first nights were
   // too few to judge a step among them (`ShiftOptions.unjudgedNights`).
   const young = comparison.baselineStart === undefined && comparison.lookback.length < lookbackResults(policy);
+  const levelOf = efficient ? (values: readonly number[]) => huberLocation(values.map(Math.log), stats.repeatSpread) : (values: readonly number[]) => Math.log(nightMedian(values));
+  const repeatNoise = efficient ? stats.repeatSpread * huberNoiseFactor(comparison.latest!.values.length) : stats.repeatNoise;
   const shiftOptions: ShiftOptions = {
-    minBaseline, maxBaseline: Math.max(minBaseline, policy.persistBaselineNights), minNights: policy.persistNights, clip: clipNoiseUnits, noiseFloor: Math.max(stats.repeatNoise, noiseFloor),
-    noiseFloorDegrees: stats.repeatNoise >= noiseFloor ? stats.repeatDegrees : undefined, repeatNoise: stats.repeatNoise, unjudgedNights: young ? minBaseline : 0,
+    minBaseline, maxBaseline: Math.max(minBaseline, policy.persistBaselineNights), minNights: policy.persistNights, clip: clipNoiseUnits, noiseFloor: Math.max(repeatNoise, noiseFloor),
+    noiseFloorDegrees: repeatNoise >= noiseFloor ? stats.repeatDegrees : undefined, repeatNoise, unjudgedNights: young ? minBaseline : 0,
   };
   const persistPoints = [...comparison.earlier, ...sinceEpisode];
-  const episodeLevels = [...persistPoints.map(logMedianOf), Math.log(stats.newMedian)];
-  return { shiftOptions, persistPoints, episodeLevels };
+  const episodeLevels = [...persistPoints.map((point) => levelOf(point.values)), levelOf(comparison.latest!.values)];
+  return { shiftOptions, persistPoints, episodeLevels, efficient };
+}
+
+/**
+ * Whether the persistence path reads each night's level as the Huber M-estimate of its repeats
+ * (`huberLocation`, at the repeats' pooled spread) instead of their median: at 3 or more repeats
+ * a night, where the lookback's nights before the last `persistNights` (those a young step may
+ * already hold) spread no more than their repeats imply (`nightsWithinFloor`, at least
+ * {@link minNoiseNights} of them). There a night's level is its repeats' noise alone, and the
+ * estimate has 12% less of it than the median (0.587 of one repeat's at 3 repeats, 0.670), so a
+ * step stands 14% more standard errors from the nights before it. Where the nights wander beyond
+ * their repeats, the wander is most of a level's noise and the estimator gains little, and real
+ * repeats there are heavy-tailed (the Dask recording's planted regression was lost when every
+ * night read the M-estimate: docs/detection-design.md). The fast path keeps the median: one
+ * night's level alone, skewed by a wild repeat, opened improvements on unchanged series.
+ */
+function nightsAreTheirRepeats(comparison: Comparison, stats: ComparisonStats, policy: DetectionPolicy): boolean {
+  if (!(stats.repeatSpread > 0) || (comparison.latest?.values.length ?? 0) < 3) return false;
+  const before = comparison.lookback.slice(0, -policy.persistNights).map(logMedianOf);
+  if (before.length < minNoiseNights) return false;
+  return nightsWithinFloor(sampleStandardDeviation(before), before.length - 1, stats.repeatNoise, stats.repeatDegrees);
 }
 
 /** The sign of a change for the better in log units: -1 where lower is better. */
@@ -246,7 +269,9 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
   const fastAllowed = repeats >= policy.minRepeats;
   const change = stats.ratio - 1;
   const noise = Math.max(stats.noise, noiseFloor);
-  const { shiftOptions, persistPoints, episodeLevels } = persistenceNights(comparison, stats, sinceEpisode, policy, noiseFloor);
+  const { shiftOptions, persistPoints, episodeLevels, efficient } = persistenceNights(comparison, stats, sinceEpisode, policy, noiseFloor);
+  // The fast path judges tonight's median: its spreads are the nights' medians', whatever level the persistence path reads.
+  const medianNights = efficient ? persistenceNights(comparison, stats, sinceEpisode, policy, noiseFloor, false) : { shiftOptions, episodeLevels };
   // The nights since the level judged last: the last episode's, or a shift since then known to be below the threshold.
   const earlier = comparison.earlier;
   const { from: judgedFrom, shift: judgedLevelShift } = judgedLevelStart(episodeLevels, shiftOptions, policy.persistZ, threshold);
@@ -254,10 +279,11 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
   const persistLevels = episodeLevels.slice(judgedFrom);
   const since = persistSince.slice(Math.max(0, earlier.length - judgedFrom));
   const levels = persistLevels.slice(Math.max(0, earlier.length - judgedFrom));
+  const medianLevels = medianNights.episodeLevels.slice(judgedFrom).slice(Math.max(0, earlier.length - judgedFrom));
   // The spread of the nights themselves since the last judged level: a bimodal benchmark's
   // successive differences are calm within each run of one mode, and its mode flips would pass
   // for steps against them (193 false alarms per 100 series x 60 nights at 3 repeats).
-  const lookbackSpread = since.length >= minNoiseNights ? sampleStandardDeviation(levels.slice(0, -1)) : 0;
+  const lookbackSpread = since.length >= minNoiseNights ? sampleStandardDeviation(medianLevels.slice(0, -1)) : 0;
   const multipleAt = (spread: number) => {
     const changeNoise = changeNoiseOf(Math.max(noise, spread), comparison.baseline.length);
     return changeNoise > 0 ? Math.abs(Math.log(stats.ratio)) / changeNoise : Number.POSITIVE_INFINITY;
@@ -272,8 +298,8 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
   // bimodal benchmark whose slow mode a month of nights happened to show once or twice shows it
   // as often as ever in the month before.
   const lookbackNight = fastAllowed && large && significant && multipleAt(lookbackSpread) >= policy.noiseMultiple;
-  const earlierAtLevel = lookbackNight && judgedFrom === 0 ? levelMemory(memory, episodeLevels, shiftOptions, policy.persistZ, threshold, levels.slice(0, -1)) : [];
-  const nightsSpread = earlierAtLevel.length > 0 ? Math.max(lookbackSpread, sampleStandardDeviation([...earlierAtLevel, ...levels.slice(0, -1)])) : lookbackSpread;
+  const earlierAtLevel = lookbackNight && judgedFrom === 0 ? levelMemory(memory, medianNights.episodeLevels, medianNights.shiftOptions, policy.persistZ, threshold, medianLevels.slice(0, -1)) : [];
+  const nightsSpread = earlierAtLevel.length > 0 ? Math.max(lookbackSpread, sampleStandardDeviation([...earlierAtLevel, ...medianLevels.slice(0, -1)])) : lookbackSpread;
   const baselineNoise = Math.max(noise, nightsSpread);
   const multiple = multipleAt(nightsSpread);
   const beyondNoise = multiple >= policy.noiseMultiple;

@@ -165,9 +165,11 @@ export function judgedNight(store: Pick<HistoryStore, 'runs' | 'episodes' | 'tri
  * ending the young series' gate; 12: the nights' spread pooled with the repeats' floor where
  * it shows no sign of exceeding it, `noiseOverFloor`; 13: the persistence path no longer ranks a
  * shift against the level's earlier nights, only the fast path reads them; 14: a night within
- * sqrt(2) noise of an earlier night at its level is that level's precedent, `precedentNoiseUnits`).
+ * sqrt(2) noise of an earlier night at its level is that level's precedent, `precedentNoiseUnits`;
+ * 15: the persistence path reads a night's level as the Huber M-estimate of its repeats where the
+ * nights spread no more than the repeats imply, `nightsAreTheirRepeats`).
  */
-const verdictFormat = 14;
+const verdictFormat = 15;
 
 /** What stored verdicts were judged with: a change of any may change every verdict. */
 function policyFingerprint(policy: DetectionPolicy): string {

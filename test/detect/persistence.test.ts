@@ -61,6 +61,17 @@ describe('the persistence path', () => {
     }
   });
 
+  it('reads a night\'s level from its repeats as an M-estimate where the nights spread no more than the repeats imply: +30% at CV 10% and 3 repeats found within 3 nights', () => {
+    // Two of the bench's series (bench/synthetic-suite.ts, stepRows 10 and 38) whose strongest split
+    // stood under persistZ with the nights' medians, above it with their Huber estimates.
+    for (const seed of [90_133, 90_497]) {
+      const { openedAt, episode } = firstEpisode({ seed, nights: stepNight + 3, repeats: 3, cv: 0.1, steps: [{ from: stepNight, factor: 1.3 }] }, stepNight + 2, stepNight);
+      expect(openedAt).toBeGreaterThanOrEqual(0);
+      expect(episode).toMatchObject({ kind: 'regression' });
+      expect(episode!.lastGood.night < nightAt(stepNight) && episode!.firstBad.night >= nightAt(stepNight - 2)).toBe(true);
+    }
+  });
+
   it('never absorbs a step unjudged: +15% at 5% noise and one repeat opens within 28 nights in every series, its range holding the step night', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const { openedAt, episode } = firstEpisode({ seed: 400 + seed, nights: stepNight + 28, repeats: 1, cv: 0.05, steps: [{ from: stepNight, factor: 1.15 }] }, stepNight + 27, stepNight);
