@@ -277,9 +277,11 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
   const { from: judgedFrom, shift: judgedLevelShift } = judgedLevelStart(episodeLevels, shiftOptions, policy.persistZ, threshold);
   const persistSince = persistPoints.slice(judgedFrom);
   const persistLevels = episodeLevels.slice(judgedFrom);
-  const since = persistSince.slice(Math.max(0, earlier.length - judgedFrom));
-  const levels = persistLevels.slice(Math.max(0, earlier.length - judgedFrom));
-  const medianLevels = medianNights.episodeLevels.slice(judgedFrom).slice(Math.max(0, earlier.length - judgedFrom));
+  // Where the lookback's nights begin among them (the results before the lookback are baseline only).
+  const lookbackFrom = Math.max(0, earlier.length - judgedFrom);
+  const since = persistSince.slice(lookbackFrom);
+  const levels = persistLevels.slice(lookbackFrom);
+  const medianLevels = medianNights.episodeLevels.slice(judgedFrom + lookbackFrom);
   // The spread of the nights themselves since the last judged level: a bimodal benchmark's
   // successive differences are calm within each run of one mode, and its mode flips would pass
   // for steps against them (193 false alarms per 100 series x 60 nights at 3 repeats).
@@ -313,7 +315,7 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
 
   // Every night since the last judged level is tested together against it (`evidence.ts`); the
   // noise floor is what the repeats imply, raised by a maintainer's false alarms.
-  const scanOptions = { ...shiftOptions, firstSplit: Math.max(0, earlier.length - judgedFrom) };
+  const scanOptions = { ...shiftOptions, firstSplit: lookbackFrom };
   // The scan that ended the judged level's search is this one, unless nights before the lookback must not be split at.
   const shift = scanOptions.firstSplit === 0 ? judgedLevelShift : strongestShift(persistLevels, scanOptions);
   const shiftProved = shift !== undefined && Math.abs(shift.z) >= policy.persistZ;
