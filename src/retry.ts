@@ -17,10 +17,11 @@ export function retryPolicyOf(options: { attempts: number; retryDelayMs: number 
 }
 
 /**
- * The wait before retry number `retry` (1-based): exponential backoff with full jitter, so two
- * writers that collided do not collide again on the same beat. `random` returns [0, 1).
+ * The wait before retry number `retry` (1-based): exponential backoff, each wait drawn between
+ * half its ceiling and the ceiling, so two writers that collided do not collide again on the same
+ * beat. `random` returns [0, 1). Remote retries and the history's busy waits both draw from it.
  */
-export function backoffDelayMs(retry: number, policy: RetryPolicy, random: () => number): number {
+export function backoffDelayMs(retry: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
   return Math.round(ceiling * (0.5 + random() / 2));
 }

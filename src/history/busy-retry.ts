@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { backoffDelayMs } from '../retry.js';
 
 export interface BusyRetryPolicy {
   /** The longest wait in all before the lock counts as held for good. */
@@ -44,8 +45,8 @@ export function retryWhileBusy<T>(body: () => T, policy: BusyRetryPolicy = defau
     } catch (error) {
       const spent = now() - started;
       if (!isBusy(error) || spent >= policy.budgetMs) throw error;
-      const ceiling = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (attempt - 1));
-      const wait = Math.min(policy.budgetMs - spent, Math.max(1, Math.round(ceiling * (0.5 + Math.random() / 2))));
+      const backoff = backoffDelayMs(attempt, { baseDelayMs: policy.firstDelayMs, maxDelayMs: policy.maxDelayMs }, Math.random);
+      const wait = Math.min(policy.budgetMs - spent, Math.max(1, backoff));
       onWait(wait, attempt, policy);
       sleep(wait);
     }
