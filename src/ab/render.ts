@@ -1,4 +1,4 @@
-import { formatBand, formatLevel, formatP, formatRatioRange, formatSeconds, formatValue } from '../format/index.js';
+import { formatBand, formatCount, formatLevel, formatP, formatRatioRange, formatSeconds, formatValue } from '../format/index.js';
 import { byEffect, type AbAnalysis, type AbFailure, type AbTest } from './analysis.js';
 import type { AbGroup } from './schedule.js';
 import { verdictLabel } from './verdict.js';
@@ -73,7 +73,7 @@ export function summaryLine(analysis: AbAnalysis): string {
   const changed = analysis.tests.filter((t) => t.verdict !== 'no clear change').length;
   const nullChanged = analysis.nullTests.filter((t) => t.verdict !== 'no clear change').length;
   const failed = new Set(analysis.failures.map((f) => `${f.suite}/${f.workload}`)).size;
-  const failures = failed > 0 ? `; ${failed} workload${failed === 1 ? '' : 's'} failed` : '';
+  const failures = failed > 0 ? `; ${formatCount(failed, 'workload')} failed` : '';
   const aa = analysis.nullTests.length > 0 ? `; A/A: ${nullChanged} of ${analysis.nullTests.length} differ` : '';
   return `${changed} of ${analysis.tests.length} tests changed${failures}${aa}`;
 }

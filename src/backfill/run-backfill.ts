@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { formatHours } from '../format/index.js';
+import { formatCount, formatHours } from '../format/index.js';
 import type { CommitInfo } from '../history/types.js';
 import type { Log } from '../log.js';
 import type { RunReport } from '../runner/execute.js';
@@ -88,7 +88,7 @@ export async function runBackfill(ports: BackfillPorts, plan: BackfillPlan, opti
   const judged = await judgeNightsInOrder(plan.nights, { judgeNight: ports.judgeNight, markFound: ports.markFoundInBackfill }, 'backfill');
   outcome.judged = judged.judged;
   outcome.episodesFound = judged.episodesFound;
-  log.info(`backfill: judged ${outcome.judged.length} nights, ${outcome.episodesFound.length} episode${outcome.episodesFound.length === 1 ? '' : 's'} found`);
+  log.info(`backfill: judged ${outcome.judged.length} nights, ${formatCount(outcome.episodesFound.length, 'episode')} found`);
   const last = plan.nights.at(-1);
   if (options.issues && last !== undefined) await ports.publishIssues(last);
   return outcome;

@@ -25,6 +25,7 @@ import { checkoutDir } from '../target/git-target.js';
 import { prepareTarget } from '../target/target.js';
 import { orderStates, type RangeCommitRef, type TargetState } from './candidates.js';
 import { bisect, rerun, type BisectMode, type BisectResult, type MeasurePort, type Observation } from './search.js';
+import { formatCount } from '../format/index.js';
 
 /** What to bisect: one series (suite, workload, metric) between a good and a bad state. */
 export interface BisectRequest {
@@ -81,7 +82,7 @@ export async function runBisect(loaded: LoadedConfig, store: Pick<HistoryStore, 
   const states = orderStates(repositories, request.good, ranges);
   const last = states.length - 1;
   if (last < 1) throw new NightbenchError('usage', 'bisect: the good and bad commits are the same: nothing to search');
-  log.info(`bisect ${request.workload} ${request.metric}: ${last} commit${last === 1 ? '' : 's'} across ${repositories.filter((r) => ranges[r]!.length > 0).join(' and ')} on ${prepared.clusterShape}`);
+  log.info(`bisect ${request.workload} ${request.metric}: ${formatCount(last, 'commit')} across ${repositories.filter((r) => ranges[r]!.length > 0).join(' and ')} on ${prepared.clusterShape}`);
 
   const id = randomUUID();
   store.bisects.beginBisect({

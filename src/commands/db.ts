@@ -3,6 +3,7 @@ import { historyFileStatus, migrateHistoryFile } from '../history/files.js';
 import { mergeShards } from '../nightly/pipeline.js';
 import { addCommonOptions, printResult, type CliCommand, type CommonOptions } from './command.js';
 import { commandContext } from './context.js';
+import { formatCount } from '../format/index.js';
 
 /** `nightbench db migrate|status|merge`: the history database's schema and shards. */
 export const dbCommand: CliCommand = {
@@ -36,7 +37,7 @@ export const dbCommand: CliCommand = {
       .action((shards: string[], options: CommonOptions) => {
         const context = commandContext(options);
         const { merged, unreadable } = mergeShards(context, shards);
-        printResult(options.json, { file: context.historyPath, merged, unreadable }, `merged ${merged.length} of ${shards.length} shard${shards.length === 1 ? '' : 's'} into ${context.historyPath}`);
+        printResult(options.json, { file: context.historyPath, merged, unreadable }, `merged ${merged.length} of ${formatCount(shards.length, 'shard')} into ${context.historyPath}`);
         setExitCode(0);
       });
   },

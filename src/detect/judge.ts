@@ -4,7 +4,7 @@
  * @module
  */
 import { sampleStandardDeviation } from 'simple-statistics';
-import { formatChange, formatMultiple, formatP, formatPercent } from '../format/index.js';
+import { formatChange, formatCount, formatMultiple, formatP, formatPercent } from '../format/index.js';
 import { changeNoiseOf, type Comparison, type ComparisonStats } from './compare.js';
 import { belowThreshold, clipNoiseUnits, episodeGateStandardErrors, heldImprovementNights, heldImprovementStart, heldLongEnough, judgedLevelStart, latestOnShiftedSide, rankBaselineNeeded, rankStepNeeded, shiftRankAlpha, shiftRanksApart, strongestShift, type Shift, type ShiftOptions } from './evidence.js';
 import { suspectNights } from './suspect-range.js';
@@ -252,12 +252,12 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
   if (latest.status === 'missing') return verdict('missing', 'the workload ran but did not report this metric');
   if (latest.values.length < policy.minRepeats && latest.disturbedRepeats > 0) {
     // The cluster changed during most of the night: what survived is not the night's usual state.
-    return verdict('disturbed', `${latest.values.length} ok repeat${latest.values.length === 1 ? '' : 's'}, fewer than the ${policy.minRepeats} needed (${latest.disturbedRepeats} disturbed)`);
+    return verdict('disturbed', `${formatCount(latest.values.length, 'ok repeat')}, fewer than the ${policy.minRepeats} needed (${latest.disturbedRepeats} disturbed)`);
   }
   // The persistence path's nights: the lookback since the last level shift, then tonight.
   const sinceEpisode = nightsSinceLevel(comparison);
   if (comparison.baseline.length < policy.minBaselineNights || sinceEpisode.length < policy.minBaselineNights) {
-    return verdict('insufficient-baseline', `${comparison.baseline.length} good night${comparison.baseline.length === 1 ? '' : 's'} among the last ${policy.windowDays} results${comparison.baselineStart ? ` since the level changed on ${comparison.baselineStart}` : ''}, fewer than the ${policy.minBaselineNights} needed`);
+    return verdict('insufficient-baseline', `${formatCount(comparison.baseline.length, 'good night')} among the last ${policy.windowDays} results${comparison.baselineStart ? ` since the level changed on ${comparison.baselineStart}` : ''}, fewer than the ${policy.minBaselineNights} needed`);
   }
   const stats = comparison.stats;
   if (stats === undefined) {
@@ -413,7 +413,7 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
         beyondNoise ? undefined : `within ${policy.noiseMultiple}x noise`,
         precedent === undefined ? undefined : `the series was at this level on ${precedent.night}`,
       ]
-    : [`${repeats} repeat${repeats === 1 ? '' : 's'}: one night alone is not enough, only the persistence path judges`];
+    : [`${formatCount(repeats, 'repeat')}: one night alone is not enough, only the persistence path judges`];
   const notApart = ranks && !ranks.apart
     ? `, but its nights do not rank apart from the baseline's (p = ${formatP(ranks.p)}, ${shiftRankAlpha} needed)`
     : '';

@@ -31,7 +31,7 @@
  *
  * @module
  */
-import { formatPercent } from '../format/index.js';
+import { formatCount, formatPercent } from '../format/index.js';
 import { changeNoiseOf, medianNoiseFactor } from './compare.js';
 import type { DetectionPolicy } from './policy.js';
 import { zAsT } from '../stats/student-t.js';
@@ -233,7 +233,7 @@ function articleOf(percent: string): string {
  */
 export function describeDetectable(detectable: Detectable): string {
   const first = detectable.firstNight === undefined ? ', none on their first night alone' : ` (${formatPercent(roundUp(detectable.firstNight))} on their first night)`;
-  return `${detectable.repeats} repeat${detectable.repeats === 1 ? '' : 's'}, ${formatPercent(roundUp(detectable.persistNoise))} nightly noise: changes of ${formatPercent(roundUp(detectable.persistent))} or more within ${detectable.nights} nights${first}`;
+  return `${formatCount(detectable.repeats, 'repeat')}, ${formatPercent(roundUp(detectable.persistNoise))} nightly noise: changes of ${formatPercent(roundUp(detectable.persistent))} or more within ${detectable.nights} nights${first}`;
 }
 
 /**

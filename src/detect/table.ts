@@ -85,7 +85,7 @@ function episodeLines(report: DetectionReport, all: boolean): string[] {
   );
   const unconfirmed = report.unconfirmedEpisodes;
   if (unconfirmed.length > 0) {
-    lines.push(`${unconfirmed.length} unconfirmed episode${unconfirmed.length === 1 ? '' : 's'} (not reproduced on rerun, not filed): ${unconfirmed.map((e) => `${seriesLabel(e.identity)} ${formatChange(e.ratio - 1)} since ${e.firstBad.night}`).join('; ')}`);
+    lines.push(`${formatCount(unconfirmed.length, 'unconfirmed episode')} (not reproduced on rerun, not filed): ${unconfirmed.map((e) => `${seriesLabel(e.identity)} ${formatChange(e.ratio - 1)} since ${e.firstBad.night}`).join('; ')}`);
   }
   // One a line: a real asv history holds dozens, which ran together into one unreadable line.
   for (const kind of ['regression', 'improvement'] as const) {
@@ -95,7 +95,7 @@ function episodeLines(report: DetectionReport, all: boolean): string[] {
       continue;
     }
     const listed = all ? active : active.slice(0, openEpisodesListed);
-    lines.push(`${active.length} open ${kind} episode${active.length === 1 ? '' : 's'}${listed.length < active.length ? `, the ${listed.length} newest` : ''}:`);
+    lines.push(`${formatCount(active.length, `open ${kind} episode`)}${listed.length < active.length ? `, the ${listed.length} newest` : ''}:`);
     lines.push(...listed.map((e) => `  ${seriesLabel(e.identity)} since ${e.firstBad.night}`));
     if (listed.length < active.length) lines.push(`  (${active.length - listed.length} more; --all lists them)`);
   }

@@ -122,8 +122,8 @@ export const formatPercentOneDecimal = (fraction: number) => `${(fraction * 100)
 /** How many times a yardstick (the noise, an A/A band) a change is, one decimal: "2.3". */
 export const formatMultiple = (multiple: number) => multiple.toFixed(1);
 
-/** A count and its noun, the noun plural but for one: "1 shard", "0 shards", "3 shards" (nouns that take an s). */
-export const formatCount = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+/** A count and its noun, the noun plural but for one: "1 shard", "0 shards", "3 processes" (the plural is the noun and an s unless given). */
+export const formatCount = (count: number, noun: string, plural = `${noun}s`) => `${count} ${count === 1 ? noun : plural}`;
 
 /** One argument for sh, always quoted. */
 export const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;

@@ -7,7 +7,7 @@
 import type { RangeCommit, RangeContext } from '../git/range.js';
 import type { MentionPolicy } from '../config/github-section.js';
 import { describeDetectable } from '../detect/index.js';
-import { formatChange, formatMinutes, formatP, formatPercentOneDecimal, formatRatioInterval, formatValue, shellArg, shortSha } from '../format/index.js';
+import { formatChange, formatCount, formatMinutes, formatP, formatPercentOneDecimal, formatRatioInterval, formatValue, shellArg, shortSha } from '../format/index.js';
 import { interchangeFormats } from '../interchange/types.js';
 import { variantOf } from '../report/paths.js';
 import type { IssueGroup, IssueSeries, SuspectRange } from './group.js';
@@ -49,13 +49,11 @@ export interface RenderedIssue {
 }
 
 const link = (text: string, url: string | undefined) => (url ? `[${text}](${url})` : text);
-const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
-
 /** "Performance regression: 3 workloads slower since abc1234 (2026-12-01)"; a late find's (with the night it was found) adds ", found 2 nights later". */
 export function renderTitle(group: IssueGroup, found?: Pick<RenderContext, 'night' | 'nightsRun'>): string {
   const workloads = new Set(group.series.map((s) => s.workload)).size;
   const allTimes = group.series.every((s) => s.unit === 's');
-  return `Performance regression: ${plural(workloads, 'workload')} ${allTimes ? 'slower' : 'worse'}${sinceCommits(group.ranges)} (${group.firstBadNight}${found ? lateness(group, found).title : ''})`;
+  return `Performance regression: ${formatCount(workloads, 'workload')} ${allTimes ? 'slower' : 'worse'}${sinceCommits(group.ranges)} (${group.firstBadNight}${found ? lateness(group, found).title : ''})`;
 }
 
 /**
@@ -77,10 +75,10 @@ export function sinceCommits(ranges: readonly SuspectRange[]): string {
 function lateness(group: IssueGroup, { night, nightsRun }: Pick<RenderContext, 'night' | 'nightsRun'>): { title: string; sentence: string } {
   const taken = nightsRun(group.suite, group.firstBadNight, night);
   const between = nightsRun(group.suite, group.lastGoodNight, group.firstBadNight) - 1;
-  const sure = taken > 0 ? `it took ${plural(taken + 1, 'night')} to be sure (found on ${night})` : '';
-  const uncertain = between > 0 ? `the first night is uncertain: ${plural(between, 'night')} between the last good and the first bad night ${between === 1 ? 'was' : 'were'} within noise of both levels or not run, and the range reaches back over ${between === 1 ? 'it' : 'them'}` : '';
+  const sure = taken > 0 ? `it took ${formatCount(taken + 1, 'night')} to be sure (found on ${night})` : '';
+  const uncertain = between > 0 ? `the first night is uncertain: ${formatCount(between, 'night')} between the last good and the first bad night ${between === 1 ? 'was' : 'were'} within noise of both levels or not run, and the range reaches back over ${between === 1 ? 'it' : 'them'}` : '';
   return {
-    title: taken > 0 ? `, found ${plural(taken, 'night')} later` : '',
+    title: taken > 0 ? `, found ${formatCount(taken, 'night')} later` : '',
     sentence: [sure, uncertain].filter(Boolean).join('; ').replace(/^./, (first) => first.toUpperCase()),
   };
 }
@@ -90,7 +88,7 @@ export function renderIssue(group: IssueGroup, context: RenderContext): Rendered
   const late = lateness(group, context);
   const sections = [
     [markers.fingerprint(group.fingerprint), markers.night(context.night)].join('\n'),
-    `nightbench found ${plural(group.series.length, 'regressed series', 'regressed series')} of suite \`${group.suite}\` on ${group.firstBadNight}, compared with the nights before it (last good night: ${group.lastGoodNight}).${late.sentence ? ` ${late.sentence}.` : ''}${machineSentence(group)}${heldSentence(group, context)}`,
+    `nightbench found ${formatCount(group.series.length, 'regressed series', 'regressed series')} of suite \`${group.suite}\` on ${group.firstBadNight}, compared with the nights before it (last good night: ${group.lastGoodNight}).${late.sentence ? ` ${late.sentence}.` : ''}${machineSentence(group)}${heldSentence(group, context)}`,
     renderTable(group, context.links),
     renderDetectable(group),
     renderConfirmation(group),
@@ -105,7 +103,7 @@ export function renderIssue(group: IssueGroup, context: RenderContext): Rendered
 /** A later night on which some series are still regressed. */
 export function renderPersistComment(group: IssueGroup, context: Pick<RenderContext, 'night' | 'links'>): string {
   const still = group.series.filter((s) => s.state === 'open' || s.state === 'still-regressed').length;
-  return `${markers.night(context.night)}\nStill regressed on ${context.night}: ${plural(still, 'series', 'series')} of ${group.series.length}.\n\n${renderTable(group, context.links)}\n`;
+  return `${markers.night(context.night)}\nStill regressed on ${context.night}: ${formatCount(still, 'series', 'series')} of ${group.series.length}.\n\n${renderTable(group, context.links)}\n`;
 }
 
 /**
@@ -207,7 +205,7 @@ export function renderRanges(group: Pick<IssueGroup, 'ranges'>, context: RangeRe
       parts.push(`**${range.repo}**: ${compare} (git context unavailable: ${git ? git.error : 'no checkout of it'}).`);
       continue;
     }
-    parts.push(`**${range.repo}**: ${compare}, ${plural(git.commitCount, 'commit')}.`);
+    parts.push(`**${range.repo}**: ${compare}, ${formatCount(git.commitCount, 'commit')}.`);
     parts.push(renderCommits(range.repo, git, context));
     parts.push(renderFiles(git));
     const blame = renderBlame(git, context);
@@ -241,7 +239,7 @@ function renderFiles(git: RangeContext): string {
 function renderBlame(git: RangeContext, context: RangeRenderContext): string | undefined {
   const files = git.blame.filter((f) => f.authors.length > 0);
   if (files.length === 0) return undefined;
-  const lines = files.map((f) => `- \`${f.path}\`: ${f.authors.map((a) => `${a.name}${context.people.logins[a.sha] ? ` (${context.people.logins[a.sha]})` : ''}, ${plural(a.lines, 'line')}`).join('; ')}`);
+  const lines = files.map((f) => `- \`${f.path}\`: ${f.authors.map((a) => `${a.name}${context.people.logins[a.sha] ? ` (${context.people.logins[a.sha]})` : ''}, ${formatCount(a.lines, 'line')}`).join('; ')}`);
   return ['### Who wrote the code around the changes', 'From `git blame` of the touched lines and their surroundings at the last good commit:', ...lines].join('\n');
 }
 

@@ -4,7 +4,7 @@
  * Pure: the data comes in, Markdown and lists come out; `job-summary.ts` writes them.
  */
 import { lastLines } from '../errors.js';
-import { formatChange, formatHours, formatMinutes, formatPercent, formatShare, formatUsd, formatValue, formatVariant } from '../format/index.js';
+import { formatChange, formatCount, formatHours, formatMinutes, formatPercent, formatShare, formatUsd, formatValue, formatVariant } from '../format/index.js';
 import type { MachineNight } from '../detect/machine-night.js';
 import type { SensitivitySummary } from '../detect/sensitivity.js';
 import type { SummaryFailure, SummaryRun } from '../history/night-rows.js';
@@ -99,12 +99,12 @@ export function renderNightSummary(input: NightSummaryInput): string {
   const lines: string[] = [`## nightbench: night ${escape(input.night)}`, ''];
   lines.push(
     [
-      `${regressions.length} regression${plural(regressions.length)}`,
-      `${improvements.length} improvement${plural(improvements.length)}`,
+      `${formatCount(regressions.length, 'regression')}`,
+      `${formatCount(improvements.length, 'improvement')}`,
       `${input.stable} stable series`,
       ...unjudgedCounts(input.unjudged),
-      `${input.failures.length} failed repeat${plural(input.failures.length)}`,
-      ...(missing.length ? [`**${missing.length} shard${plural(missing.length)} missing**`] : []),
+      `${formatCount(input.failures.length, 'failed repeat')}`,
+      ...(missing.length ? [`**${formatCount(missing.length, 'shard')} missing**`] : []),
       ...(cost !== undefined ? [`cost ${formatUsd(cost)}`] : []),
     ].join(' · '),
   );
@@ -161,7 +161,7 @@ export function nightAnnotations(input: NightSummaryInput): Annotation[] {
     failedWorkloads.set(key, [...(failedWorkloads.get(key) ?? []), f]);
   }
   for (const [workload, failures] of failedWorkloads) {
-    annotations.push({ level: 'warning', title: `${workload}: ${failures.length} repeat${plural(failures.length)} failed`, message: lastLine(failures[0]?.error) || failures[0]!.status });
+    annotations.push({ level: 'warning', title: `${workload}: ${formatCount(failures.length, 'repeat')} failed`, message: lastLine(failures[0]?.error) || failures[0]!.status });
   }
   return annotations;
 }
@@ -221,8 +221,8 @@ function renderQualitySection(quality: DetectionQuality): string[] {
   const lines = ['', '### Detection quality', ''];
   lines.push(
     [
-      `${all.opened} issue${all.opened === 1 ? '' : 's'} opened`,
-      `precision ${all.precision === undefined ? '—' : formatShare(all.precision)} (${all.truePositive} true, ${all.falsePositive} false positive${all.falsePositive === 1 ? '' : 's'})`,
+      `${formatCount(all.opened, 'issue')} opened`,
+      `precision ${all.precision === undefined ? '—' : formatShare(all.precision)} (${all.truePositive} true, ${formatCount(all.falsePositive, 'false positive')})`,
       `${all.unknown} closed without a verdict`,
       `${all.open} open`,
     ].join(' · '),
@@ -262,6 +262,3 @@ function value(v: number | undefined, unit: string | undefined): string {
   return v === undefined ? '' : formatValue(v, unit);
 }
 
-function plural(n: number): string {
-  return n === 1 ? '' : 's';
-}

@@ -1,14 +1,14 @@
 /** The shard plan as a job summary and the outputs the shard matrix reads. Pure. */
 import { shardMatrix, type ShardPlan } from '../shard/plan.js';
 import { escape } from './night-summary.js';
-import { formatMinutes } from '../format/index.js';
+import { formatCount, formatMinutes } from '../format/index.js';
 
 export function renderShardPlan(plan: ShardPlan): string {
   const untimed = plan.shards.flatMap((s) => s.workloads).filter((w) => !w.known).length;
   const lines = [
-    `## nightbench: ${plan.count} shard${plan.count === 1 ? '' : 's'}`,
+    `## nightbench: ${formatCount(plan.count, 'shard')}`,
     '',
-    `Balanced by median wall time over recent nights, longest first${untimed ? `; ${untimed} workload${untimed === 1 ? '' : 's'} never timed got the default` : ''}.`,
+    `Balanced by median wall time over recent nights, longest first${untimed ? `; ${formatCount(untimed, 'workload')} never timed got the default` : ''}.`,
     '',
     '| shard | estimated minutes | workloads |',
     '|---|--:|---|',

@@ -16,6 +16,7 @@ import { publishIssues, type PublishResult } from '../issues/publish.js';
 import { publishBroken } from '../issues/publish-broken.js';
 import type { HistoryStore } from '../history/store.js';
 import type { Log } from '../log.js';
+import { formatCount } from '../format/index.js';
 
 export interface DetectAndPublishOptions {
   /** Default: the latest nightly night in the history. */
@@ -61,7 +62,7 @@ export function rerunOnCluster(loaded: LoadedConfig, store: HistoryStore, log: L
 
 /** The summary: one line per planned action, and where the failed ones went. */
 export function describePublishResult(result: PublishResult, dryRun: boolean): string {
-  const header = `${dryRun ? 'would publish' : 'published'} to ${result.tracker} for night ${result.night ?? '(none)'}: ${result.actions.length} issue group${result.actions.length === 1 ? '' : 's'}`;
+  const header = `${dryRun ? 'would publish' : 'published'} to ${result.tracker} for night ${result.night ?? '(none)'}: ${formatCount(result.actions.length, 'issue group')}`;
   const lines = (result.outcomes ?? result.actions.map((action) => ({ action, issue: undefined, fallback: undefined }))).map((outcome) => {
     const where = outcome.issue && outcome.action.kind === 'open' ? ` -> ${outcome.issue.ref}${outcome.issue.url ? ` ${outcome.issue.url}` : ''}` : '';
     return `  ${describeAction(outcome.action)}${where}${outcome.fallback ? ` (GitHub failed; written to ${outcome.fallback})` : ''}`;
@@ -72,5 +73,5 @@ export function describePublishResult(result: PublishResult, dryRun: boolean): s
 /** The one error a command reports when GitHub kept failing: the regressions and the text are kept. */
 export function publishFailure(result: PublishResult): NightbenchError | undefined {
   if (result.failed === 0) return undefined;
-  return new NightbenchError('github', `${result.failed} issue action${result.failed === 1 ? '' : 's'} failed (${result.error}); the text is in ${result.filesDir} and the regressions stay recorded`);
+  return new NightbenchError('github', `${formatCount(result.failed, 'issue action')} failed (${result.error}); the text is in ${result.filesDir} and the regressions stay recorded`);
 }

@@ -9,7 +9,7 @@
 import type { DetectionReport } from '../detect/run.js';
 import type { Episode } from '../detect/episodes.js';
 import { groupWorkloadNights, seriesOfNights, type Series } from '../detect/series.js';
-import { formatSeconds } from '../format/index.js';
+import { formatCount, formatSeconds } from '../format/index.js';
 import type { IssueAction } from '../issues/plan.js';
 import type { WorkloadNight } from '../history/workload-nights.js';
 import type { Log } from '../log.js';
@@ -63,7 +63,7 @@ export async function runReplay(ports: ReplayPorts, range: { from: string; to: s
   log.info(`replay: ${nights.length} nights with results from ${range.from} to ${range.to}, ${inRange.length} series, ${values} values`);
   const stored = ports.episodesReaching(range.from);
   if (stored > 0) {
-    log.warn(`replay: ${stored} episode${stored === 1 ? '' : 's'} of the history already reach ${range.from} or later (live detection or an earlier replay): detection does not judge their nights again, so their issues are not replayed; replay a copy without them to see everything`);
+    log.warn(`replay: ${formatCount(stored, 'episode')} of the history already reach ${range.from} or later (live detection or an earlier replay): detection does not judge their nights again, so their issues are not replayed; replay a copy without them to see everything`);
   }
   const ledger: ReplayLedger = new Map();
   const every = Math.max(1, Math.ceil(nights.length / progressLines));
@@ -79,7 +79,7 @@ export async function runReplay(ports: ReplayPorts, range: { from: string; to: s
       if ((index + 1) % every === 0 || index + 1 === nights.length) {
         const elapsed = (ports.now() - started) / 1000;
         const left = (elapsed / (index + 1)) * (nights.length - index - 1);
-        log.info(`replay: ${night} (${index + 1}/${nights.length}), ${ledger.size} issue${ledger.size === 1 ? '' : 's'} so far, about ${formatSeconds(left)} left`);
+        log.info(`replay: ${night} (${index + 1}/${nights.length}), ${formatCount(ledger.size, 'issue')} so far, about ${formatSeconds(left)} left`);
       }
     },
   }, 'replay');

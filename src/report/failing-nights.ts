@@ -8,6 +8,7 @@
  */
 import { issueHref, type PublishedIssues } from './published.js';
 import type { Marker } from './types.js';
+import { formatCount } from '../format/index.js';
 
 /** How one night of a workload went, oldest night first. */
 export interface NightFailures {
@@ -50,7 +51,7 @@ export function failingNightMarkers(suite: string, workload: string, nights: rea
     if (night.failedRepeats === 0) continue;
     const headline = errorHeadline(night.error) ?? 'no error recorded';
     if (!failed) {
-      markers.push({ night: night.night, kind: 'incomplete', label: `incomplete: ${night.failedRepeats} repeat${night.failedRepeats === 1 ? '' : 's'} failed (${headline})` });
+      markers.push({ night: night.night, kind: 'incomplete', label: `incomplete: ${formatCount(night.failedRepeats, 'repeat')} failed (${headline})` });
       continue;
     }
     streakStart ??= night.night;

@@ -5,7 +5,7 @@
  * @module
  */
 import type { DetectionQuality, QualityRow } from '../detect/quality.js';
-import { formatHours, formatPercentOneDecimal, formatShare } from '../format/index.js';
+import { formatCount, formatHours, formatPercentOneDecimal, formatShare } from '../format/index.js';
 import { relativeHref, sitePaths } from './paths.js';
 import type { FileIssue } from './published.js';
 import { html, layout, type Html } from './render.js';
@@ -19,7 +19,7 @@ export function renderQualityPage(quality: DetectionQuality, files: readonly Fil
   const written = files.filter((f) => !f.issue.replay);
   const replayed = files.filter((f) => f.issue.replay);
   const counted = [
-    written.length === 0 ? html`` : html` · ${written.length} written as Markdown file${written.length === 1 ? '' : 's'} (listed below)`,
+    written.length === 0 ? html`` : html` · ${formatCount(written.length, 'written as Markdown file')} (listed below)`,
     replayed.length === 0 ? html`` : html` · ${replayed.length} a replay would have filed (listed below)`,
   ];
   const issueLink = (n: number) => {
@@ -30,7 +30,7 @@ export function renderQualityPage(quality: DetectionQuality, files: readonly Fil
     html`<ul class="file-issues" id="${id}">${list.map((f) => html`<li><a class="issue issue-file" href="${f.issue.href}">${f.issue.label}</a> <span class="muted">(${f.suite}, first bad night ${f.firstBadNight})</span></li>`)}</ul>`;
   const body = html`
 <h1>Detection quality</h1>
-<p class="summary" id="quality-all" data-precision="${all.precision ?? ''}" data-files="${written.length}" data-replayed="${replayed.length}">${all.opened} issue${all.opened === 1 ? '' : 's'} opened on GitHub${counted} · precision ${all.precision === undefined ? '—' : formatShare(all.precision)} (${all.truePositive} true, ${all.falsePositive} false positive${all.falsePositive === 1 ? '' : 's'}) · ${all.unknown} closed without a verdict · ${all.open} open</p>
+<p class="summary" id="quality-all" data-precision="${all.precision ?? ''}" data-files="${written.length}" data-replayed="${replayed.length}">${formatCount(all.opened, 'issue')} opened on GitHub${counted} · precision ${all.precision === undefined ? '—' : formatShare(all.precision)} (${all.truePositive} true, ${formatCount(all.falsePositive, 'false positive')}) · ${all.unknown} closed without a verdict · ${all.open} open</p>
 <p class="muted">Maintainers give each issue a verdict with a comment: <code>/nightbench accept</code> (intended) or <code>/nightbench fixed-by SHA</code> then recovery (fixed) make it a true positive, <code>/nightbench false-alarm</code> a false positive. Issues closed by hand, or recovered, without a command are counted apart and left out of the precision.</p>
 ${written.length === 0 ? html`` : html`<h2 id="file-issues">Issues written as files</h2>
 <p class="muted">Written to reports/issues/ when no GitHub token was set or GitHub kept failing; a file takes no triage command, so it has no verdict and stays out of the figures below.</p>

@@ -15,6 +15,7 @@ import type { HistoryStore } from '../history/store.js';
 import type { RunProcess } from '../history/types.js';
 import type { Log } from '../log.js';
 import { processIdentity, recordedProcessIsAlive } from './proc.js';
+import { formatCount } from '../format/index.js';
 
 /** Where a run records the process groups it starts. */
 export interface ProcessLedger {
@@ -57,9 +58,8 @@ async function endLeftoverProcesses(processes: ProcessStore, log: Log, graceMs: 
   }
   if (alive.length === 0) return [];
   const runs = [...new Set(alive.map((p) => p.runId.slice(0, 8)))];
-  const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
   log.warn(
-    `ending ${alive.length} ${plural(alive.length, 'process', 'processes')} left behind by ${plural(runs.length, 'run', 'runs')} ${runs.join(', ')} ` +
+    `ending ${formatCount(alive.length, 'process', 'processes')} left behind by run${runs.length === 1 ? '' : 's'} ${runs.join(', ')} ` +
       `whose runner died: ${alive.map((p) => `${p.name} (pid ${p.pid})`).join(', ')}`,
   );
   // As a normal stop does: TERM to each whole group, then KILL to the groups once their leader is

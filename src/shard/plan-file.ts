@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseJsonFile, validate } from '../validation.js';
 import { NightbenchError } from '../errors.js';
 import { parseShardSpec, selectShard, type ShardPlan } from './plan.js';
+import { formatCount } from '../format/index.js';
 
 const estimateSchema = z.strictObject({ suite: z.string().min(1), name: z.string().min(1), seconds: z.number().nonnegative(), known: z.boolean() });
 
@@ -28,6 +29,6 @@ export function shardSelection(spec: string, planFile: string | undefined): { sh
   const { index, count } = parseShardSpec(spec);
   if (!planFile) throw new NightbenchError('usage', `--shard ${spec} needs --shard-plan FILE, the plan \`nightbench shard plan --out FILE\` wrote`);
   const plan = readShardPlan(planFile);
-  if (plan.count !== count) throw new NightbenchError('usage', `--shard ${spec}: ${planFile} plans ${plan.count} shard${plan.count === 1 ? '' : 's'}, not ${count}`);
+  if (plan.count !== count) throw new NightbenchError('usage', `--shard ${spec}: ${planFile} plans ${formatCount(plan.count, 'shard')}, not ${count}`);
   return { shard: spec, pick: (suite, workloads) => selectShard(workloads, plan, index, suite) };
 }

@@ -3,6 +3,7 @@
  * same time. Pure: the durations come from the history through the caller.
  */
 import { NightbenchError } from '../errors.js';
+import { formatCount } from '../format/index.js';
 
 /** A workload with the seconds it is expected to take in a shard (all its repeats and its cluster start). */
 export interface WorkloadEstimate {
@@ -79,7 +80,7 @@ export function parseShardSpec(spec: string): { index: number; count: number } {
  */
 export function selectShard<W extends { name: string }>(workloads: readonly W[], plan: ShardPlan, index: number, suite: string): W[] {
   const shard = plan.shards.find((s) => s.index === index);
-  if (!shard) throw new NightbenchError('usage', `shard ${index} is not in the plan, which has ${plan.count} shard${plan.count === 1 ? '' : 's'}`);
+  if (!shard) throw new NightbenchError('usage', `shard ${index} is not in the plan, which has ${formatCount(plan.count, 'shard')}`);
   const planned = new Map(plan.shards.flatMap((s) => s.workloads.map((w) => [workloadKey(w.suite, w.name), s.index] as const)));
   return workloads.filter((w) => (planned.get(workloadKey(suite, w.name)) ?? 1) === index);
 }
