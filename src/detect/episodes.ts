@@ -88,10 +88,7 @@ function advance(episode: Episode, verdict: SeriesVerdict, policy: DetectionPoli
   // Only an ok night with enough repeats tells where the series is; others leave the episode be.
   const judgeable = verdict.kind === 'regression' || verdict.kind === 'improvement' || verdict.kind === 'stable' || verdict.kind === 'insufficient-baseline';
   if (!judgeable || verdict.newMedian === undefined || !(verdict.newMedian > 0)) return undefined;
-  // How far the series still is from the old level, measured the way the episode moved it.
-  const away = Math.log(verdict.newMedian / episode.baselineMedian) * (episode.ratio >= 1 ? 1 : -1);
-  const tolerance = recoveryTolerance(episode, verdict, policy);
-  const nightsBack = away <= tolerance ? episode.nightsBack + 1 : 0;
+  const nightsBack = isBack(episode, verdict.newMedian, verdict, policy) ? episode.nightsBack + 1 : 0;
   const recovered = nightsBack >= policy.recoveryNights;
   return {
     action: 'update',
@@ -113,10 +110,12 @@ function openEpisode(verdict: SeriesVerdict, active: readonly Episode[], own: re
   if (!latest || !firstBad || !lastGood || baselineMedian === undefined || newMedian === undefined || change === undefined || noise === undefined) return undefined;
   // A shift that began at or before a known episode's first night is that episode seen again.
   if (own.some((episode) => episode.firstBad.night >= firstBad.night)) return undefined;
-  // A move back to the level before an active regression is its fix, not a new episode. A move
-  // back from an improvement is a regression: the speed-up was lost.
+  // A move back to the level before an active regression is its fix, not a new episode, when the
+  // night counts as back for its recovery too, and does not pass the old level by the threshold
+  // (then it is the fix and an improvement of its own). A move back from an improvement is a
+  // regression: the speed-up was lost.
   const reverting = active.some(
-    (episode) => episode.kind === 'regression' && episode.ratio >= 1 !== change >= 0 && Math.abs(Math.log(newMedian / episode.baselineMedian)) <= recoveryTolerance(episode, verdict, policy),
+    (episode) => episode.kind === 'regression' && episode.ratio >= 1 !== change >= 0 && isBack(episode, newMedian, verdict, policy) && awayFromOldLevel(episode, newMedian) > -Math.log1p(verdict.threshold),
   );
   if (reverting) return undefined;
   return {
@@ -138,6 +137,16 @@ function openEpisode(verdict: SeriesVerdict, active: readonly Episode[], own: re
     latestMedian: newMedian,
     nightsBack: 0,
   };
+}
+
+/** How far `median` still is from the level before `episode` (log units), measured the way the episode moved it: negative once past it. */
+function awayFromOldLevel(episode: Episode, median: number): number {
+  return Math.log(median / episode.baselineMedian) * (episode.ratio >= 1 ? 1 : -1);
+}
+
+/** Whether `median` is back at the level before `episode`: within noise of it, or past it. */
+function isBack(episode: Episode, median: number, verdict: SeriesVerdict, policy: DetectionPolicy): boolean {
+  return awayFromOldLevel(episode, median) <= recoveryTolerance(episode, verdict, policy);
 }
 
 /** "Back": within this many log units of the level before the episode. */

@@ -46,6 +46,18 @@ describe('planEpisodes', () => {
     expect(run.episodes[1]!.lastGood.night).toBe(nightAt(31));
   });
 
+  it('takes a fix that lands a little past the old level for the recovery, and one past it by the threshold for an improvement too', () => {
+    // +20% over nights 10-19, then the fix: 7% faster than before it (beyond the recovery's noise band, within the threshold).
+    const fixed = runNights(seriesRows({ ...quiet, seed: 27, steps: [{ from: 10, factor: 1.2, until: 20 }, { from: 20, factor: 0.93 }] }), policy, 3, 39);
+    expect(fixed.episodes.map((e) => [e.kind, e.firstBad.night, e.state])).toEqual([['regression', nightAt(10), 'recovered']]);
+    // The same fix 15% faster than before it is an improvement of its own as well.
+    const faster = runNights(seriesRows({ ...quiet, seed: 27, steps: [{ from: 10, factor: 1.2, until: 20 }, { from: 20, factor: 0.85 }] }), policy, 3, 39);
+    expect(faster.episodes.map((e) => [e.kind, e.firstBad.night, e.state])).toEqual([
+      ['regression', nightAt(10), 'recovered'],
+      ['improvement', nightAt(20), 'still-regressed'],
+    ]);
+  });
+
   it('does not flap when noise moves a step right at the threshold in and out of it', () => {
     // On night 20: one night alone may open a change of the threshold once the series has 20 nights.
     const run = runNights(seriesRows({ ...quiet, seed: 24, steps: [{ from: 20, factor: 1.1 }] }), policy, 3, 39);
