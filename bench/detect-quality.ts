@@ -12,7 +12,7 @@
  *      and 3 repeats: found within 1-28 nights, median nights to detection, the seed rule and the
  *      two-sample limit beside it, the culprit night inside the suspect range; how soon
  *      improvements open, and a slowdown a few nights after a speed-up (the Dask recording's case).
- *   npx tsx bench/detect-quality.ts [--realise DIR] [--dask DIR] [--json]
+ *   npx tsx bench/detect-quality.ts [--realise DIR] [--dask DIR] [--false-alarm-series N] [--only realise|dask|synthetic] [--json]
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,7 +27,7 @@ import { nightAt, runNights, valueRows } from '../test/detect/helpers.js';
 import { falseAlarms, improvementGrid, powerGrid, printSynthetic, scanDetectorChanges, scanLimitOf, slowdownAfterSpeedUp, type Synthetic } from './detect-power.js';
 import { readRealiseSeries, type RealiseSeries } from './realise-data.js';
 import { seedRuleChanges } from './seed-rule.js';
-import { stepCases, stepNight, stepRows, stepTrials } from './synthetic-suite.js';
+import { stepCases, stepNight, stepRows, stepTrials, unchangedSeries } from './synthetic-suite.js';
 import { decodeFixture, loadHistoryFixture } from '../test/helpers/history-fixture.js';
 
 const argument = (name: string) => {
@@ -38,6 +38,8 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 const realiseDir = argument('--realise') ?? path.resolve(here, '../../shared/data/realise');
 const daskDir = argument('--dask') ?? path.resolve(here, '../../shared/data/dask-history');
 const asJson = process.argv.includes('--json');
+/** Unchanged series of each row for the false-alarm rates (1,000 by default; more narrow their intervals, at about 45 s of CPU per 1,000 for the eight rows). */
+const falseAlarmSeries = Number(argument('--false-alarm-series') ?? unchangedSeries);
 /** Policy overrides as JSON (for exploring defaults on the whole set; the table is at the defaults). */
 const policy: DetectionPolicy = detectionSchema.parse(JSON.parse(argument('--policy') ?? '{}'));
 const log = (line: string) => (asJson ? process.stderr : process.stdout).write(`${line}\n`);
@@ -201,8 +203,8 @@ function synthetic(): Synthetic {
       power[`+${Math.round((factor - 1) * 100)}% at CV ${cv * 100}%, ${repeats} repeat${repeats === 1 ? '' : 's'}`] = { within1: within1 / trials, within3: within3 / trials, scanWithin3 };
     }
   }
-  const alarms = falseAlarms(policy);
-  return { falseAlarmsPer100: alarms.nightbench, seedFalseAlarmsPer100: alarms.seedRule, scanFalseAlarmsPer100: alarms.scan, power, grid: powerGrid(policy), improvements: improvementGrid(policy), afterSpeedUp: slowdownAfterSpeedUp(policy) };
+  const alarms = falseAlarms(policy, falseAlarmSeries);
+  return { falseAlarmSeries, falseAlarmsPer100: alarms.nightbench, seedFalseAlarmsPer100: alarms.seedRule, scanFalseAlarmsPer100: alarms.scan, power, grid: powerGrid(policy), improvements: improvementGrid(policy), afterSpeedUp: slowdownAfterSpeedUp(policy) };
 }
 
 /**
