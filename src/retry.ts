@@ -1,12 +1,11 @@
+import { backoffDelayMs, type BackoffPolicy } from './backoff.js';
 import { NightbenchError } from './errors.js';
 import type { Log } from './log.js';
 
-export interface RetryPolicy {
+/** The waits between tries (src/backoff.ts), and how many tries in all. */
+export interface RetryPolicy extends BackoffPolicy {
   /** Tries in all, the first included. */
   attempts: number;
-  /** Upper bound of the first wait; it doubles with each retry, up to `maxDelayMs`. */
-  baseDelayMs: number;
-  maxDelayMs: number;
 }
 
 export const defaultRetryPolicy: RetryPolicy = { attempts: 6, baseDelayMs: 2000, maxDelayMs: 30_000 };
@@ -14,16 +13,6 @@ export const defaultRetryPolicy: RetryPolicy = { attempts: 6, baseDelayMs: 2000,
 /** The default policy with the tries and first wait a remote's options (`--attempts`, `--retry-delay`) set. */
 export function retryPolicyOf(options: { attempts: number; retryDelayMs: number }): RetryPolicy {
   return { ...defaultRetryPolicy, attempts: options.attempts, baseDelayMs: options.retryDelayMs };
-}
-
-/**
- * The wait before retry number `retry` (1-based): exponential backoff, each wait drawn between
- * half its ceiling and the ceiling, so two writers that collided do not collide again on the same
- * beat. `random` returns [0, 1). Remote retries and the history's busy waits both draw from it.
- */
-export function backoffDelayMs(retry: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
-  return Math.round(ceiling * (0.5 + random() / 2));
 }
 
 /** What one try of a conditional write found: it wrote, or the stored copy had moved under it. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NightbenchError } from '../src/errors.js';
 import { silentLog, type Log } from '../src/log.js';
-import { backoffDelayMs, retry, retryTransient } from '../src/retry.js';
+import { retry, retryTransient } from '../src/retry.js';
 
 const policy = { attempts: 4, baseDelayMs: 1000, maxDelayMs: 5000 };
 
@@ -14,18 +14,6 @@ function recording() {
 }
 
 const outage = () => new NightbenchError('remote', 'remote history (h): git push failed: error: RPC failed; HTTP 502', { transient: true });
-
-describe('backoffDelayMs', () => {
-  it.each([
-    { retry: 1, random: 0, expected: 500 },
-    { retry: 1, random: 0.999999, expected: 1000 },
-    { retry: 2, random: 0.5, expected: 1500 },
-    { retry: 3, random: 0, expected: 2000 },
-    { retry: 10, random: 0.999999, expected: 5000 },
-  ])('retry $retry with random $random waits $expected ms', ({ retry, random, expected }) => {
-    expect(backoffDelayMs(retry, policy, () => random)).toBe(expected);
-  });
-});
 
 describe('retry', () => {
   it('retries a moved write with growing waits and returns the tries it took', async () => {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { backoffDelayMs } from '../retry.js';
+import { backoffDelayMs } from '../backoff.js';
 
 export interface BusyRetryPolicy {
   /** The longest wait in all before the lock counts as held for good. */

@@ -7,9 +7,10 @@
  * types), and say why here.
  */
 export const floors: readonly (readonly string[])[] = [
-  // Vocabulary every floor shares: errors, logging, nights, numbers as text, pure statistics;
+  // Vocabulary every floor shares: errors, logging, nights, numbers as text, pure statistics, the
+  // wait before trying again (remote retries and the history's busy waits, one floor up, share it);
   // process supervision, which the history (leftover processes), suite, target and runner start through.
-  ['src/errors.ts', 'src/log.ts', 'src/version.ts', 'src/night.ts', 'src/direction.ts', 'src/format', 'src/stats', 'src/process'],
+  ['src/errors.ts', 'src/log.ts', 'src/version.ts', 'src/night.ts', 'src/direction.ts', 'src/format', 'src/stats', 'src/backoff.ts', 'src/process'],
   // Checking outside input, the SQLite history (it owns its row shapes), machines and processes;
   // work in a worker thread, whose errors keep their kind (src/errors.ts, below); trying again
   // what failed in a way that passes (an error marked transient, below).
