@@ -353,30 +353,23 @@ export function poissonInterval(count: number): [number, number] {
     for (let i = 1; i <= k; i++) sum += term *= mean / i;
     return sum;
   };
-  // The mean at which `rises(mean)`, which grows with the mean, reaches `target`.
-  const meanWhere = (rises: (mean: number) => number, target: number) => {
-    let low = 0;
-    let high = count + 10 * Math.sqrt(count + 1) + 10;
-    for (let i = 0; i < 100; i++) {
-      const mid = (low + high) / 2;
-      if (rises(mid) < target) low = mid;
-      else high = mid;
-    }
-    return (low + high) / 2;
-  };
-  // P(X >= count) = 2.5% at the lower bound; P(X <= count) = 2.5% at the upper.
-  const lower = count === 0 ? 0 : meanWhere((mean) => 1 - atMost(count - 1, mean), 0.025);
-  const upper = meanWhere((mean) => 1 - atMost(count, mean), 0.975);
+  // P(X >= count) = 2.5% at the lower bound; P(X <= count) = 2.5% at the upper. Both rise with the mean.
+  const high = count + 10 * Math.sqrt(count + 1) + 10;
+  const lower = count === 0 ? 0 : bisect((mean) => 1 - atMost(count - 1, mean), 0.025, 0, high, 100);
+  const upper = bisect((mean) => 1 - atMost(count, mean), 0.975, 0, high, 100);
   return [lower, upper];
 }
 
 /** The z with P(Z >= z) = p, by bisection on {@link upperNormal}. */
 function inverseUpperNormal(p: number): number {
-  let low = 0;
-  let high = 10;
-  for (let i = 0; i < 60; i++) {
+  return bisect((z) => -normalUpperTail(z), -p, 0, 10, 60);
+}
+
+/** Where `rises`, growing on [low, high], reaches `target`: `steps` halvings of the interval. */
+function bisect(rises: (x: number) => number, target: number, low: number, high: number, steps: number): number {
+  for (let i = 0; i < steps; i++) {
     const mid = (low + high) / 2;
-    if (normalUpperTail(mid) > p) low = mid;
+    if (rises(mid) < target) low = mid;
     else high = mid;
   }
   return (low + high) / 2;
