@@ -152,7 +152,7 @@ export function judge(series: Series, comparison: Comparison, policy: DetectionP
   const secondLook = { ...policy, persistZ: policy.persistZ + secondLookZ };
   // One scan decides whether the second look can find a regression; most series it spares the rest
   // of a judgement (detection of a night at 20,000 series took twice as long without it).
-  const { shiftOptions, episodeLevels } = persistenceNights(comparison, comparison.stats, nightsSinceLevel(comparison), secondLook, noiseFloor);
+  const { shiftOptions, episodeLevels } = persistenceNights(comparison, comparison.stats, nightsSinceLevel(comparison), secondLook, noiseFloor, nightsAreTheirRepeats(comparison, comparison.stats, secondLook));
   const shift = strongestShift(episodeLevels, { ...shiftOptions, firstSplit: comparison.earlier.length });
   if (shift === undefined || Math.sign(shift.shift) !== -improvementSignOf(recent.direction) || Math.abs(shift.z) < secondLook.persistZ) return recent;
   const withEarlier = judgeNights(series, comparison, secondLook, declared, noiseFloor);
@@ -174,7 +174,7 @@ const secondLookZ = 0.2;
  * lookback's), after the results before the lookback (`Comparison.earlier`, the second look's,
  * baseline only: splits stay inside the lookback), then tonight's level last.
  */
-function persistenceNights(comparison: Comparison, stats: ComparisonStats, sinceEpisode: readonly NightPoint[], policy: DetectionPolicy, noiseFloor: number, efficient = nightsAreTheirRepeats(comparison, stats, policy)) {
+function persistenceNights(comparison: Comparison, stats: ComparisonStats, sinceEpisode: readonly NightPoint[], policy: DetectionPolicy, noiseFloor: number, efficient: boolean) {
   const minBaseline = Math.max(policy.minBaselineNights, policy.windowDays);
   // A young series (its whole history in the lookback, no level accepted): its first nights were
   // too few to judge a step among them (`ShiftOptions.unjudgedNights`).
@@ -187,7 +187,7 @@ function persistenceNights(comparison: Comparison, stats: ComparisonStats, since
   };
   const persistPoints = [...comparison.earlier, ...sinceEpisode];
   const episodeLevels = [...persistPoints.map((point) => levelOf(point.values)), levelOf(comparison.latest!.values)];
-  return { shiftOptions, persistPoints, episodeLevels, efficient };
+  return { shiftOptions, persistPoints, episodeLevels };
 }
 
 /**
@@ -269,7 +269,8 @@ function judgeNights(series: Series, comparison: Comparison, policy: DetectionPo
   const fastAllowed = repeats >= policy.minRepeats;
   const change = stats.ratio - 1;
   const noise = Math.max(stats.noise, noiseFloor);
-  const { shiftOptions, persistPoints, episodeLevels, efficient } = persistenceNights(comparison, stats, sinceEpisode, policy, noiseFloor);
+  const efficient = nightsAreTheirRepeats(comparison, stats, policy);
+  const { shiftOptions, persistPoints, episodeLevels } = persistenceNights(comparison, stats, sinceEpisode, policy, noiseFloor, efficient);
   // The fast path judges tonight's median: its spreads are the nights' medians', whatever level the persistence path reads.
   const medianNights = efficient ? persistenceNights(comparison, stats, sinceEpisode, policy, noiseFloor, false) : { shiftOptions, episodeLevels };
   // The nights since the level judged last: the last episode's, or a shift since then known to be below the threshold.
