@@ -12,6 +12,7 @@ import type { Episode } from '../src/detect/episodes.js';
 import { defaultDetectionPolicy } from '../src/detect/policy.js';
 import { nightAt, runNights } from '../test/detect/helpers.js';
 import { stepCases, stepNight, stepRows, stepTrials, unchangedCv, unchangedNights, unchangedRows, unchangedSeries } from './synthetic-suite.js';
+import { formatCount } from '../src/format/index.js';
 
 const argument = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -45,7 +46,7 @@ for (const repeats of [1, 3]) {
       if (await reproduces(episode, 0, unchangedCv)) confirmed++;
     }
   }
-  rows.push([`unchanged, CV 5%, ${repeats} repeat${repeats === 1 ? '' : 's'}: false alarms filed per ${unchangedSeries} series x ${unchangedNights} nights`, String(filed), String(confirmed)]);
+  rows.push([`unchanged, CV 5%, ${formatCount(repeats, 'repeat')}: false alarms filed per ${unchangedSeries} series x ${unchangedNights} nights`, String(filed), String(confirmed)]);
 }
 // The unchanged suite opens few episodes: the share a rerun of no change wrongly confirms, from many reruns.
 let falseConfirmed = 0;
@@ -66,7 +67,7 @@ for (const step of stepCases) {
         if (await reproduces(episode, step.factor - 1, step.cv)) kept++;
       }
     }
-    rows.push([`+${Math.round((step.factor - 1) * 100)}% at CV ${step.cv * 100}%, ${repeats} repeat${repeats === 1 ? '' : 's'}: true regressions within 3 nights, of ${stepTrials}`, String(found), `${kept} (${found - kept} dropped)`]);
+    rows.push([`+${Math.round((step.factor - 1) * 100)}% at CV ${step.cv * 100}%, ${formatCount(repeats, 'repeat')}: true regressions within 3 nights, of ${stepTrials}`, String(found), `${kept} (${found - kept} dropped)`]);
   }
 }
 

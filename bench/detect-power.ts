@@ -16,6 +16,7 @@ import { seedRuleChanges } from './seed-rule.js';
 import { scanChanges, scanLimit } from './scan-limit.js';
 import { sequentialLimit } from './sequential-limit.js';
 import { powerCvs, powerNights, powerRows, powerSteps, powerTrials, stepNight, unchangedKindRows, unchangedKinds, unchangedNights, unchangedSeries } from './synthetic-suite.js';
+import { formatCount } from '../src/format/index.js';
 
 /** The found-within columns, in nights from the step's first night (1 = on it). */
 export const withinNights = [1, 3, 7, 14, 28] as const;
@@ -325,7 +326,7 @@ export function falseAlarms(policy: DetectionPolicy, series = unchangedSeries, f
         flagged += seedRuleChanges(nightly).length;
         scanned += scanDetectorChanges(nightly, policy).length;
       }
-      const name = `${kind}, ${repeats} repeat${repeats === 1 ? '' : 's'}`;
+      const name = `${kind}, ${formatCount(repeats, 'repeat')}`;
       nightbench[name] = (opened * 100) / series;
       seedRule[name] = (flagged * 100) / series;
       scan[name] = (scanned * 100) / series;

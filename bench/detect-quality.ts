@@ -29,6 +29,7 @@ import { readRealiseSeries, type RealiseSeries } from './realise-data.js';
 import { seedRuleChanges } from './seed-rule.js';
 import { stepCases, stepNight, stepRows, stepTrials, unchangedSeries } from './synthetic-suite.js';
 import { decodeFixture, loadHistoryFixture } from '../test/helpers/history-fixture.js';
+import { formatCount } from '../src/format/index.js';
 
 const argument = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -205,7 +206,7 @@ function synthetic(): Synthetic {
         if (night(stepNight) || night(stepNight + 1) || night(stepNight + 2)) within3++;
       }
       const scanWithin3 = scanLimitOf(Math.log(factor) / (cv * medianNoiseFactor(repeats)), repeats, policy, [3]);
-      power[`+${Math.round((factor - 1) * 100)}% at CV ${cv * 100}%, ${repeats} repeat${repeats === 1 ? '' : 's'}`] = { within1: within1 / trials, within3: within3 / trials, scanWithin3 };
+      power[`+${Math.round((factor - 1) * 100)}% at CV ${cv * 100}%, ${formatCount(repeats, 'repeat')}`] = { within1: within1 / trials, within3: within3 / trials, scanWithin3 };
     }
   }
   const alarms = falseAlarms(policy, falseAlarmSeries, firstSeed);

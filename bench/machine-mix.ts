@@ -28,6 +28,7 @@ import type { TrackedIssue } from '../src/issues/tracker.js';
 import type { ResultRow } from '../src/history/types.js';
 import { createRandom } from '../src/stats/index.js';
 import { nightAt, seriesRows } from '../test/detect/helpers.js';
+import { formatCount } from '../src/format/index.js';
 
 const classes = [
   { name: 'runner A, 4 cores, 16GiB', speed: 0.78 },
@@ -143,7 +144,7 @@ const program = new Command('machine-mix')
 const raw = program.opts<Record<string, string>>();
 const options: Options = { series: Number(raw['series']), planted: Number(raw['planted']), repeats: Number(raw['repeats']), cv: Number(raw['cv']), seed: Number(raw['seed']) };
 const began = Date.now();
-process.stdout.write(`${options.series} series (${options.planted} with +30% from night ${plantedNight}), ${options.repeats} repeat${options.repeats === 1 ? '' : 's'}, CV ${options.cv * 100}%, nights ${firstJudged}..${nights - 1} judged; classes at ${classes.map((c) => c.speed).join(' / ')}x\n`);
+process.stdout.write(`${options.series} series (${options.planted} with +30% from night ${plantedNight}), ${formatCount(options.repeats, 'repeat')}, CV ${options.cv * 100}%, nights ${firstJudged}..${nights - 1} judged; classes at ${classes.map((c) => c.speed).join(' / ')}x\n`);
 process.stdout.write('| scenario | machine classes | issues | false issues | false series filed | planted filed | within 3 nights | median nights | openings held |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n');
 for (const [name, weights] of Object.entries(scenarios)) {
   const rows = suiteRows(weights, options);
